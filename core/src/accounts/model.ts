@@ -1,0 +1,116 @@
+import { Context, Effect, Option } from "effect";
+import type { UserStatus, UserType } from "./status.ts";
+
+/** An account as the domain sees it. `id` is the opaque identifier used on the wire. */
+export interface User {
+  readonly id: string;
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly type: UserType;
+  readonly status: UserStatus;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly phone: string | null;
+  readonly faxNumber: string | null;
+  readonly emailVerifiedAt: Date | null;
+  readonly passwordChangedAt: Date;
+  readonly photoKey: string | null;
+  readonly photoType: string | null;
+  readonly disclaimerAcceptedAt: Date | null;
+  readonly baaSignedAt: Date | null;
+  readonly quizPassedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
+
+export interface UsersPort {
+  readonly insert: (user: User) => Effect.Effect<void>;
+  readonly findById: (id: string) => Effect.Effect<Option.Option<User>>;
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>;
+  readonly update: (id: string, patch: UserPatch) => Effect.Effect<void>;
+  readonly listByStatus: (status: UserStatus) => Effect.Effect<ReadonlyArray<User>>;
+}
+export class Users extends Context.Tag("crown/Users")<Users, UsersPort>() {}
+
+export interface Session {
+  readonly id: string;
+  readonly userId: string;
+  readonly tokenDigest: string;
+  readonly createdAt: Date;
+  readonly lastSeenAt: Date;
+  readonly expiresAt: Date;
+  /** Null for sessions that only have an absolute limit (parents). */
+  readonly idleTimeoutSeconds: number | null;
+  readonly revokedAt: Date | null;
+  readonly deviceType: string;
+}
+
+export interface SessionsPort {
+  readonly insert: (session: Session) => Effect.Effect<void>;
+  readonly findByDigest: (digest: string) => Effect.Effect<Option.Option<Session>>;
+  readonly touch: (id: string, at: Date) => Effect.Effect<void>;
+  readonly revoke: (id: string, at: Date) => Effect.Effect<void>;
+  /** Revokes every live session of a user except `exceptId`. */
+  readonly revokeAllForUser: (userId: string, at: Date, exceptId?: string) => Effect.Effect<void>;
+}
+export class Sessions extends Context.Tag("crown/Sessions")<Sessions, SessionsPort>() {}
+
+export type TokenPurpose = "email_verification" | "password_reset" | "invitation";
+
+export interface OneTimeToken {
+  readonly id: string;
+  readonly userId: string;
+  readonly purpose: TokenPurpose;
+  readonly digest: string;
+  readonly expiresAt: Date;
+  readonly consumedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+export interface OneTimeTokensPort {
+  readonly insert: (token: OneTimeToken) => Effect.Effect<void>;
+  /**
+   * Marks the token used and returns it, in one atomic step; None when it is unknown, of another
+   * purpose, already used or expired. A token therefore works once, even under concurrent calls.
+   */
+  readonly consume: (purpose: TokenPurpose, digest: string, at: Date) => Effect.Effect<Option.Option<OneTimeToken>>;
+  /** Retires every unused token of this purpose for the user (a new link replaces older ones). */
+  readonly retireAll: (userId: string, purpose: TokenPurpose, at: Date) => Effect.Effect<void>;
+}
+export class OneTimeTokens extends Context.Tag("crown/OneTimeTokens")<OneTimeTokens, OneTimeTokensPort>() {}
+
+/** Accounts settings, from the environment (api-contract.md defaults). */
+export interface AccountsSettings {
+  readonly publicUrl: string;
+  readonly verificationTtlSeconds: number;
+  readonly resetTtlSeconds: number;
+  readonly invitationTtlSeconds: number;
+  /** Physicians, staff and internal users. */
+  readonly staffIdleSeconds: number;
+  readonly staffAbsoluteSeconds: number;
+  /** Parents: absolute only; longer with remember_me. */
+  readonly parentAbsoluteSeconds: number;
+  readonly parentRememberSeconds: number;
+  /** 0: passwords never expire. */
+  readonly passwordMaxAgeDays: number;
+}
+export const defaultAccountsSettings = (publicUrl: string): AccountsSettings => ({
+  publicUrl,
+  verificationTtlSeconds: 24 * 3600,
+  resetTtlSeconds: 60 * 60,
+  invitationTtlSeconds: 7 * 24 * 3600,
+  staffIdleSeconds: 30 * 60,
+  staffAbsoluteSeconds: 12 * 3600,
+  parentAbsoluteSeconds: 12 * 3600,
+  parentRememberSeconds: 30 * 24 * 3600,
+  passwordMaxAgeDays: 365,
+});
+export class AccountsConfig extends Context.Tag("crown/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
+
+/** The signed-in caller, provided by the driving adapter after `authenticate`. */
+export interface Caller {
+  readonly user: User;
+  readonly session: Session;
+}
+export class CurrentUser extends Context.Tag("crown/CurrentUser")<CurrentUser, Caller>() {}

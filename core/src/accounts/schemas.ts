@@ -1,0 +1,79 @@
+import { Schema } from "effect";
+import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
+import { SIGN_UP_TYPES } from "./status.ts";
+
+/** Request bodies of the accounts calls, with the spec's messages. Shared by server, web and kiosk. */
+
+export const SignUpRequest = Schema.Struct({
+  first_name: Required("First name"),
+  last_name: Required("Last name"),
+  email: Email,
+  password: NewPassword(),
+  phone: Phone,
+  type: OneOf(SIGN_UP_TYPES, "Type"),
+  register_type: Schema.optional(Schema.String),
+});
+export type SignUpRequest = typeof SignUpRequest.Type;
+
+const passwordsMatch = <T extends { password: string; confirm_password: string }>(v: T) =>
+  v.password === v.confirm_password || { path: ["confirm_password"], message: "Passwords do not match" };
+
+/** The sign-up form as the user fills it: adds confirmation and the terms checkbox. */
+export const SignUpForm = Schema.Struct({
+  ...SignUpRequest.fields,
+  confirm_password: Required("Confirm Password"),
+  terms: Schema.propertySignature(
+    Schema.Literal(true).annotations({ message: () => ({ message: "Please accept the terms, conditions and privacy policy", override: true }) }),
+  ).annotations({ missingMessage: () => "Please accept the terms, conditions and privacy policy" }),
+}).pipe(Schema.filter(passwordsMatch));
+
+export const SignInRequest = Schema.Struct({
+  email: Email,
+  // On login only the required check applies (the spec).
+  password: Required("Password"),
+  device_type: Schema.optional(Schema.String),
+  remember_me: Schema.optional(Schema.Boolean),
+});
+export type SignInRequest = typeof SignInRequest.Type;
+
+export const EmailRequest = Schema.Struct({ email: Email });
+
+export const ResetPasswordRequest = Schema.Struct({
+  token: Required("Token"),
+  password: NewPassword(),
+  email: Schema.optional(Schema.String),
+});
+
+export const ResetPasswordForm = Schema.Struct({
+  password: NewPassword(),
+  confirm_password: Required("Confirm Password"),
+}).pipe(Schema.filter(passwordsMatch));
+
+export const ChangePasswordRequest = Schema.Struct({
+  old_password: Required("Old password"),
+  new_password: NewPassword("New password"),
+});
+
+export const ChangePasswordForm = Schema.Struct({
+  old_password: Required("Old password"),
+  password: NewPassword("New password"),
+  confirm_password: Required("Confirm Password"),
+}).pipe(Schema.filter(passwordsMatch));
+
+export const FAX_PATTERN = /^\+?[0-9()\-\s]{7,20}$/;
+export const ProfileUpdateRequest = Schema.Struct({
+  first_name: Required("First name"),
+  last_name: Required("Last name"),
+  phone: Phone,
+  fax_number: Schema.optionalWith(
+    Schema.String.pipe(Schema.filter((s) => s === "" || FAX_PATTERN.test(s), { message: () => "Fax number is invalid" })),
+    { nullable: true },
+  ),
+});
+export type ProfileUpdateRequest = typeof ProfileUpdateRequest.Type;
+
+export const VerifyEmailQuery = Schema.Struct({
+  expires: Schema.NumberFromString.annotations({ message: () => ({ message: "This verification link is invalid or has expired.", override: true }) }),
+  signature: Required("Signature"),
+});
+

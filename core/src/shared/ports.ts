@@ -1,0 +1,111 @@
+import { Context, Effect, Option } from "effect";
+
+/**
+ * Ports shared by every feature. Adapters in adapters/* implement them; tests provide in-memory
+ * layers. Infrastructure failures are defects (they surface as 500s), so ports fail only with
+ * domain errors where a caller can act on them.
+ */
+
+/** Ids and secrets. Identifiers are ULIDs on the wire, never row numbers. */
+export interface RandomPort {
+  readonly identifier: () => string;
+  /** `bytes` random bytes, base64url. */
+  readonly secret: (bytes: number) => string;
+}
+export class Random extends Context.Tag("crown/Random")<Random, RandomPort>() {}
+
+export interface PasswordHasherPort {
+  readonly hash: (password: string) => Effect.Effect<string>;
+  readonly verify: (hash: string, password: string) => Effect.Effect<boolean>;
+}
+export class PasswordHasher extends Context.Tag("crown/PasswordHasher")<PasswordHasher, PasswordHasherPort>() {}
+
+/** Digests and signatures for secrets: tokens are stored only as digests; links carry an HMAC. */
+export interface SecretsPort {
+  /** A one-way digest (hex) of a secret, for storage and lookup. */
+  readonly digest: (secret: string) => string;
+  readonly sign: (payload: string) => string;
+  /** Constant-time comparison of a signature against the payload's own. */
+  readonly verifySignature: (payload: string, signature: string) => boolean;
+}
+export class Secrets extends Context.Tag("crown/Secrets")<Secrets, SecretsPort>() {}
+
+export interface OutgoingMail {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+export interface MailerPort {
+  readonly send: (mail: OutgoingMail) => Effect.Effect<void>;
+}
+export class Mailer extends Context.Tag("crown/Mailer")<Mailer, MailerPort>() {}
+
+export interface StoredBlob {
+  readonly body: ReadableStream<Uint8Array>;
+  readonly contentType: string;
+  readonly size: number;
+}
+export interface BlobStorePort {
+  /** Streams `body` to `key`. Keys are never reused for different content. */
+  readonly put: (key: string, body: Uint8Array | ReadableStream<Uint8Array>, contentType: string) => Effect.Effect<{ size: number }>;
+  readonly get: (key: string) => Effect.Effect<Option.Option<StoredBlob>>;
+  readonly remove: (key: string) => Effect.Effect<void>;
+}
+export class BlobStore extends Context.Tag("crown/BlobStore")<BlobStore, BlobStorePort>() {}
+
+/** Decides a file's type by its bytes, not its name. */
+export interface ContentSnifferPort {
+  readonly sniff: (head: Uint8Array) => Effect.Effect<Option.Option<{ mime: string; ext: string }>>;
+}
+export class ContentSniffer extends Context.Tag("crown/ContentSniffer")<ContentSniffer, ContentSnifferPort>() {}
+
+export interface AuditEntry {
+  readonly action: string;
+  readonly actorId: string | null;
+  readonly subjectId?: string | null;
+  readonly details?: Record<string, unknown>;
+}
+/** Append-only: there is no way to change or delete an entry through this port. */
+export interface AuditLogPort {
+  readonly record: (entry: AuditEntry & { ip: string | null; at: Date }) => Effect.Effect<void>;
+}
+export class AuditLog extends Context.Tag("crown/AuditLog")<AuditLog, AuditLogPort>() {}
+
+export interface RateLimitVerdict {
+  readonly allowed: boolean;
+  readonly retryAfterSeconds: number;
+}
+/** A fixed-window counter shared by every server process (kept in the database). */
+export interface RateLimiterPort {
+  readonly hit: (key: string, limit: number, windowSeconds: number, now: Date) => Effect.Effect<RateLimitVerdict>;
+  readonly reset: (key: string) => Effect.Effect<void>;
+}
+export class RateLimiter extends Context.Tag("crown/RateLimiter")<RateLimiter, RateLimiterPort>() {}
+
+/** Runs an effect in one database transaction: all of its repository calls commit or none do. */
+export interface TransactorPort {
+  readonly run: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
+}
+export class Transactor extends Context.Tag("crown/Transactor")<Transactor, TransactorPort>() {}
+
+/** Who is calling, from where; set by the driving adapter for every request. */
+export interface RequestInfo {
+  readonly ip: string | null;
+  readonly requestId: string;
+}
+export class RequestContext extends Context.Tag("crown/RequestContext")<RequestContext, RequestInfo>() {}
+
+export const transaction = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Transactor> =>
+  Effect.flatMap(Transactor, (t) => t.run(self));
+
+/** Appends an audit entry stamped with the request's address and the current time. */
+export const audit = (entry: AuditEntry): Effect.Effect<void, never, AuditLog> =>
+  Effect.gen(function* () {
+    const log = yield* AuditLog;
+    const req = yield* Effect.serviceOption(RequestContext);
+    const at = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis));
+    yield* log.record({ ...entry, ip: Option.isSome(req) ? req.value.ip : null, at });
+  });
+
+export const now: Effect.Effect<Date> = Effect.map(Effect.clockWith((c) => c.currentTimeMillis), (ms) => new Date(ms));

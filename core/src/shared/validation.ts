@@ -1,0 +1,95 @@
+import { Effect, Either, ParseResult, Schema } from "effect";
+import { ValidationFailed } from "./errors.ts";
+
+/**
+ * Validation shared by server and browser: schemas carry the spec's exact messages, and
+ * `validate` turns a parse failure into per-field messages ({ field: [message, ...] }).
+ */
+
+/** Every string field is trimmed before validation (api-contract.md). */
+export const trimStrings = (input: unknown): unknown => {
+  if (typeof input === "string") return input.trim();
+  if (Array.isArray(input)) return input.map(trimStrings);
+  if (input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype) {
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, trimStrings(v)]));
+  }
+  return input;
+};
+
+export const fieldErrors = (error: ParseResult.ParseError): Record<string, string[]> => {
+  const errors: Record<string, string[]> = {};
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "_";
+    const list = (errors[field] ??= []);
+    if (!list.includes(issue.message)) list.push(issue.message);
+  }
+  return errors;
+};
+
+const toValidationFailed = (error: ParseResult.ParseError): ValidationFailed => {
+  const errors = fieldErrors(error);
+  const first = Object.values(errors)[0]?.[0] ?? "The given data was invalid.";
+  return new ValidationFailed({ message: first, errors });
+};
+
+/** Decodes `input` (trimmed) with every error collected, as an Either: usable in the browser without a runtime. */
+export const check = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Either.Either<A, ValidationFailed> =>
+  Either.mapLeft(Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(trimStrings(input)), toValidationFailed);
+
+export const validate = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Effect.Effect<A, ValidationFailed> =>
+  Either.match(check(schema, input), { onLeft: Effect.fail, onRight: Effect.succeed });
+
+// ---- Field building blocks with the spec's messages -------------------------------------------
+
+const msg = (text: string) => ({ message: () => ({ message: text, override: true }) });
+
+/** A required text field: missing, not a string or empty all answer "<Label> is required". */
+export const Required = (label: string) =>
+  Schema.propertySignature(Schema.String.pipe(Schema.minLength(1)).annotations(msg(`${label} is required`))).annotations({
+    missingMessage: () => `${label} is required`,
+  });
+
+export const Optional = <A, I>(schema: Schema.Schema<A, I, never>) => Schema.optionalWith(schema, { nullable: true });
+
+/** Optional free text: absent, null and "" all mean "not given". */
+export const OptionalText = (max = 255) =>
+  Schema.optionalWith(Schema.String.pipe(Schema.maxLength(max)).annotations(msg(`Must be at most ${max} characters`)), {
+    nullable: true,
+  });
+
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export const Email = Schema.propertySignature(
+  Schema.String.pipe(
+    Schema.minLength(1, { message: () => "Email is required" }),
+    Schema.filter((s) => s.length === 0 || (EMAIL_PATTERN.test(s) && s.length <= 254), { message: () => "Email is invalid" }),
+  ),
+).annotations({ missingMessage: () => "Email is required" });
+
+export const PASSWORD_RULE_MESSAGE =
+  "Password must contain minimum 8 characters with atleast one upper case, one lowercase, one number and one special characters (!@#$%^&*-_)";
+export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*\-_]).{8,}$/;
+
+/** A new password: required, then the spec's strength rule. */
+export const NewPassword = (label = "Password") =>
+  Schema.propertySignature(
+    Schema.String.pipe(
+      Schema.minLength(1, { message: () => `${label} is required` }),
+      Schema.filter((s) => s.length === 0 || PASSWORD_PATTERN.test(s), { message: () => PASSWORD_RULE_MESSAGE }),
+      Schema.maxLength(128, { message: () => "Password must be at most 128 characters" }),
+    ),
+  ).annotations({ missingMessage: () => `${label} is required` });
+
+export const PHONE_PATTERN = /^\d{10}$/;
+export const Phone = Schema.propertySignature(
+  Schema.String.pipe(
+    Schema.minLength(1, { message: () => "Mobile number is required" }),
+    Schema.filter((s) => s.length === 0 || PHONE_PATTERN.test(s), { message: () => "Mobile number is invalid" }),
+  ),
+).annotations({ missingMessage: () => "Mobile number is required" });
+
+export const OneOf = <const L extends readonly [string, ...string[]]>(values: L, label: string, requiredMessage?: string) =>
+  Schema.propertySignature(
+    Schema.Literal(...values).annotations(
+      msg(`${label} must be one of ${values.slice(0, -1).join(", ")}${values.length > 1 ? " or " : ""}${values.at(-1)}`),
+    ),
+  ).annotations({ missingMessage: () => requiredMessage ?? `${label} is required` });
