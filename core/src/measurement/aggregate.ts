@@ -1,0 +1,46 @@
+// A report's figures: the median of each index over its accepted photos, with the spread beside it.
+
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  readonly count: number;
+}
+
+export const medianWithSpread = (values: readonly number[]): Spread | null => {
+  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const n = finite.length;
+  if (n === 0) return null;
+  const middle = n >> 1;
+  const median = n % 2 === 1 ? finite[middle]! : (finite[middle - 1]! + finite[middle]!) / 2;
+  return { median, min: finite[0]!, max: finite[n - 1]!, count: n };
+};
+
+export interface MeasuredPhoto {
+  readonly accepted: boolean;
+  readonly ci: number | null;
+  readonly cvai: number | null;
+  readonly cva_mm: number | null;
+}
+
+export interface AggregatedIndices {
+  /** How many photos were accepted and counted. */
+  readonly accepted: number;
+  readonly ci: Spread | null;
+  readonly cvai: Spread | null;
+  /** Only over photos with a sticker; null when none had one. */
+  readonly cva_mm: Spread | null;
+}
+
+/** Rejected photos never count, whatever they measured. */
+export const aggregateAccepted = (photos: readonly MeasuredPhoto[]): AggregatedIndices => {
+  const accepted = photos.filter((p) => p.accepted);
+  const values = (pick: (p: MeasuredPhoto) => number | null): number[] =>
+    accepted.map(pick).filter((v): v is number => v !== null);
+  return {
+    accepted: accepted.length,
+    ci: medianWithSpread(values((p) => p.ci)),
+    cvai: medianWithSpread(values((p) => p.cvai)),
+    cva_mm: medianWithSpread(values((p) => p.cva_mm)),
+  };
+};

@@ -1,0 +1,167 @@
+// One photo in, one measurement out: the two-pass pipeline shared by the server, the browser and the kiosk.
+import { measureHead, cvaMillimetres, type Segment } from "./geometry.ts";
+import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputTransform, type Point, type RgbImage } from "./image.ts";
+import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
+import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
+import { largestRegion, regionTouches, sigmoid, sigmoidMap, traceOutline, type Outline, type Region } from "./outline.ts";
+import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
+
+export interface AnalyzeOptions {
+  /** The model's input side (model.json `input_size`). */
+  readonly inputSize?: number;
+  /** The printed sticker's diameter (model.json `sticker_diameter_mm`). */
+  readonly stickerDiameterMm?: number;
+  readonly thresholds?: ReasonThresholds;
+  /** Peak probability of the nose heatmap below which there is no nose. */
+  readonly nosePresence?: number;
+  /** The head's share of the second pass's square crop. */
+  readonly headShareOfCrop?: number;
+}
+
+export interface PhotoAnalysis {
+  readonly accepted: boolean;
+  readonly reasons: QualityReason[];
+  /** The model's probability for each of QUALITY_REASONS, from the whole-photo pass. */
+  readonly quality: number[];
+  /** Largest probability-to-threshold ratio; lower is a better photo. */
+  readonly qualityMargin: number;
+  /** Measured whenever a head and a nose were found, even on rejected photos; null otherwise. */
+  readonly ci: number | null;
+  readonly cvai: number | null;
+  /** Only with a sticker in the photo; never guessed. */
+  readonly cva_mm: number | null;
+  /** All geometry below is in photo pixels. */
+  readonly outline: Point[];
+  readonly noseTip: Point | null;
+  readonly centre: Point | null;
+  readonly apAxis: Point | null;
+  readonly length: number | null;
+  readonly width: number | null;
+  readonly diagonals: { readonly a: number; readonly b: number; readonly endpoints: { readonly a: Segment; readonly b: Segment } } | null;
+  readonly sticker: StickerDisc | null;
+  /** The square the second pass looked at, or null when there was no head to look at. */
+  readonly crop: Box | null;
+}
+
+interface PassResult {
+  readonly transform: InputTransform;
+  readonly region: Region | null;
+  readonly outline: Point[];
+  readonly noseTip: Point | null;
+  readonly sticker: StickerDisc | null;
+  readonly quality: number[];
+  readonly touchesFrame: boolean;
+}
+
+/** Read one image's outputs (index `i` of the batch) in photo coordinates. */
+export const readOutputs = (
+  outputs: HeadContourOutputs,
+  i: number,
+  transform: InputTransform,
+  photo: { width: number; height: number },
+  nosePresence = 0.5,
+): PassResult => {
+  const size = transform.size;
+  const plane = size * size;
+  const slice = (a: Float32Array): Float32Array => a.subarray(i * plane, (i + 1) * plane);
+  const mask = sigmoidMap(slice(outputs.mask), size, size);
+  const region = largestRegion(mask);
+  const outline = region ? traceOutline(mask, region).map((p) => toPhoto(transform, p)) : [];
+  const nose = findNoseTip(sigmoidMap(slice(outputs.nose), size, size), { presence: nosePresence });
+  const disc = findSticker(sigmoidMap(slice(outputs.sticker), size, size));
+  const reasons = QUALITY_REASONS.length;
+  const quality = Array.from(outputs.quality.subarray(i * reasons, (i + 1) * reasons), sigmoid);
+  return {
+    transform,
+    region,
+    outline,
+    noseTip: nose ? toPhoto(transform, nose) : null,
+    sticker: disc ? { centre: toPhoto(transform, disc.centre), radius: disc.radius * transform.scale } : null,
+    quality,
+    touchesFrame: region !== null && regionTouches(region, photoRectInInput(transform, photo)),
+  };
+};
+
+/**
+ * The square crop for the second pass: centred on the head's box from the first pass, the head
+ * taking `share` of its side, so the model sees the outline at about twice the resolution.
+ */
+export const headCrop = (region: Region, transform: InputTransform, share: number): Box => {
+  const b = region.bounds;
+  const topLeft = toPhoto(transform, { x: b.x, y: b.y });
+  const width = b.width * transform.scale;
+  const height = b.height * transform.scale;
+  const side = Math.max(width, height) / share;
+  return { x: topLeft.x + width / 2 - side / 2, y: topLeft.y + height / 2 - side / 2, width: side, height: side };
+};
+
+export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, options: AnalyzeOptions = {}): Promise<PhotoAnalysis> => {
+  const size = options.inputSize ?? 160;
+  const thresholds = options.thresholds ?? DEFAULT_REASON_THRESHOLDS;
+  const nosePresence = options.nosePresence ?? 0.5;
+
+  const whole = letterbox(image, size);
+  const first = readOutputs(await model.run(whole.tensor, 1), 0, whole.transform, image, nosePresence);
+  const quality = first.quality;
+
+  let refined: PassResult | null = null;
+  let crop: Box | null = null;
+  if (first.region) {
+    crop = headCrop(first.region, whole.transform, options.headShareOfCrop ?? 0.7);
+    const closeUp = cropAround(image, crop, size);
+    refined = readOutputs(await model.run(closeUp.tensor, 1), 0, closeUp.transform, image, nosePresence);
+  }
+
+  // Prefer the close-up; fall back to the whole photo where the close-up found nothing.
+  const useRefined = refined !== null && refined.region !== null;
+  const outline = useRefined ? refined!.outline : first.outline;
+  const noseTip = refined?.noseTip ?? first.noseTip;
+  const sticker = useRefined ? refined!.sticker : first.sticker;
+  const headFound = outline.length >= 3;
+
+  const geometry = headFound && noseTip ? measureHead(outline, noseTip) : null;
+  const verdict = judgePhoto(
+    quality,
+    {
+      // An outline the geometry cannot measure (degenerate, or not around its own centre) is no head outline.
+      headFound: headFound && (noseTip === null || geometry !== null),
+      headTouchesFrame: first.touchesFrame || (useRefined && refined!.touchesFrame),
+      noseFound: noseTip !== null,
+    },
+    thresholds,
+  );
+  const stickerInsideHead = sticker !== null && geometry !== null && insideOutline(outline, sticker.centre);
+  const measuredSticker = stickerInsideHead ? sticker : null;
+
+  return {
+    accepted: verdict.accepted,
+    reasons: verdict.reasons,
+    quality,
+    qualityMargin: qualityMargin(quality, thresholds),
+    ci: geometry?.ci ?? null,
+    cvai: geometry?.cvai ?? null,
+    cva_mm: geometry
+      ? cvaMillimetres(geometry, measuredSticker ? 2 * measuredSticker.radius : null, options.stickerDiameterMm ?? 30)
+      : null,
+    outline,
+    noseTip,
+    centre: geometry?.centre ?? null,
+    apAxis: geometry?.apAxis ?? null,
+    length: geometry?.length ?? null,
+    width: geometry?.width ?? null,
+    diagonals: geometry?.diagonals ?? null,
+    sticker: measuredSticker,
+    crop,
+  };
+};
+
+/** Even-odd point-in-polygon: the sticker sits on the head, so a disc elsewhere is not the sticker. */
+export const insideOutline = (outline: Outline, p: Point): boolean => {
+  let inside = false;
+  for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
+    const a = outline[i]!;
+    const b = outline[j]!;
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+};

@@ -1,0 +1,25 @@
+// The inference port: one head-contour model, run by onnxruntime-node or onnxruntime-web.
+import { Context } from "effect";
+
+/** Raw outputs for a batch of n images, each map [n, 1, size, size] and quality [n, 8], all logits. */
+export interface HeadContourOutputs {
+  readonly mask: Float32Array;
+  readonly nose: Float32Array;
+  readonly sticker: Float32Array;
+  readonly quality: Float32Array;
+}
+
+export interface HeadContourModel {
+  /** `input` is float32 NCHW [n, 3, size, size], RGB in [0, 1], letterboxed with padding 0. */
+  run(input: Float32Array, n: number): Promise<HeadContourOutputs>;
+}
+
+export const HeadContourModel = Context.GenericTag<HeadContourModel>("@crown/core/measurement/HeadContourModel");
+
+/** models/head-contour/model.json: the fields the measurement needs. */
+export interface HeadContourCard {
+  readonly input_size: number;
+  readonly reasons: readonly string[];
+  readonly sticker_diameter_mm: number;
+  readonly nose_sigma_px: number;
+}
