@@ -1,0 +1,74 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import type { ManagedRuntime } from "effect";
+import type { Env } from "./env.ts";
+import { HttpFailure } from "./effect-bridge.ts";
+import { openApiDocument } from "./openapi.ts";
+import type { SessionPresenter } from "./presenters.ts";
+import { accountsRoutes } from "./routes/accounts.ts";
+
+export const API_BASE = "/api/v1/en";
+const JSON_LIMIT = 1024 * 1024;
+
+export interface ApiOptions {
+  readonly runtime: ManagedRuntime.ManagedRuntime<any, never>;
+  readonly presenter: SessionPresenter;
+  /** Resolves the client address (the Node adapter's socket, or a trusted proxy header). */
+  readonly clientIp: (c: import("hono").Context<Env>) => string | null;
+  readonly publicUrl: string;
+  readonly log?: (line: Record<string, unknown>) => void;
+}
+
+/** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
+export const apiRoutes = (options: ApiOptions) =>
+  new Hono<Env>()
+    .use("*", async (c, next) => {
+      c.set("runtime", options.runtime);
+      c.set("clientIp", options.clientIp(c));
+      await next();
+    })
+    .use("*", async (c, next) => {
+      // Uploads stream past this limit on their own routes; everything else is small JSON.
+      if (c.req.header("content-type")?.includes("multipart/form-data")) return next();
+      return bodyLimit({ maxSize: JSON_LIMIT, onError: (cx) => cx.json({ message: "The request body is too large." }, 413) })(c, next);
+    })
+    .route("/", accountsRoutes(options.presenter))
+    .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
+
+export type AppType = ReturnType<typeof apiRoutes>;
+
+/** The whole HTTP surface: security headers, request ids, the API, and the error handler. */
+export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => void) => {
+  const app = new Hono<Env>();
+  app.use("*", requestId());
+  app.use(
+    "*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        mediaSrc: ["'self'", "blob:"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", "blob:"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+      crossOriginEmbedderPolicy: false,
+      permissionsPolicy: { camera: ["self"], microphone: [], geolocation: [] },
+    }),
+  );
+  app.route(API_BASE, apiRoutes(options));
+  app.all(`${API_BASE}/*`, (c) => c.json({ message: "Not found" }, 404));
+  mount?.(app);
+  app.onError((error, c) => {
+    if (error instanceof HttpFailure) return error.response;
+    options.log?.({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(error).slice(0, 2000) });
+    return c.json({ message: "Something went wrong. Please try again.", request_id: c.get("requestId") }, 500);
+  });
+  return app;
+};

@@ -1,0 +1,7 @@
+export { API_BASE, apiRoutes, createHttpApp, type ApiOptions, type AppType } from "./app.ts";
+export { runUseCase, ok, errorResponse, HttpFailure } from "./effect-bridge.ts";
+export type { Env } from "./env.ts";
+export type { SessionPresenter } from "./presenters.ts";
+export { documented, openApiDocument } from "./openapi.ts";
+export { requireCaller } from "./middleware.ts";
+export { jsonBody, bearerToken, pageParam, decodePasswords } from "./request.ts";

@@ -1,0 +1,68 @@
+import { JSONSchema, type Schema } from "effect";
+
+/** One documented call: the same Effect Schema validates the request and describes it here. */
+export interface RouteDoc {
+  readonly method: "get" | "post";
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  readonly auth: boolean;
+  readonly body?: Schema.Schema<any, any, never>;
+  readonly bodyType?: "json" | "multipart";
+  readonly response?: "json" | "binary" | "pdf" | "event-stream";
+}
+
+const registry: RouteDoc[] = [];
+
+export const documented = (doc: RouteDoc): RouteDoc => {
+  registry.push(doc);
+  return doc;
+};
+
+const errorSchema = {
+  type: "object",
+  properties: { message: { type: "string" }, errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } },
+  required: ["message"],
+};
+
+/** OpenAPI 3.1 from the registered routes; JSON Schema comes from Effect Schema itself. */
+export const openApiDocument = (serverUrl: string) => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of registry) {
+    const path = route.path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, "{$1}");
+    const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const op: Record<string, unknown> = {
+      summary: route.summary,
+      tags: [route.tag],
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.auth ? { security: [{ bearer: [] }] } : {}),
+      responses: {
+        "200": route.response === "pdf"
+          ? { description: "PDF", content: { "application/pdf": {} } }
+          : route.response === "binary"
+            ? { description: "Binary file", content: { "application/octet-stream": {} } }
+            : route.response === "event-stream"
+              ? { description: "Server-Sent Events", content: { "text/event-stream": {} } }
+              : { description: "Success", content: { "application/json": { schema: { type: "object", properties: { message: { type: "string" }, results: {} } } } } },
+        "422": { description: "Validation failed", content: { "application/json": { schema: errorSchema } } },
+        ...(route.auth ? { "401": { description: "Missing, unknown, expired or revoked token", content: { "application/json": { schema: errorSchema } } } } : {}),
+        "429": { description: "Rate limited (see Retry-After)" },
+      },
+    };
+    if (route.body) {
+      const schema = JSONSchema.make(route.body);
+      op.requestBody = {
+        required: true,
+        content: { [route.bodyType === "multipart" ? "multipart/form-data" : "application/json"]: { schema } },
+      };
+    }
+    (paths[path] ??= {})[route.method] = op;
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Crown API", version: "1.0.0", description: "Infant head-shape screening. Envelope, errors and sessions: docs/api/README.md." },
+    servers: [{ url: serverUrl }],
+    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    paths,
+  };
+};

@@ -1,0 +1,58 @@
+import type { Context } from "hono";
+import { ValidationFailed } from "@crown/core";
+import { HttpFailure, errorResponse } from "./effect-bridge.ts";
+
+const PASSWORD_FIELDS = ["password", "old_password", "new_password", "confirm_password"] as const;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const fail = (error: ValidationFailed): never => {
+  const { status, body } = errorResponse(error);
+  throw new HttpFailure(Response.json(body, { status }));
+};
+
+/**
+ * Password fields travel base64-encoded UTF-8 (api-contract.md): transport encoding, decoded
+ * here before validation so that core sees the real password.
+ */
+export const decodePasswords = (body: Record<string, unknown>): Record<string, unknown> => {
+  const out = { ...body };
+  for (const field of PASSWORD_FIELDS) {
+    const value = out[field];
+    if (typeof value !== "string" || value === "") continue;
+    const trimmed = value.trim();
+    if (!BASE64.test(trimmed)) fail(ValidationFailed.field(field, `The ${field.replace("_", " ")} must be sent base64-encoded.`));
+    out[field] = Buffer.from(trimmed, "base64").toString("utf8");
+  }
+  return out;
+};
+
+/** The JSON body as an object; a body that is not a JSON object is a 422 naming the rule. */
+export const jsonBody = async (c: Context): Promise<Record<string, unknown>> => {
+  const type = c.req.header("content-type") ?? "";
+  if (type.includes("multipart/form-data") || type.includes("application/x-www-form-urlencoded")) {
+    const form = await c.req.parseBody();
+    return decodePasswords(Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string")));
+  }
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return decodePasswords(parsed as Record<string, unknown>);
+  } catch {
+    // answered below
+  }
+  return fail(new ValidationFailed({ message: "The request body must be a JSON object.", errors: { body: ["The request body must be a JSON object."] } }));
+};
+
+export const bearerToken = (c: Context): string | null => {
+  const header = c.req.header("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+};
+
+/** 1-based page from `?page=`; anything else is page 1. */
+export const pageParam = (c: Context): number => {
+  const page = Number.parseInt(c.req.query("page") ?? "1", 10);
+  return Number.isFinite(page) && page > 0 ? page : 1;
+};

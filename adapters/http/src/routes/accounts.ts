@@ -1,0 +1,96 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { Accounts, ChangePasswordRequest, EmailRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, type User } from "@crown/core";
+import { ok, runUseCase } from "../effect-bridge.ts";
+import type { Env } from "../env.ts";
+import { requireCaller } from "../middleware.ts";
+import { documented } from "../openapi.ts";
+import { jsonBody } from "../request.ts";
+import type { SessionPresenter } from "../presenters.ts";
+
+const tag = "Accounts";
+documented({ method: "post", path: "/user/sign-up", summary: "Sign up as a parent, physician or other", tag, auth: false, body: SignUpRequest });
+documented({ method: "post", path: "/user/sign-in", summary: "Sign in; answers the session token and the onboarding flags", tag, auth: false, body: SignInRequest });
+documented({ method: "get", path: "/email/verify/:id/:token", summary: "Verify an e-mail address from the signed link (query: expires, signature)", tag, auth: false });
+documented({ method: "post", path: "/email/verify", summary: "Resend the verification link (same answer whether or not the e-mail exists)", tag, auth: false, body: EmailRequest });
+documented({ method: "post", path: "/user/password/recover", summary: "Mail a password reset link (same answer whether or not the e-mail exists)", tag, auth: false, body: EmailRequest });
+documented({ method: "post", path: "/user/password/reset", summary: "Set a new password with a reset token", tag, auth: false, body: ResetPasswordRequest });
+documented({ method: "post", path: "/user/password/change", summary: "Change the password (revokes the other sessions)", tag, auth: true, body: ChangePasswordRequest });
+documented({ method: "get", path: "/user/profile", summary: "Read the caller's profile", tag, auth: true });
+documented({ method: "post", path: "/user/profile", summary: "Update first name, last name, phone (and fax for physicians), or the profile photo (multipart profile_photo with profile_photo_action update|remove)", tag, auth: true, body: ProfileUpdateRequest });
+documented({ method: "get", path: "/user/profile-photo", summary: "The caller's profile photo as an image", tag, auth: true, response: "binary" });
+documented({ method: "get", path: "/user/sign-out", summary: "Sign out (revokes this session)", tag, auth: true });
+
+const PHOTO_LIMIT = 6 * 1024 * 1024;
+
+/** Accounts calls. `present` adds what other features know about a user (babies, onboarding flags). */
+export const accountsRoutes = (present: SessionPresenter) =>
+  new Hono<Env>()
+    .post("/user/sign-up", async (c) => {
+      const results = await runUseCase(c, Accounts.signUp(await jsonBody(c)));
+      return c.json(ok(Accounts.MESSAGES.signedUp, results), 201);
+    })
+    .post("/user/sign-in", async (c) => {
+      const { token, user } = await runUseCase(c, Accounts.signIn(await jsonBody(c)));
+      const results = await present.signIn(c, user, token);
+      return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
+    })
+    .get("/email/verify/:id/:token", async (c) => {
+      const { message, results } = await runUseCase(c, Accounts.verifyEmail(c.req.param("id"), c.req.param("token"), c.req.query()));
+      return c.json(ok(message, results), 200);
+    })
+    .post("/email/verify", async (c) => {
+      const { message } = await runUseCase(c, Accounts.resendVerification(await jsonBody(c)));
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/password/recover", async (c) => {
+      const { message } = await runUseCase(c, Accounts.recoverPassword(await jsonBody(c)));
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/password/reset", async (c) => {
+      const { message } = await runUseCase(c, Accounts.resetPassword(await jsonBody(c)));
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/password/change", requireCaller, async (c) => {
+      const { message } = await runUseCase(c, Accounts.changePassword(await jsonBody(c)));
+      return c.json(ok(message, null), 200);
+    })
+    .get("/user/profile", requireCaller, async (c) => {
+      const user = await runUseCase(c, Accounts.readProfile.pipe((e) => e));
+      return c.json(ok(Accounts.MESSAGES.profile, await present.profile(c, (c.get("caller") as { user: User }).user, user)), 200);
+    })
+    .post(
+      "/user/profile",
+      bodyLimit({ maxSize: PHOTO_LIMIT, onError: (c) => c.json({ message: "The profile photo must be at most 5 MB." }, 413) }),
+      requireCaller,
+      async (c) => {
+        const type = c.req.header("content-type") ?? "";
+        if (type.includes("multipart/form-data")) {
+          const form = await c.req.parseBody();
+          const action = typeof form.profile_photo_action === "string" ? form.profile_photo_action : undefined;
+          if (action === "remove") {
+            const user = await runUseCase(c, Accounts.removeProfilePhoto);
+            return c.json(ok(Accounts.MESSAGES.photoRemoved, await present.profile(c, user, Accounts.profileOf(user))), 200);
+          }
+          if (action === "update" || form.profile_photo instanceof File) {
+            const file = form.profile_photo;
+            const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
+            const user = await runUseCase(c, Accounts.updateProfilePhoto(bytes));
+            return c.json(ok(Accounts.MESSAGES.profileUpdated, await present.profile(c, user, Accounts.profileOf(user))), 200);
+          }
+        }
+        const user = await runUseCase(c, Accounts.updateProfile(await jsonBody(c)));
+        return c.json(ok(Accounts.MESSAGES.profileUpdated, await present.profile(c, user, Accounts.profileOf(user))), 200);
+      },
+    )
+    .get("/user/profile-photo", requireCaller, async (c) => {
+      const blob = await runUseCase(c, Accounts.readProfilePhoto);
+      return new Response(blob.body, {
+        status: 200,
+        headers: { "content-type": blob.contentType, "content-length": String(blob.size), "cache-control": "private, max-age=3600" },
+      });
+    })
+    .get("/user/sign-out", requireCaller, async (c) => {
+      const { message } = await runUseCase(c, Accounts.signOut);
+      return c.json(ok(message, null), 200);
+    });

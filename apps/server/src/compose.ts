@@ -1,0 +1,86 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Effect, Layer, ManagedRuntime } from "effect";
+import type { Hono } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { AccountsConfig, defaultAccountsSettings } from "@crown/core";
+import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
+import { connectDatabase, makeDatabaseLayer, migrateToLatest } from "@crown/db";
+import { createHttpApp, type Env } from "@crown/http";
+import { mailLayerFromEnv } from "@crown/mail";
+import { storageLayerFromEnv } from "@crown/storage";
+import type { ServerConfig } from "./config.ts";
+import { sessionPresenter } from "./presenter.ts";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Every port of core bound to its adapter for this configuration: the composition root. */
+export const composeServices = async (config: ServerConfig) => {
+  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  const secret = await loadOrCreateServerSecret(config.dataDir);
+  const layer = Layer.mergeAll(
+    makeDatabaseLayer(database.db),
+    cryptoLayer(secret),
+    storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
+    mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
+    Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
+  );
+  const runtime = ManagedRuntime.make(layer);
+  return {
+    database,
+    runtime,
+    /** Runs an effect with every service; for the CLI and seeds. */
+    run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect),
+    close: async () => {
+      await runtime.dispose();
+      await database.close();
+    },
+  };
+};
+export type Services = Awaited<ReturnType<typeof composeServices>>;
+
+const relativeToCwd = (dir: string) => path.relative(process.cwd(), dir) || ".";
+
+/** Serves a built single-page app under `prefix`, falling back to its index.html for client routes. */
+const mountSpa = (app: Hono<Env>, prefix: string, dir: string) => {
+  const root = relativeToCwd(dir);
+  const strip = prefix === "/" ? undefined : (p: string) => p.slice(prefix.length - 1);
+  app.use(`${prefix}*`, serveStatic({ root, ...(strip ? { rewriteRequestPath: strip } : {}) }));
+  app.get(`${prefix}*`, serveStatic({ root, path: "index.html" }));
+};
+
+export const createServerApp = (config: ServerConfig, services: Services, log: (line: Record<string, unknown>) => void) =>
+  createHttpApp(
+    {
+      runtime: services.runtime,
+      presenter: sessionPresenter,
+      publicUrl: config.publicUrl,
+      log,
+      clientIp: (c) => {
+        if (config.trustProxy) {
+          const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+          if (forwarded) return forwarded;
+        }
+        try {
+          return getConnInfo(c).remote.address ?? null;
+        } catch {
+          return null;
+        }
+      },
+    },
+    (app) => {
+      app.get("/healthz", (c) => c.json({ status: "ok" }));
+      app.get("/readyz", async (c) => {
+        try {
+          await services.database.ping();
+          return c.json({ status: "ready" });
+        } catch {
+          return c.json({ status: "unavailable" }, 503);
+        }
+      });
+      mountSpa(app, "/kiosk/", path.join(repoRoot, "apps/kiosk/dist"));
+      mountSpa(app, "/", path.join(repoRoot, "apps/web/dist"));
+    },
+  );

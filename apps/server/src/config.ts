@@ -1,0 +1,44 @@
+import path from "node:path";
+
+/** The environment of api-contract.md, with its defaults. */
+export interface ServerConfig {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly publicUrl: string;
+  readonly databaseUrl: string | undefined;
+  readonly s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string } | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string | undefined;
+  readonly trustProxy: boolean;
+  /** Run the background worker inside the server process (default) or leave it to `crown worker`. */
+  readonly runWorker: boolean;
+  readonly passwordMaxAgeDays: number;
+  readonly buyKitsUrl: string;
+  readonly webinarUrl: string;
+}
+
+const int = (value: string | undefined, fallback: number) => {
+  const n = value === undefined || value === "" ? Number.NaN : Number.parseInt(value, 10);
+  return Number.isFinite(n) ? n : fallback;
+};
+
+export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig => {
+  const port = int(env.PORT, 8080);
+  const s3 = env.S3_ENDPOINT
+    ? { endpoint: env.S3_ENDPOINT, accessKey: env.S3_ACCESS_KEY ?? "", secretKey: env.S3_SECRET_KEY ?? "", bucket: env.S3_BUCKET ?? "crown" }
+    : undefined;
+  return {
+    port,
+    dataDir: path.resolve(env.CROWN_DATA_DIR ?? "./.crown-data"),
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    databaseUrl: env.DATABASE_URL || undefined,
+    s3,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || undefined,
+    trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
+    runWorker: env.CROWN_WORKER !== "off",
+    passwordMaxAgeDays: int(env.PASSWORD_MAX_AGE_DAYS, 365),
+    buyKitsUrl: env.BUY_KITS_URL ?? "https://shop.example.org/crown-kit",
+    webinarUrl: env.WEBINAR_URL ?? "https://meet.example.org/crown-webinar",
+  };
+};

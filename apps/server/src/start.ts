@@ -1,0 +1,39 @@
+import { serve } from "@hono/node-server";
+import type { ServerConfig } from "./config.ts";
+import { composeServices, createServerApp } from "./compose.ts";
+import { seedDemo } from "./seed.ts";
+
+const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
+
+/** Starts Crown: migrations, demo data on the embedded default, the HTTP server, and a clean stop on SIGTERM. */
+export const startServer = async (config: ServerConfig) => {
+  const services = await composeServices(config);
+  const app = createServerApp(config, services, log);
+  const embedded = services.database.kind === "pglite";
+  const demo = embedded || process.env.CROWN_SEED_DEMO === "1" ? await seedDemo(services) : [];
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+    const lines = [
+      `Crown is running at ${config.publicUrl} (port ${info.port})`,
+      `  database: ${services.database.kind}${embedded ? ` in ${config.dataDir}/pglite` : ""}`,
+      `  files:    ${config.s3 ? `S3 ${config.s3.endpoint}` : `${config.dataDir}/blobs`}`,
+      `  e-mail:   ${config.smtpUrl ? "SMTP" : `.eml files in ${config.dataDir}/mail`}`,
+    ];
+    if (demo.length > 0) {
+      lines.push("  demo accounts (password for all: " + demo[0]!.password + "):");
+      for (const a of demo) lines.push(`    ${a.role.padEnd(14)} ${a.email}`);
+    }
+    process.stdout.write(`${lines.join("\n")}\n`);
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log({ level: "info", msg: `received ${signal}, shutting down` });
+    server.close();
+    await services.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  return { server, services };
+};
