@@ -1,14 +1,34 @@
 import { defineConfig } from "vitest/config";
 
-// One runner for every package: unit tests (*.test.ts) and integration tests (*.int.test.ts)
-// that talk to real PostgreSQL / PGlite / an S3 server.
+// One runner for the whole suite. Unit tests (*.test.ts) and integration tests (*.int.test.ts, real
+// PostgreSQL / PGlite / an S3 server) run in parallel; browser tests (real Chromium against the real
+// server) run one file at a time.
 export default defineConfig({
   test: {
-    include: ["core/src/**/*.test.ts", "adapters/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "apps/*/src/**/*.test.tsx", "tests/api/**/*.test.ts"],
     testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: "forks",
-    fileParallelism: true,
-    maxWorkers: 2,
+    hookTimeout: 180_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit+integration",
+          include: ["core/src/**/*.test.ts", "adapters/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.browser.test.ts"],
+          pool: "forks",
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["tests/e2e/**/*.spec.ts", "**/*.browser.test.ts", "tests/inference-browser/**/*.test.ts"],
+          exclude: ["**/node_modules/**"],
+          pool: "forks",
+          fileParallelism: false,
+          testTimeout: 180_000,
+        },
+      },
+    ],
   },
 });
