@@ -1,0 +1,71 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import { PGliteDialect } from "kysely-pglite-dialect";
+import pg from "pg";
+import type { Database } from "./schema.ts";
+
+export type DatabaseKind = "postgres" | "pglite";
+
+export interface DatabaseConnection {
+  readonly db: Kysely<Database>;
+  readonly kind: DatabaseKind;
+  /** Closes the pool (PostgreSQL) or the embedded database (PGlite). */
+  readonly close: () => Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** A `postgres://` URL; unset: embedded PGlite under `dataDir`. */
+  readonly databaseUrl?: string | undefined;
+  readonly dataDir: string;
+  /** PostgreSQL pool size (default 10). */
+  readonly poolSize?: number;
+}
+
+// Both drivers return the same JavaScript types for the same columns: int8 (counts, bigserial)
+// and numeric as numbers, date as its `YYYY-MM-DD` text (a calendar day, never shifted by a zone).
+const OID = { int8: 20, numeric: 1700, date: 1082 } as const;
+const toNumber = (value: string) => Number(value);
+const asText = (value: string) => value;
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === OID.int8 || oid === OID.numeric) return toNumber;
+    if (oid === OID.date) return asText;
+    return pg.types.getTypeParser(oid, format as "text");
+  }) as typeof pg.types.getTypeParser,
+};
+
+const pgliteParsers = {
+  [OID.int8]: toNumber,
+  [OID.numeric]: toNumber,
+  [OID.date]: asText,
+};
+
+export const connectPostgres = (databaseUrl: string, poolSize = 10): DatabaseConnection => {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (error) => console.error("[db] idle PostgreSQL client error:", error.message));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: "postgres", close: () => db.destroy() };
+};
+
+/**
+ * Embedded PostgreSQL (PGlite). `dataDir` undefined: in memory. PGlite is one connection: the
+ * dialect's driver hands it to one Kysely connection at a time and queues the others, and a
+ * transaction keeps it from BEGIN to COMMIT/ROLLBACK, so concurrent requests never interleave
+ * statements inside each other's transactions (tested in connect.int.test.ts).
+ */
+export const connectPglite = async (dataDir: string | undefined): Promise<DatabaseConnection> => {
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create({ ...(dataDir !== undefined ? { dataDir } : {}), parsers: pgliteParsers });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return { db, kind: "pglite", close: () => db.destroy() };
+};
+
+/** PostgreSQL when a URL is given, else PGlite stored under `${dataDir}/pglite`. */
+export const connectDatabase = async (options: ConnectOptions): Promise<DatabaseConnection> =>
+  options.databaseUrl
+    ? connectPostgres(options.databaseUrl, options.poolSize)
+    : connectPglite(join(options.dataDir, "pglite"));

@@ -1,0 +1,70 @@
+import { Context, Effect, Exit, FiberRef } from "effect";
+import { globalValue } from "effect/GlobalValue";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./schema.ts";
+
+/** What a repository runs its queries on: the database itself, or the transaction in progress. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** The root database, for layers that build repositories (`Layer.effect(Tag, Effect.map(DatabaseClient, make))`). */
+export class DatabaseClient extends Context.Tag("crown/db/DatabaseClient")<DatabaseClient, Kysely<Database>>() {}
+
+interface OpenTransaction {
+  /** The database the transaction belongs to: a transaction is only reused by its own database's repositories. */
+  readonly root: Kysely<Database>;
+  readonly tx: Transaction<Database>;
+}
+
+/**
+ * The transaction the current fiber runs in, if any. Set by `Transactor.run` with `Effect.locally`,
+ * so it follows the effect (and the fibers it forks) and nothing else.
+ */
+export const currentExecutor: FiberRef.FiberRef<OpenTransaction | null> = globalValue(
+  Symbol.for("@crown/db/currentExecutor"),
+  () => FiberRef.unsafeMake<OpenTransaction | null>(null),
+);
+
+/** The executor for `db` in the current fiber: its open transaction, or `db` itself. */
+export function executor(db: Kysely<Database>): Effect.Effect<Executor>;
+/** The same, for the database in the context. */
+export function executor(): Effect.Effect<Executor, never, DatabaseClient>;
+export function executor(db?: Kysely<Database>): Effect.Effect<Executor, never, DatabaseClient> {
+  const pick = (root: Kysely<Database>) =>
+    Effect.map(FiberRef.get(currentExecutor), (open): Executor => (open !== null && open.root === root ? open.tx : root));
+  return db !== undefined ? pick(db) : Effect.flatMap(DatabaseClient, pick);
+}
+
+/**
+ * Runs one query (or a few) on the current executor. A failure of the database is a defect:
+ * callers cannot act on it, and it surfaces as a 500.
+ */
+export const query = <A>(db: Kysely<Database>, run: (ex: Executor) => Promise<A>): Effect.Effect<A> =>
+  Effect.flatMap(executor(db), (ex) => Effect.promise(() => run(ex)));
+
+/**
+ * Runs `self` in one transaction of `db`: commit on success, rollback on failure, defect or
+ * interruption. Inside a transaction already, `self` simply joins it.
+ */
+export const inTransaction =
+  (db: Kysely<Database>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(currentExecutor), (open) =>
+      open !== null && open.root === db
+        ? self
+        : Effect.acquireUseRelease(
+            Effect.promise(() => db.startTransaction().execute()),
+            (tx) => Effect.locally(self, currentExecutor, { root: db, tx }),
+            (tx, exit) =>
+              Effect.promise(async () => {
+                if (Exit.isFailure(exit)) return tx.rollback().execute();
+                try {
+                  await tx.commit().execute();
+                } catch (error) {
+                  // A failed COMMIT ends the transaction but Kysely keeps the connection: a
+                  // rollback releases it. The commit error still surfaces as a defect.
+                  await tx.rollback().execute().catch(() => undefined);
+                  throw error;
+                }
+              }),
+          ),
+    );

@@ -1,0 +1,24 @@
+import { AuditLog, OneTimeTokens, RateLimiter, Sessions, Transactor, Users } from "@crown/core";
+import { Layer } from "effect";
+import type { Kysely } from "kysely";
+import { DatabaseClient } from "./executor.ts";
+import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
+import type { Database } from "./schema.ts";
+
+export { connectDatabase, connectPglite, connectPostgres, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
+export { currentExecutor, DatabaseClient, type Executor, executor, inTransaction, query } from "./executor.ts";
+export { listMigrations, migrateToLatest, migrations } from "./migrations/index.ts";
+export * from "./repositories.ts";
+export type * from "./schema.ts";
+
+/** Every port this adapter implements, over `db`, plus `DatabaseClient` for later repositories. */
+export const makeDatabaseLayer = (db: Kysely<Database>) =>
+  Layer.mergeAll(
+    Layer.succeed(DatabaseClient, db),
+    Layer.succeed(Users, makeUsers(db)),
+    Layer.succeed(Sessions, makeSessions(db)),
+    Layer.succeed(OneTimeTokens, makeOneTimeTokens(db)),
+    Layer.succeed(AuditLog, makeAuditLog(db)),
+    Layer.succeed(RateLimiter, makeRateLimiter(db)),
+    Layer.succeed(Transactor, makeTransactor(db)),
+  );

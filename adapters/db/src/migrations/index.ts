@@ -1,0 +1,31 @@
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
+import * as m20261122T0400Accounts from "./2026-11-22T0400-accounts.ts";
+
+/**
+ * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
+ * vitest and bundlers alike. To add one: create `YYYY-MM-DDTHHMM-what.ts` beside this file
+ * (exporting `up` and `down`, importing only `kysely`), import it here and add one entry below.
+ * Names sort by date, which is the order they run in.
+ */
+export const migrations: Record<string, Migration> = {
+  "2026-11-22T0400-accounts": m20261122T0400Accounts,
+};
+
+const migratorFor = (db: Kysely<any>) =>
+  new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
+/** Applies every pending migration, in order, under Kysely's lock; throws on the first failure. */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const result = await migratorFor(db).migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}
+
+/** Every known migration with the time it was applied (undefined: pending). */
+export async function listMigrations(db: Kysely<any>): Promise<ReadonlyArray<{ name: string; executedAt: Date | undefined }>> {
+  const all = await migratorFor(db).getMigrations();
+  return all.map((m) => ({ name: m.name, executedAt: m.executedAt }));
+}

@@ -1,0 +1,300 @@
+import type {
+  AuditLogPort,
+  OneTimeToken,
+  OneTimeTokensPort,
+  RateLimiterPort,
+  Session,
+  SessionsPort,
+  TransactorPort,
+  User,
+  UserPatch,
+  UsersPort,
+} from "@crown/core";
+import { Effect, Option } from "effect";
+import { type Kysely, sql } from "kysely";
+import { inTransaction, query } from "./executor.ts";
+import type { Database, OneTimeTokenRow, SessionRow, UserRow, UserRowUpdate } from "./schema.ts";
+
+/*
+ * The accounts repositories: plain functions over the current executor (the database, or the
+ * transaction opened by `Transactor.run`). Rows become the core's camelCase objects here.
+ */
+
+// ---- Users -----------------------------------------------------------------------------------------
+
+export const userFromRow = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  passwordHash: row.password_hash,
+  type: row.type,
+  status: row.status,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  phone: row.phone,
+  faxNumber: row.fax_number,
+  emailVerifiedAt: row.email_verified_at,
+  passwordChangedAt: row.password_changed_at,
+  photoKey: row.photo_key,
+  photoType: row.photo_type,
+  disclaimerAcceptedAt: row.disclaimer_accepted_at,
+  baaSignedAt: row.baa_signed_at,
+  quizPassedAt: row.quiz_passed_at,
+  createdAt: row.created_at,
+});
+
+const userColumns = {
+  email: "email",
+  passwordHash: "password_hash",
+  type: "type",
+  status: "status",
+  firstName: "first_name",
+  lastName: "last_name",
+  phone: "phone",
+  faxNumber: "fax_number",
+  emailVerifiedAt: "email_verified_at",
+  passwordChangedAt: "password_changed_at",
+  photoKey: "photo_key",
+  photoType: "photo_type",
+  disclaimerAcceptedAt: "disclaimer_accepted_at",
+  baaSignedAt: "baa_signed_at",
+  quizPassedAt: "quiz_passed_at",
+} as const satisfies Record<keyof UserPatch, keyof UserRowUpdate>;
+
+/** The columns a patch changes; keys absent from the patch (or undefined) are left alone. */
+export const userPatchToRow = (patch: UserPatch): UserRowUpdate => {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(userColumns)) {
+    const value = patch[key as keyof UserPatch];
+    if (value !== undefined) row[column] = key === "email" ? String(value).toLowerCase() : value;
+  }
+  return row as UserRowUpdate;
+};
+
+export const makeUsers = (db: Kysely<Database>): UsersPort => ({
+  insert: (user) =>
+    query(db, (ex) =>
+      ex
+        .insertInto("users")
+        .values({
+          id: user.id,
+          email: user.email.toLowerCase(),
+          password_hash: user.passwordHash,
+          type: user.type,
+          status: user.status,
+          first_name: user.firstName,
+          last_name: user.lastName,
+          phone: user.phone,
+          fax_number: user.faxNumber,
+          email_verified_at: user.emailVerifiedAt,
+          password_changed_at: user.passwordChangedAt,
+          photo_key: user.photoKey,
+          photo_type: user.photoType,
+          disclaimer_accepted_at: user.disclaimerAcceptedAt,
+          baa_signed_at: user.baaSignedAt,
+          quiz_passed_at: user.quizPassedAt,
+          created_at: user.createdAt,
+          updated_at: user.createdAt,
+        })
+        .execute(),
+    ),
+  findById: (id) =>
+    query(db, (ex) => ex.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), userFromRow)),
+    ),
+  findByEmail: (email) =>
+    query(db, (ex) => ex.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase()).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), userFromRow)),
+    ),
+  update: (id, patch) => {
+    const row = userPatchToRow(patch);
+    if (Object.keys(row).length === 0) return Effect.void;
+    return Effect.asVoid(
+      query(db, (ex) =>
+        ex
+          .updateTable("users")
+          .set({ ...row, updated_at: sql<Date>`now()` })
+          .where("id", "=", id)
+          .execute(),
+      ),
+    );
+  },
+  listByStatus: (status) =>
+    query(db, (ex) => ex.selectFrom("users").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").execute()).pipe(
+      Effect.map((rows) => rows.map(userFromRow)),
+    ),
+});
+
+// ---- Sessions --------------------------------------------------------------------------------------
+
+export const sessionFromRow = (row: SessionRow): Session => ({
+  id: row.id,
+  userId: row.user_id,
+  tokenDigest: row.token_digest,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+  expiresAt: row.expires_at,
+  idleTimeoutSeconds: row.idle_timeout_seconds,
+  revokedAt: row.revoked_at,
+  deviceType: row.device_type,
+});
+
+export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
+  insert: (session) =>
+    Effect.asVoid(
+      query(db, (ex) =>
+        ex
+          .insertInto("sessions")
+          .values({
+            id: session.id,
+            user_id: session.userId,
+            token_digest: session.tokenDigest,
+            created_at: session.createdAt,
+            last_seen_at: session.lastSeenAt,
+            expires_at: session.expiresAt,
+            idle_timeout_seconds: session.idleTimeoutSeconds,
+            revoked_at: session.revokedAt,
+            device_type: session.deviceType,
+          })
+          .execute(),
+      ),
+    ),
+  findByDigest: (digest) =>
+    query(db, (ex) => ex.selectFrom("sessions").selectAll().where("token_digest", "=", digest).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), sessionFromRow)),
+    ),
+  // Never moves last_seen_at backwards (two requests of one session may race).
+  touch: (id, at) =>
+    Effect.asVoid(
+      query(db, (ex) => ex.updateTable("sessions").set({ last_seen_at: at }).where("id", "=", id).where("last_seen_at", "<", at).execute()),
+    ),
+  // The first revocation time is kept.
+  revoke: (id, at) =>
+    Effect.asVoid(
+      query(db, (ex) => ex.updateTable("sessions").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute()),
+    ),
+  revokeAllForUser: (userId, at, exceptId) =>
+    Effect.asVoid(
+      query(db, (ex) => {
+        let update = ex.updateTable("sessions").set({ revoked_at: at }).where("user_id", "=", userId).where("revoked_at", "is", null);
+        if (exceptId !== undefined) update = update.where("id", "<>", exceptId);
+        return update.execute();
+      }),
+    ),
+});
+
+// ---- One-time tokens -------------------------------------------------------------------------------
+
+export const oneTimeTokenFromRow = (row: OneTimeTokenRow): OneTimeToken => ({
+  id: row.id,
+  userId: row.user_id,
+  purpose: row.purpose,
+  digest: row.digest,
+  expiresAt: row.expires_at,
+  consumedAt: row.consumed_at,
+  createdAt: row.created_at,
+});
+
+export const makeOneTimeTokens = (db: Kysely<Database>): OneTimeTokensPort => ({
+  insert: (token) =>
+    Effect.asVoid(
+      query(db, (ex) =>
+        ex
+          .insertInto("one_time_tokens")
+          .values({
+            id: token.id,
+            user_id: token.userId,
+            purpose: token.purpose,
+            digest: token.digest,
+            expires_at: token.expiresAt,
+            consumed_at: token.consumedAt,
+            created_at: token.createdAt,
+          })
+          .execute(),
+      ),
+    ),
+  // One statement: under concurrent calls PostgreSQL re-checks `consumed_at is null` on the locked
+  // row, so exactly one caller gets the token back.
+  consume: (purpose, digest, at) =>
+    query(db, (ex) =>
+      ex
+        .updateTable("one_time_tokens")
+        .set({ consumed_at: at })
+        .where("purpose", "=", purpose)
+        .where("digest", "=", digest)
+        .where("consumed_at", "is", null)
+        .where("expires_at", ">", at)
+        .returningAll()
+        .executeTakeFirst(),
+    ).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), oneTimeTokenFromRow))),
+  retireAll: (userId, purpose, at) =>
+    Effect.asVoid(
+      query(db, (ex) =>
+        ex
+          .updateTable("one_time_tokens")
+          .set({ consumed_at: at })
+          .where("user_id", "=", userId)
+          .where("purpose", "=", purpose)
+          .where("consumed_at", "is", null)
+          .execute(),
+      ),
+    ),
+});
+
+// ---- Audit log -------------------------------------------------------------------------------------
+
+/** Only inserts: the table refuses updates and deletes anyway. */
+export const makeAuditLog = (db: Kysely<Database>): AuditLogPort => ({
+  record: (entry) =>
+    Effect.asVoid(
+      query(db, (ex) =>
+        ex
+          .insertInto("audit_events")
+          .values({
+            at: entry.at,
+            action: entry.action,
+            actor_id: entry.actorId,
+            subject_id: entry.subjectId ?? null,
+            ip: entry.ip,
+            details: JSON.stringify(entry.details ?? {}),
+          })
+          .execute(),
+      ),
+    ),
+});
+
+// ---- Rate limiter ----------------------------------------------------------------------------------
+
+/**
+ * A fixed window per key, in one atomic upsert: the first hit (or the first after the window has
+ * passed) starts a window with count 1; later hits in the window add one. Inside a transaction the
+ * hit is part of it (and on PGlite it must be: the transaction holds the only connection).
+ */
+export const makeRateLimiter = (db: Kysely<Database>): RateLimiterPort => ({
+  hit: (key, limit, windowSeconds, now) => {
+    const windowOver = new Date(now.getTime() - windowSeconds * 1000);
+    return query(db, (ex) =>
+      ex
+        .insertInto("rate_limit_buckets")
+        .values({ key, window_start: now, count: 1 })
+        .onConflict((oc) =>
+          oc.column("key").doUpdateSet({
+            window_start: sql<Date>`case when rate_limit_buckets.window_start <= ${windowOver} then ${now} else rate_limit_buckets.window_start end`,
+            count: sql<number>`case when rate_limit_buckets.window_start <= ${windowOver} then 1 else rate_limit_buckets.count + 1 end`,
+          }),
+        )
+        .returning(["window_start", "count"])
+        .executeTakeFirstOrThrow(),
+    ).pipe(
+      Effect.map((bucket) => {
+        const allowed = bucket.count <= limit;
+        const endsInMs = bucket.window_start.getTime() + windowSeconds * 1000 - now.getTime();
+        return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(endsInMs / 1000)) };
+      }),
+    );
+  },
+  reset: (key) => Effect.asVoid(query(db, (ex) => ex.deleteFrom("rate_limit_buckets").where("key", "=", key).execute())),
+});
+
+// ---- Transactor ------------------------------------------------------------------------------------
+
+export const makeTransactor = (db: Kysely<Database>): TransactorPort => ({ run: inTransaction(db) });
