@@ -6,7 +6,8 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { AccountsConfig, defaultAccountsSettings } from "@crown/core";
 import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
-import { connectDatabase, makeDatabaseLayer, migrateToLatest } from "@crown/db";
+import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
+import { type Kysely, sql } from "kysely";
 import { createHttpApp, type Env } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
 import { storageLayerFromEnv } from "@crown/storage";
@@ -15,9 +16,18 @@ import { sessionPresenter } from "./presenter.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** Every port of core bound to its adapter for this configuration: the composition root. */
-export const composeServices = async (config: ServerConfig) => {
-  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+export interface ConnectedDatabase {
+  readonly db: Kysely<Database>;
+  readonly kind: "postgres" | "pglite";
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Every port of core bound to its adapter for this configuration: the composition root.
+ * Tests pass a database of their own (created and dropped per run).
+ */
+export const composeServices = async (config: ServerConfig, given?: ConnectedDatabase) => {
+  const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
   const secret = await loadOrCreateServerSecret(config.dataDir);
   const layer = Layer.mergeAll(
@@ -29,7 +39,7 @@ export const composeServices = async (config: ServerConfig) => {
   );
   const runtime = ManagedRuntime.make(layer);
   return {
-    database,
+    database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },
     runtime,
     /** Runs an effect with every service; for the CLI and seeds. */
     run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect),
