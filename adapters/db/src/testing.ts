@@ -1,0 +1,147 @@
+import { existsSync } from "node:fs";
+import { request } from "node:http";
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import pg from "pg";
+import { connectPglite, connectPostgres, type DatabaseKind } from "./connect.ts";
+import { makeDatabaseLayer } from "./index.ts";
+import { migrateToLatest } from "./migrations/index.ts";
+import type { Database } from "./schema.ts";
+
+/**
+ * Databases for integration tests: a fresh, migrated database per call, on PGlite (in memory) or
+ * on a real PostgreSQL server. The server is, in order: `TEST_DATABASE_URL` or `DATABASE_URL` when
+ * set (an explicit choice wins), else a PostgreSQL container when Docker is reachable, else
+ * `postgres://postgres@127.0.0.1:5432/postgres`. Each test database is `crown_test_<random>` and is
+ * dropped by `drop()`; the server's own databases are never touched.
+ */
+
+export interface TestDatabase {
+  readonly kind: DatabaseKind;
+  readonly db: Kysely<Database>;
+  readonly layer: ReturnType<typeof makeDatabaseLayer>;
+  /** Closes the connection and, on PostgreSQL, drops the database. */
+  readonly drop: () => Promise<void>;
+}
+
+const LOCAL_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+
+const explicitUrl = () => process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+
+/** Answers quickly whether a Docker daemon is there; never waits for a missing socket. */
+const dockerReachable = (): Promise<boolean> => {
+  const host = process.env.DOCKER_HOST;
+  const socketPath = host?.startsWith("unix://") ? host.slice("unix://".length) : host ? undefined : "/var/run/docker.sock";
+  if (socketPath === undefined || !existsSync(socketPath)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const req = request({ socketPath, path: "/_ping", timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+    req.end();
+  });
+};
+
+const canConnect = async (url: string): Promise<boolean> => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
+
+let serverUrl: Promise<string | null> | undefined;
+
+/** The admin URL of the PostgreSQL server tests use, or null when none is reachable. Memoised per process. */
+export const postgresServerUrl = (): Promise<string | null> => {
+  serverUrl ??= (async () => {
+    const explicit = explicitUrl();
+    if (explicit) return (await canConnect(explicit)) ? explicit : null;
+    if (await dockerReachable()) {
+      try {
+        const { GenericContainer, Wait } = await import("testcontainers");
+        const container = await new GenericContainer("postgres:15-alpine")
+          .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: "trust" })
+          .withExposedPorts(5432)
+          .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+          .start();
+        // The reaper removes the container when the test process ends.
+        return `postgres://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`;
+      } catch (error) {
+        console.warn("[db testing] Docker is there but the PostgreSQL container did not start:", (error as Error).message);
+      }
+    }
+    return (await canConnect(LOCAL_URL)) ? LOCAL_URL : null;
+  })();
+  return serverUrl;
+};
+
+/**
+ * The kinds of database the integration tests can run on here: PGlite always, PostgreSQL when a
+ * server is reachable (set `CROWN_TEST_DB=pglite` or `postgres` to run on one only). Use it as
+ * `describe.each(await databaseKinds())(...)`.
+ */
+export const databaseKinds = async (): Promise<DatabaseKind[]> => {
+  const only = process.env.CROWN_TEST_DB;
+  const kinds: DatabaseKind[] = [];
+  if (only !== "postgres") kinds.push("pglite");
+  if (only !== "pglite") {
+    if ((await postgresServerUrl()) !== null) kinds.push("postgres");
+    else if (only === "postgres") throw new Error("CROWN_TEST_DB=postgres but no PostgreSQL server is reachable");
+    else console.warn("[db testing] no PostgreSQL server reachable: integration tests run on PGlite only");
+  }
+  return kinds;
+};
+
+const withDatabase = (url: string, database: string) => {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+};
+
+const adminQuery = async (url: string, statement: string) => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+};
+
+/** A fresh, migrated database of the given kind, with the adapter's layer over it. */
+export const createTestDatabase = async (kind: DatabaseKind): Promise<TestDatabase> => {
+  if (kind === "pglite") {
+    const connection = await connectPglite(undefined);
+    await migrateToLatest(connection.db);
+    return { kind, db: connection.db, layer: makeDatabaseLayer(connection.db), drop: connection.close };
+  }
+  const adminUrl = await postgresServerUrl();
+  if (adminUrl === null) throw new Error("No PostgreSQL server is reachable for integration tests");
+  const name = `crown_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  const connection = connectPostgres(withDatabase(adminUrl, name), 5);
+  try {
+    await migrateToLatest(connection.db);
+  } catch (error) {
+    await connection.close();
+    await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+    throw error;
+  }
+  return {
+    kind,
+    db: connection.db,
+    layer: makeDatabaseLayer(connection.db),
+    drop: async () => {
+      await connection.close();
+      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+    },
+  };
+};
