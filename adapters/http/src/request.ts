@@ -35,12 +35,13 @@ export const jsonBody = async (c: Context): Promise<Record<string, unknown>> => 
   }
   const text = await c.req.text();
   if (text.trim() === "") return {};
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return decodePasswords(parsed as Record<string, unknown>);
+    parsed = JSON.parse(text);
   } catch {
-    // answered below
+    parsed = undefined;
   }
+  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return decodePasswords(parsed as Record<string, unknown>);
   return fail(new ValidationFailed({ message: "The request body must be a JSON object.", errors: { body: ["The request body must be a JSON object."] } }));
 };
 
