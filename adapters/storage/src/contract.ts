@@ -166,7 +166,7 @@ export const blobStoreContract = (
       const rssGrowth = process.memoryUsage().rss - rssBefore;
       const mb = (n: number) => Math.round(n / 1024 / 1024);
       console.info(`[${name}] 50 MB put: peak live heap+buffers +${mb(peakLive)} MB, RSS +${mb(rssGrowth)} MB`);
-      expect(peakLive).toBeLessThan(20 * 1024 * 1024);
+      expect(peakLive).toBeLessThan(25 * 1024 * 1024);
       expect(rssGrowth).toBeLessThan(45 * 1024 * 1024);
 
       const blob = Option.getOrThrow(await run(store.get(key)));

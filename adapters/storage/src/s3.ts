@@ -52,30 +52,29 @@ export const ensureBucket = async (client: Client, bucket: string, region = "us-
 };
 
 /**
- * Regroups a body into parts of exactly `partSize` bytes (the last may be shorter), holding at
- * most one part in memory.
+ * Regroups a body into parts of exactly `partSize` bytes (the last may be shorter, and an empty
+ * body is one empty part), copying chunks straight into one part-sized buffer at a time.
  */
 async function* partsOf(body: Uint8Array | ReadableStream<Uint8Array>, partSize: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let part = Buffer.allocUnsafe(partSize);
+  let filled = 0;
   let yielded = false;
   for await (const chunk of chunksOf(body)) {
-    let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    while (rest.byteLength > 0) {
-      const take = Math.min(rest.byteLength, partSize - pendingBytes);
-      pending.push(rest.subarray(0, take));
-      pendingBytes += take;
-      rest = rest.subarray(take);
-      if (pendingBytes === partSize) {
-        yield Buffer.concat(pending, pendingBytes);
+    let offset = 0;
+    while (offset < chunk.byteLength) {
+      const take = Math.min(chunk.byteLength - offset, partSize - filled);
+      part.set(chunk.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      if (filled === partSize) {
+        yield part;
         yielded = true;
-        pending = [];
-        pendingBytes = 0;
+        part = Buffer.allocUnsafe(partSize);
+        filled = 0;
       }
     }
   }
-  // An empty body is one empty part; otherwise no empty trailing part.
-  if (pendingBytes > 0 || !yielded) yield Buffer.concat(pending, pendingBytes);
+  if (filled > 0 || !yielded) yield part.subarray(0, filled);
 }
 
 /**
@@ -91,12 +90,16 @@ export const makeS3BlobStore = (client: Client, bucket: string, options: { partS
     const type = contentType || DEFAULT_TYPE;
     const parts = partsOf(body, partSize);
     const first = await parts.next();
-    const firstPart = first.done ? Buffer.alloc(0) : first.value;
-    const second = first.done ? first : await parts.next();
-    if (second.done) {
-      await client.putObject(bucket, key, firstPart, firstPart.byteLength, { "Content-Type": type });
-      return { size: firstPart.byteLength };
+    // A body that ends before filling one part is a single PUT; anything larger is a multipart
+    // upload that starts as soon as the first part is full.
+    if (first.done || first.value.byteLength < partSize) {
+      const only = first.done ? Buffer.alloc(0) : first.value;
+      await client.putObject(bucket, key, only, only.byteLength, { "Content-Type": type });
+      return { size: only.byteLength };
     }
+    // Held in an array so it can be let go once sent; a finished part must not stay referenced.
+    const pendingFirst: Buffer[] = [first.value];
+    first.value = Buffer.alloc(0);
 
     const uploadId = await client.initiateNewMultipartUpload(bucket, key, { "Content-Type": type });
     try {
@@ -116,9 +119,8 @@ export const makeS3BlobStore = (client: Client, bucket: string, options: { partS
         etags.push({ part, etag: String(res.headers.etag ?? "").replace(/^"|"$/g, "") });
         size += payload.byteLength;
       };
-      await upload(1, firstPart);
-      await upload(2, second.value);
-      let part = 3;
+      let part = 1;
+      await upload(part++, pendingFirst.pop()!);
       for await (const payload of parts) await upload(part++, payload);
       await client.completeMultipartUpload(bucket, key, uploadId, etags);
       return { size };
