@@ -1,0 +1,137 @@
+import { requestEnded, requestStarted } from "./pending.ts";
+
+/**
+ * The one door to the Crown API. It adds the bearer token, decodes the `{ message, results }`
+ * envelope, turns a 401 into the sign-out flow and a 422 into per-field errors. Every call in
+ * `api/*.ts` goes through `request`, so moving to the typed Hono client stays a local change.
+ */
+
+export const API_BASE = import.meta.env.VITE_API_BASE ?? "/api/v1/en";
+
+export const UNAUTHORISED_MESSAGE = "You are not authorised to perform this action";
+export const FALLBACK_MESSAGE = "Some error occurred";
+
+export interface Envelope<T> {
+  readonly message: string;
+  readonly results: T;
+}
+
+/** A failed call: HTTP status, the server's message, field errors (422) and status (403). */
+export class ApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    message: string,
+    readonly errors: Readonly<Record<string, ReadonlyArray<string>>> = {},
+    readonly status?: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  /** The first message for each field, as the forms show them. */
+  get fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [field, list] of Object.entries(this.errors)) if (list[0]) out[field] = list[0];
+    return out;
+  }
+}
+
+interface Hooks {
+  getToken: () => string | null;
+  onUnauthorised: (message: string) => void;
+}
+let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined };
+export const configureApi = (h: Hooks) => {
+  hooks = h;
+};
+
+export interface RequestOptions {
+  readonly json?: unknown;
+  readonly form?: FormData;
+  readonly query?: Record<string, string | number | boolean | undefined>;
+  /** Sign-in, sign-up and the physician search go without a token (the spec). */
+  readonly auth?: boolean;
+  /** A 401 here is an answer for the form (e.g. a wrong old password), not a lost session. */
+  readonly keepSessionOn401?: boolean;
+  readonly quiet?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+const buildUrl = (path: string, query?: RequestOptions["query"]) => {
+  const url = new URL(`${API_BASE}${path}`, window.location.origin);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  return url.toString();
+};
+
+const send = async (method: string, path: string, opts: RequestOptions): Promise<Response> => {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  let body: BodyInit | undefined;
+  if (opts.form) body = opts.form;
+  else if (opts.json !== undefined) {
+    headers["Content-Type"] = "application/json; charset=utf-8";
+    body = JSON.stringify(opts.json);
+  }
+  const token = opts.auth === false ? null : hooks.getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (!opts.quiet) requestStarted();
+  try {
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) init.body = body;
+    if (opts.signal) init.signal = opts.signal;
+    return await fetch(buildUrl(path, opts.query), init);
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+    throw new ApiError(0, "The Crown server could not be reached. Please check your connection and try again.");
+  } finally {
+    if (!opts.quiet) requestEnded();
+  }
+};
+
+const readJson = async (res: Response): Promise<Record<string, unknown>> => {
+  try {
+    const data: unknown = await res.json();
+    return data !== null && typeof data === "object" ? (data as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> => {
+  const body = await readJson(res);
+  const message = typeof body.message === "string" && body.message ? body.message : res.status === 401 ? UNAUTHORISED_MESSAGE : FALLBACK_MESSAGE;
+  if (res.status === 401 && !opts.keepSessionOn401 && opts.auth !== false) hooks.onUnauthorised(message);
+  const errors = (body.errors && typeof body.errors === "object" ? body.errors : {}) as Record<string, string[]>;
+  const retry = Number(res.headers.get("Retry-After"));
+  return new ApiError(res.status, message, errors, typeof body.status === "string" ? body.status : undefined, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+};
+
+export const request = async <T>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, opts: RequestOptions = {}): Promise<Envelope<T>> => {
+  const res = await send(method, path, opts);
+  if (!res.ok) throw await failure(res, opts);
+  const body = await readJson(res);
+  return { message: typeof body.message === "string" ? body.message : "", results: body.results as T };
+};
+
+/** A binary answer (profile photo, PDF). A JSON failure body is decoded and thrown as an error (the spec). */
+export const requestBlob = async (path: string, opts: RequestOptions = {}): Promise<Blob> => {
+  const res = await send("GET", path, opts);
+  if (!res.ok) throw await failure(res, opts);
+  const type = res.headers.get("Content-Type") ?? "";
+  if (type.includes("application/json")) {
+    const body = await readJson(res);
+    throw new ApiError(res.status, typeof body.message === "string" ? body.message : FALLBACK_MESSAGE);
+  }
+  return res.blob();
+};
+
+/** Passwords travel base64-encoded UTF-8 (transport encoding, as the spec's client does). */
+export const encodePassword = (password: string): string => {
+  const bytes = new TextEncoder().encode(password);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+};
+
+export const messageOf = (error: unknown, fallback = FALLBACK_MESSAGE): string =>
+  error instanceof ApiError ? error.message || fallback : fallback;

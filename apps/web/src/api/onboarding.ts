@@ -1,0 +1,44 @@
+import { request } from "./client.ts";
+import type { Baby, PhysicianRef } from "./types.ts";
+
+/** Baby registration, providers, BAA, disclaimer and quiz flags (spec section 7). */
+
+export const NO_PHYSICIAN_ID = "no-physician";
+export const NO_PHYSICIAN_NAME = "No Physician";
+
+export interface BabyInput {
+  physician_identifier: string;
+  name?: string;
+  first_name: string;
+  middle_name?: string;
+  last_name: string;
+  date_of_birth: string;
+  relation: string;
+  referral_code?: string;
+  gender?: string;
+  ethnicity?: string;
+  nicu_time?: number | string;
+  previous_condition?: string;
+  identifier?: string;
+}
+
+const withName = (b: BabyInput): BabyInput => ({
+  ...b,
+  name: [b.first_name, b.middle_name, b.last_name].filter((s) => s && s.trim()).join(" "),
+});
+
+export const registerBaby = (b: BabyInput) =>
+  request<{ parent_status?: string; baby?: Baby; identifier?: string }>("POST", "/user/register-baby", { json: withName(b) });
+export const updateBaby = (b: BabyInput) => request<unknown>("POST", "/user/update-baby", { json: withName(b) });
+export const addBaby = (b: BabyInput) => request<Baby>("POST", "/user/add-baby", { json: withName(b) });
+export const updateChild = (b: BabyInput) => request<Baby>("POST", "/user/update-child", { json: withName(b) });
+
+export const searchPhysicians = (name: string, signal?: AbortSignal) =>
+  request<ReadonlyArray<PhysicianRef>>("GET", "/physicians", { auth: false, query: { name }, quiet: true, ...(signal ? { signal } : {}) });
+
+export const staffPhysicians = () => request<ReadonlyArray<PhysicianRef>>("GET", "/physician/list");
+
+export const signBaa = (v: { identifier: string; email: string; name: string; covered_entity: string }) =>
+  request<unknown>("POST", "/user/sign-baa", { json: v });
+
+export const acceptDisclaimer = () => request<unknown>("POST", "/user/accept-disclaimer", { json: {} });

@@ -1,0 +1,154 @@
+import type { UserStatus, UserType } from "@crown/core";
+import { assign, createActor, setup } from "xstate";
+import type { Baby, Notification, PhysicianRef, SignInResult } from "../api/types.ts";
+
+/**
+ * The signed-in session of the portal as one machine: who is signed in, their flags and the
+ * client state the spec lists (selected child, notifications, photo, active physician). It is
+ * persisted to sessionStorage under the spec's keys so a reload keeps the user signed in.
+ */
+
+export interface Session {
+  readonly token: string;
+  readonly userRole: UserType;
+  readonly userIdentifier: string;
+  readonly isQuizTime: boolean;
+  readonly isFirstLogin: boolean;
+  readonly status: UserStatus;
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly babies: ReadonlyArray<Baby>;
+  readonly selectedBabyId: string | null;
+  readonly disclaimerAccepted: boolean;
+  readonly quizCompleted: boolean;
+  readonly baaSigned: boolean;
+  readonly activePhysicianId: string | null;
+}
+
+/** Lists and media the header and dashboards show; reset on sign-out and on a 401. */
+export interface Lists {
+  readonly notificationCount: number;
+  readonly notifications: ReadonlyArray<Notification>;
+  readonly unreadChatCount: number;
+  readonly profilePicture: string | null;
+  readonly physicians: ReadonlyArray<PhysicianRef>;
+}
+
+export const emptyLists: Lists = { notificationCount: 0, notifications: [], unreadChatCount: 0, profilePicture: null, physicians: [] };
+
+export interface SessionContext {
+  readonly session: Session | null;
+  readonly lists: Lists;
+  /** A message for the login screen (after a 401, an approval sign-out...). */
+  readonly notice: { readonly text: string; readonly tone: "error" | "info" } | null;
+}
+
+export type SessionEvent =
+  | { type: "SIGNED_IN"; session: Session }
+  | { type: "UPDATE"; patch: Partial<Session> }
+  | { type: "LISTS"; patch: Partial<Lists> }
+  | { type: "SIGN_OUT"; notice?: SessionContext["notice"] }
+  | { type: "UNAUTHORISED"; message: string }
+  | { type: "NOTICE_SEEN" };
+
+const STORAGE_KEY = "crown.session";
+
+const storage = (): Storage | null => {
+  try {
+    return typeof window === "undefined" ? null : window.sessionStorage;
+  } catch {
+    return null;
+  }
+};
+
+export const loadSession = (): Session | null => {
+  const s = storage();
+  const raw = s?.getItem(STORAGE_KEY);
+  if (!raw || !s?.getItem("token")) return null;
+  try {
+    return JSON.parse(raw) as Session;
+  } catch {
+    return null;
+  }
+};
+
+const saveSession = (session: Session | null) => {
+  const s = storage();
+  if (!s) return;
+  if (!session) {
+    s.clear();
+    return;
+  }
+  s.setItem("token", session.token);
+  s.setItem("userRole", session.userRole);
+  s.setItem("userIdentifier", session.userIdentifier);
+  s.setItem("isQuizTime", String(session.isQuizTime));
+  s.setItem(STORAGE_KEY, JSON.stringify(session));
+};
+
+/** Reads the login result, accepting both spellings the spec lists. */
+export const sessionFromSignIn = (r: SignInResult): Session => {
+  const babies = r.babies ?? [];
+  const type = (r.type ?? r.userType ?? "parent") as UserType;
+  return {
+    token: r.token,
+    userRole: type,
+    userIdentifier: r.identifier,
+    isQuizTime: Boolean(r.is_quiz_time ?? r.isQuizTime),
+    isFirstLogin: Boolean(r.first_time_login ?? r.isFirstLogin),
+    status: (r.status ?? r.userStatus ?? "Active") as UserStatus,
+    email: r.email ?? r.userEmail ?? "",
+    firstName: r.first_name,
+    lastName: r.last_name,
+    babies,
+    selectedBabyId: babies[0]?.identifier ?? null,
+    disclaimerAccepted: Boolean(r.disclaimer_accepted),
+    quizCompleted: false,
+    baaSigned: Boolean(r.baa_signed),
+    activePhysicianId: null,
+  };
+};
+
+export const sessionMachine = setup({
+  types: {} as { context: SessionContext; events: SessionEvent; input: { session: Session | null } },
+  guards: {
+    restored: ({ context }) => context.session !== null,
+  },
+  actions: {
+    persist: ({ context }) => saveSession(context.session),
+  },
+}).createMachine({
+  id: "session",
+  context: ({ input }) => ({ session: input.session, lists: emptyLists, notice: null }),
+  initial: "restoring",
+  states: {
+    restoring: { always: [{ guard: "restored", target: "signedIn" }, { target: "signedOut" }] },
+    signedOut: {
+      on: {
+        SIGNED_IN: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist"] },
+        NOTICE_SEEN: { actions: assign({ notice: null }) },
+        SIGN_OUT: { actions: assign({ notice: ({ event }) => event.notice ?? null }) },
+      },
+    },
+    signedIn: {
+      on: {
+        UPDATE: {
+          actions: [assign({ session: ({ context, event }) => (context.session ? { ...context.session, ...event.patch } : null) }), "persist"],
+        },
+        LISTS: { actions: assign({ lists: ({ context, event }) => ({ ...context.lists, ...event.patch }) }) },
+        SIGNED_IN: { actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist"] },
+        SIGN_OUT: {
+          target: "signedOut",
+          actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => event.notice ?? null }), "persist"],
+        },
+        UNAUTHORISED: {
+          target: "signedOut",
+          actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => ({ text: event.message, tone: "error" as const }) }), "persist"],
+        },
+      },
+    },
+  },
+});
+
+export const createSessionActor = (session: Session | null = loadSession()) => createActor(sessionMachine, { input: { session } });

@@ -1,0 +1,46 @@
+import { EmailRequest } from "@crown/core";
+import { type FormEvent, useState } from "react";
+import { Form } from "react-aria-components";
+import { Link } from "react-router-dom";
+import { messageOf } from "../api/client.ts";
+import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
+import { focusFirstError, useForm } from "../ui/form.ts";
+import { Card } from "../ui/layouts.tsx";
+
+/** Forgot-password and resend-verification share one shape: an e-mail, a button, a message. */
+export function EmailRequestPage(p: { title: string; subtitle: string; button: string; success: string; send: (email: string) => Promise<unknown> }) {
+  const form = useForm({ email: "" });
+  const [done, setDone] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    form.setFormError(null);
+    const valid = form.validate(EmailRequest);
+    if (!valid) return focusFirstError();
+    setPending(true);
+    try {
+      await p.send(valid.email);
+      setDone(p.success);
+    } catch (err) {
+      form.serverErrors(err, messageOf(err));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Card title={p.title} subtitle={p.subtitle}>
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={p.title}>
+        <Field name="email" label="Email" type="email" autoComplete="email" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
+        {done ? <FormMessage tone="success">{done}</FormMessage> : null}
+        {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
+        <SubmitButton isPending={pending} className="btn-block">
+          {p.button}
+        </SubmitButton>
+      </Form>
+      <p className="center">
+        <Link to="/">Back to Sign In</Link>
+      </p>
+    </Card>
+  );
+}

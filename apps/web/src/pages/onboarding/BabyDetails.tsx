@@ -1,0 +1,85 @@
+import { type FormEvent, useEffect } from "react";
+import { Button, Form } from "react-aria-components";
+import { useNavigate } from "react-router-dom";
+import { links } from "../../config.ts";
+import { loadDraft, saveDraft, takeBabyErrors } from "../../forms/babyDraft.ts";
+import { BabyDetailsForm } from "../../forms/onboarding.ts";
+import { signOutNow } from "../../session/signOut.ts";
+import { useSession } from "../../session/store.ts";
+import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
+import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
+import { focusFirstError, useForm } from "../../ui/form.ts";
+
+const fromDraft = (): BabyValues => {
+  const d = loadDraft();
+  if (!d) return emptyBaby;
+  return {
+    relation: d.relation ?? "",
+    physician: d.physician_identifier ? { identifier: d.physician_identifier, name: d.physician_name ?? "" } : null,
+    first_name: d.first_name ?? "",
+    middle_name: d.middle_name ?? "",
+    last_name: d.last_name ?? "",
+    date_of_birth: d.date_of_birth ?? "",
+    referral_code: d.referral_code ?? "",
+  };
+};
+
+export default function BabyDetails() {
+  const navigate = useNavigate();
+  const session = useSession();
+  const form = useForm<BabyValues>(fromDraft());
+
+  useEffect(() => {
+    const errors = takeBabyErrors();
+    if (Object.keys(errors).length > 0) {
+      form.setErrors(errors);
+      focusFirstError();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const valid = form.validate(BabyDetailsForm, babyFormInput(form.values));
+    if (!valid) return focusFirstError();
+    saveDraft({
+      ...loadDraft(),
+      relation: valid.relation,
+      physician_identifier: valid.physician_identifier,
+      physician_name: form.values.physician?.name ?? "",
+      first_name: valid.first_name,
+      middle_name: valid.middle_name ?? "",
+      last_name: valid.last_name,
+      date_of_birth: valid.date_of_birth,
+      referral_code: valid.referral_code ?? "",
+    });
+    navigate("/child-details");
+  };
+
+  return (
+    <section className="card card-wide" aria-labelledby="page-title">
+      <h1 id="page-title">Tell us about your baby</h1>
+      <p className="card-subtitle">
+        {session ? `Welcome, ${session.firstName}. ` : ""}We use these details to date each monthly scan and to send reports to your baby's provider.
+      </p>
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Baby details">
+        <BabyFields values={form.values} set={form.set} errors={form.errors} />
+        <p className="help-links">
+          <a href={links.referralHelpVideo} target="_blank" rel="noopener noreferrer">
+            Need help finding your referral code? Watch the video
+          </a>
+          <a href={links.shop} target="_blank" rel="noopener noreferrer" className="offer-link">
+            I dont have a kit (50% OFF)
+          </a>
+        </p>
+        {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
+        <div className="form-actions">
+          <Button className="btn btn-secondary" onPress={() => void signOutNow()}>
+            Sign Out
+          </Button>
+          <SubmitButton>Continue</SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}

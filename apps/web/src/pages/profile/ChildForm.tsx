@@ -1,0 +1,123 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { Button, Form } from "react-aria-components";
+import { getProfile } from "../../api/accounts.ts";
+import { addBaby, updateChild } from "../../api/onboarding.ts";
+import type { Baby } from "../../api/types.ts";
+import { BabyDetailsForm, GENDERS } from "../../forms/onboarding.ts";
+import { updateSession } from "../../session/store.ts";
+import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
+import { Choice, cap } from "../../ui/choices.tsx";
+import { FormMessage } from "../../ui/fields.tsx";
+import { focusFirstError, useForm } from "../../ui/form.ts";
+import { toast } from "../../ui/toasts.tsx";
+
+type ChildValues = BabyValues & { gender: string };
+
+const valuesOf = (b: Baby): ChildValues => ({
+  relation: b.relation ?? "",
+  physician: b.physician ?? null,
+  first_name: b.first_name ?? b.name.split(" ")[0] ?? "",
+  middle_name: b.middle_name ?? "",
+  last_name: b.last_name ?? b.name.split(" ").slice(1).join(" "),
+  date_of_birth: b.date_of_birth ?? "",
+  referral_code: b.referral_code ?? "",
+  gender: b.gender ?? "",
+});
+
+const refreshBabies = async () => {
+  try {
+    const babies = (await getProfile()).results.babies;
+    if (babies) updateSession({ babies });
+  } catch {
+    // keeps the old list; the next sign-in refreshes it
+  }
+};
+
+/** Add a child (form clears on success) or edit a selected one (read-only until Edit). */
+export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => void }) {
+  const editingExisting = baby !== null;
+  const form = useForm<ChildValues>(baby ? valuesOf(baby) : { ...emptyBaby, gender: "" });
+  const [editing, setEditing] = useState(!editingExisting);
+  const [pending, setPending] = useState(false);
+
+  useEffect(() => {
+    form.setValues(baby ? valuesOf(baby) : { ...emptyBaby, gender: "" });
+    form.setErrors({});
+    form.setFormError(null);
+    setEditing(!baby);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [baby?.identifier]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!editing) return;
+    form.setFormError(null);
+    const valid = form.validate(BabyDetailsForm, babyFormInput(form.values));
+    if (!valid) return focusFirstError();
+    setPending(true);
+    const payload = {
+      ...valid,
+      middle_name: valid.middle_name ?? "",
+      referral_code: valid.referral_code ?? "",
+      ...(form.values.gender ? { gender: form.values.gender } : {}),
+    };
+    try {
+      if (baby) {
+        const r = await updateChild({ ...payload, identifier: baby.identifier });
+        toast(r.message || "Child updated successfully", "success");
+        setEditing(false);
+      } else {
+        await addBaby(payload);
+        toast("Child added successfully", "success");
+        form.setValues({ ...emptyBaby, gender: "" });
+      }
+      await refreshBabies();
+      onDone();
+    } catch (err) {
+      form.serverErrors(err);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const cancel = () => {
+    if (baby) {
+      form.setValues(valuesOf(baby));
+      setEditing(false);
+    } else form.setValues({ ...emptyBaby, gender: "" });
+    form.setErrors({});
+    form.setFormError(null);
+  };
+
+  return (
+    <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={baby ? `Edit ${baby.name}` : "Add new child"}>
+      <BabyFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
+      <Choice
+        name="gender"
+        label="Sex (optional)"
+        options={GENDERS.map((g) => ({ value: g, label: cap(g) }))}
+        value={form.values.gender}
+        onChange={(v) => form.set("gender", v)}
+        error={form.errors.gender}
+        isReadOnly={!editing}
+      />
+      {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
+      <div className="form-actions">
+        {editing ? (
+          <>
+            <Button className="btn btn-secondary" onPress={cancel}>
+              Cancel
+            </Button>
+            <Button type="submit" className="btn btn-primary" isPending={pending}>
+              {baby ? "Update" : "Add Child"}
+            </Button>
+          </>
+        ) : (
+          <Button className="btn btn-primary" onPress={() => setEditing(true)}>
+            Edit
+          </Button>
+        )}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from "react";
+import { Button, Disclosure, DisclosurePanel, Heading } from "react-aria-components";
+import { useSearchParams } from "react-router-dom";
+import { links } from "../../config.ts";
+import { useSession } from "../../session/store.ts";
+import { ChangePassword } from "./ChangePassword.tsx";
+import { ChildForm } from "./ChildForm.tsx";
+import { MyProfile } from "./MyProfile.tsx";
+
+type Tab = "profile" | "child" | "password";
+
+export default function Profile() {
+  const session = useSession();
+  const [params, setParams] = useSearchParams();
+  const parent = session?.userRole === "parent";
+  const raw = params.get("tab");
+  const tab: Tab = raw === "password" ? "password" : raw === "child" && parent ? "child" : "profile";
+  const [babyId, setBabyId] = useState<string | null>(params.get("baby"));
+  if (!session) return null;
+  const go = (t: Tab, baby: string | null = null) => {
+    setBabyId(baby);
+    setParams(baby ? { tab: t, baby } : { tab: t }, { replace: true });
+  };
+  const baby = session.babies.find((b) => b.identifier === babyId) ?? null;
+
+  return (
+    <div className="page profile-page">
+      <h1 className="page-title">Profile</h1>
+      <div className="profile-layout">
+        <nav className="side-menu" aria-label="Profile sections">
+          <ul>
+            <li>
+              <Button className={`side-item${tab === "profile" ? " active" : ""}`} onPress={() => go("profile")} aria-current={tab === "profile" ? "page" : undefined}>
+                My Profile
+              </Button>
+            </li>
+            {parent ? (
+              <li>
+                <Disclosure className="side-disclosure" defaultExpanded={tab === "child"}>
+                  <Heading level={3} className="side-heading">
+                    <Button slot="trigger" className={`side-item${tab === "child" ? " active" : ""}`} onPress={() => go("child")}>
+                      Add New Child <span aria-hidden="true" className="chev">▾</span>
+                    </Button>
+                  </Heading>
+                  <DisclosurePanel className="side-sublist">
+                    <ul aria-label="Your children">
+                      {session.babies.map((b) => (
+                        <li key={b.identifier}>
+                          <Button className={`side-subitem${babyId === b.identifier && tab === "child" ? " active" : ""}`} onPress={() => go("child", b.identifier)}>
+                            {b.name}
+                          </Button>
+                        </li>
+                      ))}
+                    </ul>
+                  </DisclosurePanel>
+                </Disclosure>
+              </li>
+            ) : null}
+            <li>
+              <Button className={`side-item${tab === "password" ? " active" : ""}`} onPress={() => go("password")} aria-current={tab === "password" ? "page" : undefined}>
+                Change Password
+              </Button>
+            </li>
+            <li>
+              <a className="side-item" href={links.removeAccount} target="_blank" rel="noopener noreferrer">
+                Remove Account <span className="sr-only">(opens in a new tab)</span>
+              </a>
+            </li>
+          </ul>
+        </nav>
+        <div className="profile-content panel">
+          {tab === "profile" ? <MyProfile /> : null}
+          {tab === "password" ? <ChangePassword /> : null}
+          {tab === "child" ? (
+            <section aria-labelledby="section-title">
+              <h2 id="section-title">{baby ? baby.name : "Add New Child"}</h2>
+              <ChildForm baby={baby} onDone={() => undefined} />
+            </section>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}

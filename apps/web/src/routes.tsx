@@ -1,0 +1,77 @@
+import { lazy, type ReactNode } from "react";
+import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
+import { homeFor } from "./session/home.ts";
+import { useSession } from "./session/store.ts";
+import { AppLayout, FooterOnlyLayout, PublicLayout } from "./ui/layouts.tsx";
+
+const Login = lazy(() => import("./pages/Login.tsx"));
+const SignUp = lazy(() => import("./pages/SignUp.tsx"));
+const SignupConfirmation = lazy(() => import("./pages/SignupConfirmation.tsx"));
+const VerifyEmail = lazy(() => import("./pages/VerifyEmail.tsx"));
+const ForgotPassword = lazy(() => import("./pages/ForgotPassword.tsx"));
+const ResendVerification = lazy(() => import("./pages/ResendVerification.tsx"));
+const ResetPassword = lazy(() => import("./pages/ResetPassword.tsx"));
+const PrivacyPolicy = lazy(() => import("./pages/legal/PrivacyPolicy.tsx"));
+const TermsOfService = lazy(() => import("./pages/legal/TermsOfService.tsx"));
+const BabyDetails = lazy(() => import("./pages/onboarding/BabyDetails.tsx"));
+const ChildDetails = lazy(() => import("./pages/onboarding/ChildDetails.tsx"));
+const Baa = lazy(() => import("./pages/onboarding/Baa.tsx"));
+const Dashboard = lazy(() => import("./pages/dashboard/Dashboard.tsx"));
+const Profile = lazy(() => import("./pages/profile/Profile.tsx"));
+const ExternalRedirect = lazy(() => import("./pages/ExternalRedirect.tsx"));
+const NotFound = lazy(() => import("./pages/NotFound.tsx"));
+
+/** Signed-in Active users are sent away from login and sign-up. */
+function PublicOnly({ children }: { children: ReactNode }) {
+  const session = useSession();
+  if (session && session.status === "Active") return <Navigate to={homeFor(session)} replace />;
+  return <>{children}</>;
+}
+
+/** Signed-in routes need a token; restricted ones also need status Active. */
+function RequireAuth({ children, restricted = true }: { children: ReactNode; restricted?: boolean }) {
+  const session = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  if (restricted && session.status !== "Active") {
+    return <Navigate to={session.status === "AdditionalInformationRequired" ? "/baby-details" : "/"} replace />;
+  }
+  return <>{children}</>;
+}
+
+const auth = (el: ReactNode, restricted = true) => <RequireAuth restricted={restricted}>{el}</RequireAuth>;
+
+export const router = createBrowserRouter([
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: "/", element: <PublicOnly><Login /></PublicOnly> },
+      { path: "/sign-up", element: <PublicOnly><SignUp /></PublicOnly> },
+      { path: "/signup-confirmation", element: <SignupConfirmation /> },
+      { path: "/verify-email", element: <VerifyEmail /> },
+      { path: "/forgot-password", element: <ForgotPassword /> },
+      { path: "/resend-verification-link", element: <ResendVerification /> },
+      { path: "/reset-password", element: <ResetPassword /> },
+      { path: "/privacy-policy", element: <PrivacyPolicy /> },
+      { path: "/terms-of-service", element: <TermsOfService /> },
+    ],
+  },
+  {
+    element: <FooterOnlyLayout />,
+    children: [
+      { path: "/baby-details", element: auth(<BabyDetails />, false) },
+      { path: "/child-details", element: auth(<ChildDetails />, false) },
+      { path: "/baa", element: auth(<Baa />) },
+    ],
+  },
+  {
+    element: <AppLayout />,
+    children: [
+      { path: "/dashboard", element: auth(<Dashboard />) },
+      { path: "/profile", element: auth(<Profile />) },
+      { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
+      { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },
+      { path: "*", element: <NotFound /> },
+    ],
+  },
+]);

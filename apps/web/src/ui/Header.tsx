@@ -1,0 +1,282 @@
+import { useEffect, useState } from "react";
+import {
+  Button,
+  Dialog,
+  DialogTrigger,
+  Header as SectionHeader,
+  Key,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Menu,
+  MenuItem,
+  MenuSection,
+  MenuTrigger,
+  Popover,
+  Select,
+  SelectValue,
+  Separator,
+} from "react-aria-components";
+import { NavLink, useNavigate } from "react-router-dom";
+import { getProfilePhoto } from "../api/accounts.ts";
+import { notifications, notificationsCount, readNotifications, rowsOf } from "../api/dashboard.ts";
+import { staffPhysicians } from "../api/onboarding.ts";
+import type { Session } from "../machines/session.ts";
+import { signOutNow } from "../session/signOut.ts";
+import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
+import { Logo } from "./Brand.tsx";
+
+export interface NavItem {
+  readonly label: string;
+  readonly to: string;
+  readonly external?: boolean;
+}
+
+/** The header items per role, exactly as the spec lists them. */
+export const navItems = (session: Session): ReadonlyArray<NavItem> => {
+  switch (session.userRole) {
+    case "physician":
+      return [
+        { label: "Home", to: "/dashboard" },
+        { label: "Workflow", to: "/workflow" },
+        { label: "Results", to: "/results" },
+        { label: "Quiz", to: "/optional-quiz-instructions" },
+        { label: "Staff", to: "/my-staff" },
+        { label: "My Patients", to: "/my-patients" },
+        { label: "Help Center", to: "/help-center" },
+        { label: "Buy Kits", to: "/buy-kits", external: true },
+        { label: "Webinar", to: "/webinar", external: true },
+      ];
+    case "physician_staff":
+      return [
+        { label: "Home", to: "/dashboard" },
+        { label: "Workflow", to: "/workflow" },
+        { label: "Results", to: "/staff-results" },
+        { label: "My Patients", to: "/my-patients" },
+        { label: "Help Center", to: "/help-center" },
+        { label: "Buy Kits", to: "/buy-kits", external: true },
+        { label: "Webinar", to: "/webinar", external: true },
+      ];
+    default: {
+      const items: NavItem[] = [
+        { label: "Home", to: "/dashboard" },
+        { label: "Instructions", to: "/select-cap-mode" },
+        { label: "Quiz", to: "/optional-quiz-instructions" },
+        { label: "My Uploads", to: "/uploads" },
+      ];
+      if (babyHasPhysician(selectedBaby(session))) items.push({ label: "Results", to: "/parent-results" });
+      items.push({ label: "Help Center", to: "/help-center" });
+      return items;
+    }
+  }
+};
+
+const roleName = (role: Session["userRole"]) =>
+  role === "physician" ? "Provider" : role === "physician_staff" ? "Provider Staff" : role === "parent" ? "Parent" : role.charAt(0).toUpperCase() + role.slice(1);
+
+const countOf = (r: unknown): number =>
+  typeof r === "number" ? r : r && typeof r === "object" ? Number((r as { count?: number; unread?: number }).count ?? (r as { unread?: number }).unread ?? 0) : 0;
+
+function NotificationBell() {
+  const { notificationCount, notifications: list } = useLists();
+  useEffect(() => {
+    let live = true;
+    const poll = () =>
+      notificationsCount()
+        .then((r) => live && sessionActor.send({ type: "LISTS", patch: { notificationCount: countOf(r.results) } }))
+        .catch(() => undefined);
+    poll();
+    const t = window.setInterval(poll, 60_000);
+    return () => {
+      live = false;
+      window.clearInterval(t);
+    };
+  }, []);
+  const open = (isOpen: boolean) => {
+    if (!isOpen) return;
+    notifications()
+      .then((r) => {
+        sessionActor.send({ type: "LISTS", patch: { notifications: rowsOf(r.results) } });
+        if (notificationCount > 0) return readNotifications().then(() => sessionActor.send({ type: "LISTS", patch: { notificationCount: 0 } }));
+        return undefined;
+      })
+      .catch(() => undefined);
+  };
+  const label = notificationCount > 0 ? `Notifications, ${notificationCount} unread` : "Notifications";
+  return (
+    <DialogTrigger onOpenChange={open}>
+      <Button className="icon-btn bell" aria-label={label}>
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.8V3.5a1.5 1.5 0 0 0-3 0v.7A7 7 0 0 0 5 11v5l-2 2v1h18v-1z" />
+        </svg>
+        {notificationCount > 0 ? (
+          <span className="badge" aria-hidden="true">
+            {notificationCount > 99 ? "99+" : notificationCount}
+          </span>
+        ) : null}
+      </Button>
+      <Popover placement="bottom end" className="popover notifications-popover">
+        <Dialog aria-label="Notifications" className="popover-dialog">
+          <h2 className="popover-title">Notifications</h2>
+          {list.length === 0 ? (
+            <p className="muted">You have no notifications.</p>
+          ) : (
+            <ul className="notification-list">
+              {list.map((n, i) => (
+                <li key={n.identifier ?? i} className={n.read ? "" : "unread"}>
+                  {n.text}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Dialog>
+      </Popover>
+    </DialogTrigger>
+  );
+}
+
+function Avatar({ session }: { session: Session }) {
+  const { profilePicture } = useLists();
+  const initials = `${session.firstName.charAt(0)}${session.lastName.charAt(0)}`.toUpperCase();
+  return profilePicture ? (
+    <img className="avatar" src={profilePicture} alt="" width={32} height={32} />
+  ) : (
+    <span className="avatar avatar-initials" aria-hidden="true">
+      {initials || "?"}
+    </span>
+  );
+}
+
+/** Loads the profile photo once per session (it needs the bearer token). */
+export const loadProfilePicture = () =>
+  getProfilePhoto()
+    .then((url) => sessionActor.send({ type: "LISTS", patch: { profilePicture: url } }))
+    .catch(() => sessionActor.send({ type: "LISTS", patch: { profilePicture: null } }));
+
+function ProfileMenu({ session }: { session: Session }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void loadProfilePicture();
+  }, []);
+  const onAction = (key: Key) => {
+    const k = String(key);
+    if (k === "profile") navigate("/profile");
+    else if (k === "sign-out") void signOutNow();
+    else if (k.startsWith("baby:")) updateSession({ selectedBabyId: k.slice(5) });
+  };
+  return (
+    <MenuTrigger>
+      <Button className="profile-btn" aria-label={`Account menu for ${session.firstName} ${session.lastName}`}>
+        <Avatar session={session} />
+        <span className="profile-name">{session.firstName}</span>
+        <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
+          <path d="M2 4l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" />
+        </svg>
+      </Button>
+      <Popover placement="bottom end" className="popover">
+        <Menu className="menu" onAction={onAction} aria-label="Account">
+          <MenuItem id="profile" className="menu-item">
+            Profile
+          </MenuItem>
+          {session.userRole === "parent" && session.babies.length > 0 ? (
+            <>
+              <Separator className="menu-sep" />
+              <MenuSection className="menu-section">
+                <SectionHeader className="menu-header">Switch baby</SectionHeader>
+                {session.babies.map((b) => (
+                  <MenuItem key={b.identifier} id={`baby:${b.identifier}`} className="menu-item" textValue={b.name}>
+                    <span className="menu-check" aria-hidden="true">
+                      {b.identifier === selectedBaby(session)?.identifier ? "✓" : ""}
+                    </span>
+                    {b.name}
+                    {b.identifier === selectedBaby(session)?.identifier ? <span className="sr-only"> (selected)</span> : null}
+                  </MenuItem>
+                ))}
+              </MenuSection>
+            </>
+          ) : null}
+          <Separator className="menu-sep" />
+          <MenuItem id="sign-out" className="menu-item">
+            Sign Out
+          </MenuItem>
+        </Menu>
+      </Popover>
+    </MenuTrigger>
+  );
+}
+
+/** Staff act for one physician at a time; the first of their list is preselected (spec section 6). */
+function PhysicianSelector({ session }: { session: Session }) {
+  const { physicians } = useLists();
+  useEffect(() => {
+    staffPhysicians()
+      .then((r) => {
+        const list = r.results ?? [];
+        sessionActor.send({ type: "LISTS", patch: { physicians: list } });
+        const current = sessionActor.getSnapshot().context.session?.activePhysicianId;
+        if (list[0] && !list.some((p) => p.identifier === current)) updateSession({ activePhysicianId: list[0].identifier });
+      })
+      .catch(() => undefined);
+  }, []);
+  return (
+    <Select
+      className="physician-select"
+      selectedKey={session.activePhysicianId}
+      onSelectionChange={(k) => k !== null && updateSession({ activePhysicianId: String(k) })}
+      placeholder="Select physician"
+    >
+      <Label className="sr-only">Acting for physician</Label>
+      <Button className="select-btn">
+        <SelectValue />
+        <span aria-hidden="true">▾</span>
+      </Button>
+      <Popover className="popover">
+        <ListBox className="listbox" items={physicians} renderEmptyState={() => <span className="muted">No physicians</span>}>
+          {(p) => (
+            <ListBoxItem id={p.identifier} className="listbox-item">
+              {p.name}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </Select>
+  );
+}
+
+export function AppHeader() {
+  const session = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  if (!session) return null;
+  const items = navItems(session);
+  return (
+    <header className="app-header">
+      <div className="app-header-inner">
+        <Logo to="/dashboard" />
+        <Button className="icon-btn nav-toggle" aria-label="Menu" aria-expanded={menuOpen} aria-controls="main-nav" onPress={() => setMenuOpen((o) => !o)}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" />
+          </svg>
+        </Button>
+        <nav id="main-nav" aria-label="Main" className={`main-nav${menuOpen ? " open" : ""}`}>
+          <ul>
+            {items.map((i) => (
+              <li key={i.to}>
+                <NavLink to={i.to} onClick={() => setMenuOpen(false)} {...(i.external ? { target: "_blank", rel: "noopener" } : {})}>
+                  {i.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="header-tools">
+          {session.userRole === "physician_staff" ? <PhysicianSelector session={session} /> : null}
+          <NotificationBell />
+          <ProfileMenu session={session} />
+        </div>
+      </div>
+      <p className="sr-only">Signed in as {roleName(session.userRole)}</p>
+    </header>
+  );
+}
+
+export { roleName };

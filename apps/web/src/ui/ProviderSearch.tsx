@@ -1,0 +1,98 @@
+import { useEffect, useState } from "react";
+import { Button, ComboBox, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text } from "react-aria-components";
+import { NO_PHYSICIAN_ID, NO_PHYSICIAN_NAME, searchPhysicians } from "../api/onboarding.ts";
+import type { PhysicianRef } from "../api/types.ts";
+
+const NO_PHYSICIAN: PhysicianRef = { identifier: NO_PHYSICIAN_ID, name: NO_PHYSICIAN_NAME };
+
+/** Provider / practice search: asks the server once more than 2 characters are typed; 'No Physician' is always an option. */
+export function ProviderSearch(p: {
+  readonly value: PhysicianRef | null;
+  readonly onChange: (v: PhysicianRef | null) => void;
+  readonly error?: string | undefined;
+  readonly isReadOnly?: boolean;
+  readonly label?: string;
+}) {
+  const [text, setText] = useState(p.value?.name ?? "");
+  const [items, setItems] = useState<ReadonlyArray<PhysicianRef>>([]);
+  const [searching, setSearching] = useState(false);
+
+  useEffect(() => {
+    setText(p.value?.name ?? "");
+  }, [p.value?.identifier, p.value?.name]);
+
+  useEffect(() => {
+    const q = text.trim();
+    if (q.length <= 2 || q === p.value?.name) {
+      setItems([]);
+      return;
+    }
+    const ctrl = new AbortController();
+    const t = window.setTimeout(() => {
+      setSearching(true);
+      searchPhysicians(q, ctrl.signal)
+        .then((r) => {
+          const list = [...(r.results ?? [])];
+          if (!list.some((x) => x.identifier === NO_PHYSICIAN_ID || x.name === NO_PHYSICIAN_NAME)) list.push(NO_PHYSICIAN);
+          setItems(list);
+          // Typing the exact name (e.g. No Physician) selects it.
+          const exact = list.find((x) => x.name.toLowerCase() === q.toLowerCase());
+          if (exact) p.onChange(exact);
+        })
+        .catch(() => setItems(q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase() ? [NO_PHYSICIAN] : []))
+        .finally(() => setSearching(false));
+    }, 250);
+    return () => {
+      ctrl.abort();
+      window.clearTimeout(t);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text]);
+
+  const shown = p.value && !items.some((i) => i.identifier === p.value?.identifier) ? [p.value, ...items] : items;
+
+  return (
+    <ComboBox
+      className="field combo"
+      name="physician_identifier"
+      items={shown}
+      inputValue={text}
+      onInputChange={(t) => {
+        setText(t);
+        if (p.value && t !== p.value.name) p.onChange(null);
+      }}
+      selectedKey={p.value?.identifier ?? null}
+      onSelectionChange={(k) => {
+        const item = shown.find((i) => i.identifier === k) ?? null;
+        p.onChange(item);
+        if (item) setText(item.name);
+      }}
+      allowsCustomValue
+      menuTrigger="input"
+      isInvalid={Boolean(p.error)}
+      isReadOnly={p.isReadOnly ?? false}
+      validationBehavior="aria"
+    >
+      <Label>{p.label ?? "Provider / Practice"}</Label>
+      <div className="combo-input">
+        <Input placeholder="Type at least 3 letters" />
+        <Button className="combo-btn" aria-label="Show providers">
+          <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
+            <path d="M2 4l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" />
+          </svg>
+        </Button>
+      </div>
+      <Text slot="description">{searching ? "Searching…" : "Search by provider or practice name, or choose No Physician."}</Text>
+      <FieldError>{p.error}</FieldError>
+      <Popover className="popover combo-popover">
+        <ListBox className="listbox" renderEmptyState={() => <div className="listbox-empty">No matching provider</div>}>
+          {(item: PhysicianRef) => (
+            <ListBoxItem id={item.identifier} className="listbox-item" textValue={item.name}>
+              {item.name}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </ComboBox>
+  );
+}
