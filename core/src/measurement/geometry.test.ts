@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { measureHead } from "./geometry.ts";
+import { chordThrough, cvaMillimetres, measureHead } from "./geometry.ts";
 import type { Point } from "./image.ts";
 
 /** A head outline drawn analytically: semi-axes along the AP axis (`half length`) and across it. */
@@ -102,6 +102,25 @@ describe("measureHead on analytic shapes", () => {
     // Shear keeps the AP extent and widens the lateral one: W = 2·100·√(1 + 0.2²).
     expect(m.width).toBeCloseTo(200 * Math.hypot(1, 0.2), 1);
     expect(m.length).toBeCloseTo(200, 1);
+  });
+
+  it("finds chords of a coarse polygon exactly", () => {
+    const square = [{ x: -1, y: -1 }, { x: 1, y: -1 }, { x: 1, y: 1 }, { x: -1, y: 1 }];
+    const angle = Math.PI / 6;
+    const [back, front] = chordThrough(square, { x: 0, y: 0 }, { x: Math.cos(angle), y: Math.sin(angle) })!;
+    expect(front.x).toBeCloseTo(1, 12);
+    expect(front.y).toBeCloseTo(Math.tan(angle), 12);
+    expect(back.x).toBeCloseTo(-1, 12);
+    // Off-centre origin: the chord still ends on the polygon.
+    const [b2, f2] = chordThrough(square, { x: 0.5, y: 0.2 }, { x: 0, y: 1 })!;
+    expect([b2.y, f2.y]).toEqual([-1, 1]);
+    expect(chordThrough(square, { x: 3, y: 0 }, { x: 0, y: 1 })).toBeNull();
+  });
+
+  it("gives CVA in millimetres only with a sticker", () => {
+    const diagonals = { a: 130, b: 120, endpoints: { a: [{ x: 0, y: 0 }, { x: 0, y: 0 }] as const, b: [{ x: 0, y: 0 }, { x: 0, y: 0 }] as const } };
+    expect(cvaMillimetres({ diagonals }, 60, 30)).toBe(5);
+    expect(cvaMillimetres({ diagonals }, null, 30)).toBeNull();
   });
 
   it("refuses a nose at the head centre", () => {

@@ -70,7 +70,7 @@ export const chordThrough = (outline: Outline, origin: Point, direction: Point):
     const e = sub(b, a);
     const denominator = direction.x * e.y - direction.y * e.x;
     if (denominator === 0) continue;
-    const s = (direction.x * a.y - direction.y * a.x) / denominator;
+    const s = (direction.y * a.x - direction.x * a.y) / denominator;
     if (s < 0 || s > 1) continue;
     const t = (a.x * e.y - a.y * e.x) / denominator;
     if (t > forward) forward = t;

@@ -60,11 +60,12 @@ export interface StickerDisc {
 /**
  * The sticker: the largest region of the disc map, its centre and radius from the area of its
  * sub-pixel outline. Null when there is none, or it is too small to give a trustworthy scale.
+ * `level` is 0 for a map of logits (see traceOutline), 0.5 for probabilities.
  */
-export const findSticker = (map: ProbabilityMap, minRadius = 2): StickerDisc | null => {
-  const region = largestRegion(map);
+export const findSticker = (map: ProbabilityMap, level = 0, minRadius = 2): StickerDisc | null => {
+  const region = largestRegion(map, level);
   if (!region) return null;
-  const outline = traceOutline(map, region);
+  const outline = traceOutline(map, region, level);
   if (outline.length < 3) return null;
   const radius = Math.sqrt(Math.abs(polygonArea(outline)) / Math.PI);
   if (radius < minRadius) return null;

@@ -27,8 +27,12 @@ export interface Region {
   readonly bounds: Box;
 }
 
+/** The raw logits of one output, as a map whose level 0 is probability 0.5. */
+export const logitMap = (logits: Float32Array, width: number, height: number): ProbabilityMap => ({ width, height, data: logits });
+
 /**
- * The largest 4-connected region of pixels with probability ≥ level, or null if there is none.
+ * The largest 4-connected region of pixels with value ≥ level (probability ≥ 0.5, or logit ≥ 0),
+ * or null if there is none.
  * Ears, hands or stray blobs the model half-believes are head end up in smaller regions.
  */
 export const largestRegion = (map: ProbabilityMap, level = 0.5): Region | null => {
@@ -135,23 +139,27 @@ export const polygonCentroid = (outline: Outline): Point => {
 };
 
 /**
- * The sub-pixel outline of a region: marching squares on the probability map at `level`, with
- * linear interpolation between pixel centres. Pixels of other regions are treated as background so
- * only this region's boundary is traced; the map is padded with 0 so the outline always closes.
- * Returns the outer boundary (holes are ignored), in map coordinates with pixel centres at i + 0.5.
+ * The sub-pixel outline of a region: marching squares on the map at `level`, with linear
+ * interpolation between pixel centres. Give it the model's logits with level 0 (probability 0.5):
+ * log-odds change about linearly across an edge, while probabilities jump from 0 to 1 within a
+ * pixel and would snap the outline to the middle between pixel centres. Pixels of other regions are
+ * treated as background so only this region's boundary is traced; the map is padded below the level
+ * so the outline always closes. Returns the outer boundary (holes are ignored), in map coordinates
+ * with pixel centres at i + 0.5.
  */
 export const traceOutline = (map: ProbabilityMap, region: Region, level = 0.5): Outline => {
   const { width, height, data } = map;
   // Field on a grid padded by one pixel on each side.
   const W = width + 2;
   const H = height + 2;
-  const field = new Float32Array(W * H);
+  // Padding well below the level, whatever the map's scale.
+  const field = new Float32Array(W * H).fill(Math.min(0, level) - 1 - Math.abs(level));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const p = y * width + x;
       const v = data[p]!;
-      // Inside the region: its probability. Above level but another region: background.
-      field[(y + 1) * W + x + 1] = region.member[p] ? Math.max(v, level) : v >= level ? 0 : v;
+      // Inside the region: its value. Above level but another region: mirrored below the level.
+      field[(y + 1) * W + x + 1] = region.member[p] ? Math.max(v, level) : v >= level ? 2 * level - v : v;
     }
   }
   const inside = (gx: number, gy: number): boolean => field[gy * W + gx]! >= level;
