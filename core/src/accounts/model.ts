@@ -108,6 +108,16 @@ export const defaultAccountsSettings = (publicUrl: string): AccountsSettings => 
 });
 export class AccountsConfig extends Context.Tag("crown/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
 
+/**
+ * Other features' reactions to account events, run inside the transaction of the event (so a
+ * notification is written with its cause, or not at all). Optional: without it nothing reacts.
+ */
+export interface AccountHooksPort {
+  /** An invited user (staff member or caregiver) set a password from the invitation link; the e-mail is verified. */
+  readonly invitationAccepted: (user: User) => Effect.Effect<void>;
+}
+export class AccountHooks extends Context.Tag("crown/AccountHooks")<AccountHooks, AccountHooksPort>() {}
+
 /** The signed-in caller, provided by the driving adapter after `authenticate`. */
 export interface Caller {
   readonly user: User;

@@ -15,7 +15,7 @@ import {
 } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { passwordChangedMail, passwordResetMail, verificationMail } from "./emails.ts";
-import { AccountsConfig, type Caller, CurrentUser, OneTimeTokens, type Session, Sessions, type User, Users } from "./model.ts";
+import { AccountHooks, AccountsConfig, type Caller, CurrentUser, OneTimeTokens, type Session, Sessions, type User, Users } from "./model.ts";
 import {
   ChangePasswordRequest,
   EmailRequest,
@@ -36,6 +36,8 @@ export const MESSAGES = {
   passwordExpired: "Your password has expired. Please reset your password.",
   signedIn: "Signed in successfully",
   signedOut: "Signed out successfully",
+  signedOutWaitingApproval:
+    "Your request has been received. You will be contacted after an administrator reviews your child's information.",
   verified: "Your email has been verified successfully. Please sign in.",
   alreadyVerified: "Your email is already verified. Please sign in.",
   badVerificationLink: "This verification link is invalid or has expired.",
@@ -320,7 +322,8 @@ export const signOut = Effect.gen(function* () {
   const { user, session } = yield* CurrentUser;
   yield* (yield* Sessions).revoke(session.id, yield* now);
   yield* audit({ action: "account.sign_out", actorId: user.id, subjectId: user.id });
-  return { message: MESSAGES.signedOut };
+  // The spec's sign-out after a child submission that waits for an administrator.
+  return { message: user.status === "WaitingApproval" ? MESSAGES.signedOutWaitingApproval : MESSAGES.signedOut };
 });
 
 // ---- Passwords ----------------------------------------------------------------------------------
@@ -369,7 +372,11 @@ export const resetPassword = (input: unknown) =>
     const passwordHash = yield* (yield* PasswordHasher).hash(request.password);
     return yield* transaction(
       Effect.gen(function* () {
-        const consumed = yield* (yield* OneTimeTokens).consume("password_reset", secrets.digest(request.token), at);
+        const tokens = yield* OneTimeTokens;
+        const digest = secrets.digest(request.token);
+        // An invitation link (staff, caregivers) works like a reset link that also proves the e-mail.
+        const reset = yield* tokens.consume("password_reset", digest, at);
+        const consumed = Option.isSome(reset) ? reset : yield* tokens.consume("invitation", digest, at);
         if (Option.isNone(consumed)) return yield* ValidationFailed.field("token", MESSAGES.badResetLink);
         const user = yield* Effect.flatMap(users.findById(consumed.value.userId), Option.match({
           onNone: () => Effect.fail(ValidationFailed.field("token", MESSAGES.badResetLink)),
@@ -378,6 +385,13 @@ export const resetPassword = (input: unknown) =>
         yield* users.update(user.id, { passwordHash, passwordChangedAt: at });
         yield* (yield* Sessions).revokeAllForUser(user.id, at);
         yield* audit({ action: "account.password_reset", actorId: user.id, subjectId: user.id });
+        if (consumed.value.purpose === "invitation" && user.emailVerifiedAt === null) {
+          const status = yield* applyStatusEvent(user, { type: "EMAIL_VERIFIED" });
+          yield* users.update(user.id, { emailVerifiedAt: at, status });
+          yield* audit({ action: "account.invitation_accepted", actorId: user.id, subjectId: user.id, details: { from: user.status, to: status } });
+          const hooks = yield* Effect.serviceOption(AccountHooks);
+          if (Option.isSome(hooks)) yield* hooks.value.invitationAccepted({ ...user, passwordHash, emailVerifiedAt: at, status });
+        }
         yield* (yield* Mailer).send(passwordChangedMail(user.email, user.firstName));
         return { message: MESSAGES.passwordChanged };
       }),

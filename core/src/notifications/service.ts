@@ -1,0 +1,130 @@
+import { Effect, Schema } from "effect";
+import { CurrentUser, type User } from "../accounts/model.ts";
+import { dayOf } from "../onboarding/dates.ts";
+import { onboardingFlags, factsOf } from "../onboarding/lifecycle.ts";
+import { Babies, babyName, UploadHistory } from "../onboarding/model.ts";
+import { Mailer, now, type OutgoingMail, Random } from "../shared/ports.ts";
+import { validate } from "../shared/validation.ts";
+import { type Notification, type NotificationKind, Notifications } from "./model.ts";
+import { scanDue } from "./reminders.ts";
+
+export const NOTIFICATION_MESSAGES = {
+  list: "Notifications fetched successfully",
+  count: "Notification count fetched successfully",
+  read: "Notifications marked as read",
+  reminders: "Reminders fetched successfully",
+} as const;
+
+/**
+ * Writes a notification for `userId` and, when given, sends its e-mail. Call it inside the
+ * transaction of the event that causes it: both are committed together or not at all.
+ */
+export const notify = (userId: string, kind: NotificationKind, text: string, subjectId: string | null, mail?: OutgoingMail) =>
+  Effect.gen(function* () {
+    const notification: Notification = {
+      id: (yield* Random).identifier(),
+      userId,
+      kind,
+      text,
+      subjectId,
+      readAt: null,
+      createdAt: yield* now,
+    };
+    yield* (yield* Notifications).insert(notification);
+    if (mail) yield* (yield* Mailer).send(mail);
+    return notification;
+  });
+
+export const presentNotification = (n: Notification) => ({
+  identifier: n.id,
+  kind: n.kind,
+  text: n.text,
+  read: n.readAt !== null,
+  subject_identifier: n.subjectId,
+  created_at: n.createdAt.toISOString(),
+});
+
+export const pageOf = <T>(data: ReadonlyArray<T>, total: number, page: number, perPage: number) => ({
+  data,
+  current_page: page,
+  last_page: Math.max(1, Math.ceil(total / perPage)),
+  per_page: perPage,
+  total,
+});
+
+const PerPage = Schema.Struct({
+  per_page: Schema.optionalWith(
+    Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
+      message: () => ({ message: "Per page must be a whole number between 1 and 100", override: true }),
+    }),
+    { nullable: true },
+  ),
+});
+
+export const listNotifications = (page: number, query: unknown) =>
+  Effect.gen(function* () {
+    const { user } = yield* CurrentUser;
+    const perPage = (yield* validate(PerPage, query)).per_page ?? 10;
+    const result = yield* (yield* Notifications).list(user.id, { page, perPage });
+    return pageOf(result.data.map(presentNotification), result.total, page, perPage);
+  });
+
+export const countUnread = Effect.gen(function* () {
+  const { user } = yield* CurrentUser;
+  return { count: yield* (yield* Notifications).countUnread(user.id) };
+});
+
+const ReadRequest = Schema.Struct({
+  identifiers: Schema.optionalWith(Schema.Array(Schema.String), { nullable: true }),
+  identifier: Schema.optionalWith(Schema.String, { nullable: true }),
+});
+
+/** Marks the given notifications read (`identifiers` or `identifier`), or all of them when none is named. */
+export const readNotifications = (input: unknown) =>
+  Effect.gen(function* () {
+    const { user } = yield* CurrentUser;
+    const request = yield* validate(ReadRequest, input);
+    const ids = request.identifiers ?? (request.identifier ? [request.identifier] : null);
+    const changed = yield* (yield* Notifications).markRead(user.id, ids, yield* now);
+    return { updated: changed, count: yield* (yield* Notifications).countUnread(user.id) };
+  });
+
+export type Reminder =
+  | { type: "scan_due"; text: string; baby_identifier: string; baby_name: string; month: number; due_since: string; next_due: string }
+  | { type: "baa"; text: string }
+  | { type: "quiz"; text: string }
+  | { type: "disclaimer"; text: string };
+
+/** The caller's reminders, computed now from the babies, the last uploads and the onboarding facts. */
+export const remindersFor = (user: User) =>
+  Effect.gen(function* () {
+    const reminders: Reminder[] = [];
+    const flags = onboardingFlags(factsOf(user));
+    if (user.type === "physician" && !flags.baa_signed) {
+      reminders.push({ type: "baa", text: "Please sign the Business Associate Agreement." });
+    }
+    if (!flags.disclaimer_accepted) reminders.push({ type: "disclaimer", text: "Please read and accept the Disclaimer." });
+    if (flags.is_quiz_time) reminders.push({ type: "quiz", text: "Please take the quiz before your first scan (it takes less than 5 minutes)." });
+    if (user.type === "parent") {
+      const babies = yield* (yield* Babies).listByParent(user.id);
+      const last = yield* (yield* UploadHistory).lastUploads(babies.map((b) => b.id));
+      const today = dayOf(yield* now);
+      for (const baby of babies) {
+        const due = scanDue({ id: baby.id, name: babyName(baby), dateOfBirth: baby.dateOfBirth }, last.get(baby.id) ?? null, today);
+        if (due) {
+          reminders.push({
+            type: "scan_due",
+            text: `The monthly head scan of ${due.babyName} is due (month ${due.month} of 7).`,
+            baby_identifier: due.babyId,
+            baby_name: due.babyName,
+            month: due.month,
+            due_since: due.dueSince,
+            next_due: due.nextDue,
+          });
+        }
+      }
+    }
+    return reminders;
+  });
+
+export const reminders = Effect.flatMap(CurrentUser, ({ user }) => remindersFor(user));

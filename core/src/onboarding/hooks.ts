@@ -1,0 +1,56 @@
+import { Context, Effect, Layer, Option } from "effect";
+import { AccountHooks, AccountsConfig, type User, Users } from "../accounts/model.ts";
+import { changeStatus } from "../accounts/service.ts";
+import { Notifications } from "../notifications/model.ts";
+import { notify } from "../notifications/service.ts";
+import { displayName } from "../practice/access.ts";
+import { Delegations } from "../practice/model.ts";
+import { AuditLog, Mailer, Random, Transactor } from "../shared/ports.ts";
+import { Sessions } from "../accounts/model.ts";
+import { invitationAcceptedMail } from "./emails.ts";
+import { Babies, babyName } from "./model.ts";
+
+/**
+ * What onboarding does when an invited person accepts (inside the acceptance's transaction):
+ * a caregiver whose baby a practice registered is Active at once (the baby is the "first baby"),
+ * and whoever invited them is notified, in the bell and by e-mail.
+ */
+export const invitationAccepted = (user: User) =>
+  Effect.gen(function* () {
+    const users = yield* Users;
+    const config = yield* AccountsConfig;
+    const name = displayName(user) || user.email;
+    if (user.type === "parent") {
+      const babies = yield* (yield* Babies).listByParent(user.id);
+      if (user.status === "AdditionalInformationRequired" && babies.some((b) => b.physicianId !== null)) {
+        yield* changeStatus(user.id, { type: "FIRST_BABY_REGISTERED", needsApproval: false }, user.id);
+      }
+      for (const baby of babies) {
+        if (baby.physicianId === null) continue;
+        const physician = yield* users.findById(baby.physicianId);
+        if (Option.isNone(physician)) continue;
+        const text = `${name} accepted the invitation for ${babyName(baby)}.`;
+        yield* notify(physician.value.id, "invitation_accepted", text, baby.id, invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
+      }
+    }
+    if (user.type === "physician_staff") {
+      for (const delegation of yield* (yield* Delegations).listActiveForStaff(user.id)) {
+        const physician = yield* users.findById(delegation.physicianId);
+        if (Option.isNone(physician)) continue;
+        const text = `${name} (${user.email}) accepted your invitation and joined your staff.`;
+        yield* notify(physician.value.id, "invitation_accepted", text, user.id, invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
+      }
+    }
+  });
+
+type HookNeeds = Users | Babies | Delegations | Notifications | Random | Mailer | AccountsConfig | Sessions | Transactor | AuditLog;
+
+/** The AccountHooks of onboarding, closing over the services it needs when the layer is built. */
+export const onboardingHooksLayer: Layer.Layer<AccountHooks, never, HookNeeds> = Layer.effect(
+  AccountHooks,
+  Effect.map(Effect.context<HookNeeds>(), (captured) => ({
+    invitationAccepted: (user: User) =>
+      // The caller's context wins (request address, the open transaction's fiber), the captured one fills in.
+      Effect.mapInputContext(Effect.orDie(invitationAccepted(user)), (outer: Context.Context<never>) => Context.merge(captured, outer)),
+  })),
+);

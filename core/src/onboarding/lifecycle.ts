@@ -1,0 +1,160 @@
+import { assign, initialTransition, setup, transition } from "xstate";
+import type { User } from "../accounts/model.ts";
+import type { UserStatus, UserType } from "../accounts/status.ts";
+
+/**
+ * The onboarding lifecycle of one account: baby details, approval, the BAA (physicians), the
+ * disclaimer, and the quiz. The stored facts (status and three timestamps) are the whole state:
+ * the machine starts in `routing`, which moves at once to the step those facts call for, so the
+ * server never stores a state value of its own. Each event records one fact and routes again.
+ */
+
+export interface OnboardingFacts {
+  readonly type: UserType;
+  readonly status: UserStatus;
+  readonly disclaimerAccepted: boolean;
+  readonly baaSigned: boolean;
+  readonly quizPassed: boolean;
+}
+
+export type OnboardingEvent =
+  | { type: "FIRST_BABY_REGISTERED"; needsApproval: boolean }
+  | { type: "APPROVED" }
+  | { type: "REJECTED" }
+  | { type: "BAA_SIGNED" }
+  | { type: "DISCLAIMER_ACCEPTED" }
+  | { type: "QUIZ_PASSED" }
+  | { type: "QUIZ_FAILED" };
+
+export const ONBOARDING_STEPS = [
+  "routing",
+  "emailVerification",
+  "babyDetails",
+  "waitingApproval",
+  "closed",
+  "baa",
+  "disclaimer",
+  "quiz",
+  "done",
+] as const;
+export type OnboardingStep = Exclude<(typeof ONBOARDING_STEPS)[number], "routing">;
+
+/** Who takes the quiz: the people who capture (parents, physicians and their staff). */
+export const takesQuiz = (type: UserType) => type === "parent" || type === "physician" || type === "physician_staff";
+
+export const onboardingMachine = setup({
+  types: {} as { context: OnboardingFacts; events: OnboardingEvent; input: OnboardingFacts },
+  guards: {
+    unverified: ({ context }) => context.status === "EmailVerificationRequired",
+    blocked: ({ context }) => context.status === "Blocked",
+    needsBabyDetails: ({ context }) => context.status === "AdditionalInformationRequired",
+    waiting: ({ context }) => context.status === "WaitingApproval",
+    needsBaa: ({ context }) => context.type === "physician" && !context.baaSigned,
+    needsDisclaimer: ({ context }) => !context.disclaimerAccepted,
+    quizDue: ({ context }) => takesQuiz(context.type) && !context.quizPassed,
+    canTakeQuiz: ({ context }) => takesQuiz(context.type),
+    needsApproval: ({ event }) => event.type === "FIRST_BABY_REGISTERED" && event.needsApproval,
+  },
+  actions: {
+    recordBaa: assign({ baaSigned: true }),
+    recordDisclaimer: assign({ disclaimerAccepted: true }),
+    recordQuiz: assign({ quizPassed: true }),
+  },
+}).createMachine({
+  id: "onboarding",
+  context: ({ input }) => input,
+  initial: "routing",
+  states: {
+    routing: {
+      always: [
+        { guard: "unverified", target: "emailVerification" },
+        { guard: "blocked", target: "closed" },
+        { guard: "needsBabyDetails", target: "babyDetails" },
+        { guard: "waiting", target: "waitingApproval" },
+        { guard: "needsBaa", target: "baa" },
+        { guard: "needsDisclaimer", target: "disclaimer" },
+        { guard: "quizDue", target: "quiz" },
+        { target: "done" },
+      ],
+    },
+    // The accounts machine owns verification; nothing here happens before it.
+    emailVerification: {},
+    babyDetails: {
+      on: {
+        FIRST_BABY_REGISTERED: [
+          { guard: "needsApproval", target: "routing", actions: assign({ status: "WaitingApproval" as const }) },
+          { target: "routing", actions: assign({ status: "Active" as const }) },
+        ],
+      },
+    },
+    waitingApproval: {
+      on: {
+        APPROVED: { target: "routing", actions: assign({ status: "Active" as const }) },
+        REJECTED: { target: "routing", actions: assign({ status: "Blocked" as const }) },
+      },
+    },
+    closed: { type: "final" },
+    baa: {
+      on: {
+        BAA_SIGNED: { target: "routing", actions: "recordBaa" },
+        // A client may show the disclaimer before the BAA; both are recorded, the BAA is still due.
+        DISCLAIMER_ACCEPTED: { target: "routing", actions: "recordDisclaimer" },
+        QUIZ_PASSED: { guard: "canTakeQuiz", target: "routing", actions: "recordQuiz" },
+        QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
+      },
+    },
+    disclaimer: {
+      on: {
+        DISCLAIMER_ACCEPTED: { target: "routing", actions: "recordDisclaimer" },
+        QUIZ_PASSED: { guard: "canTakeQuiz", target: "routing", actions: "recordQuiz" },
+        QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
+      },
+    },
+    quiz: {
+      on: {
+        QUIZ_PASSED: { target: "routing", actions: "recordQuiz" },
+        QUIZ_FAILED: { target: "routing" },
+      },
+    },
+    // The optional quiz can be taken again at any time; a pass or fail changes nothing due.
+    done: {
+      on: {
+        QUIZ_PASSED: { guard: "canTakeQuiz", target: "routing", actions: "recordQuiz" },
+        QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
+      },
+    },
+  },
+});
+
+export const factsOf = (user: User): OnboardingFacts => ({
+  type: user.type,
+  status: user.status,
+  disclaimerAccepted: user.disclaimerAcceptedAt !== null,
+  baaSigned: user.baaSignedAt !== null,
+  quizPassed: user.quizPassedAt !== null,
+});
+
+const snapshotOf = (facts: OnboardingFacts) => initialTransition(onboardingMachine, facts)[0];
+
+/** The step the stored facts call for. */
+export const onboardingStep = (facts: OnboardingFacts): OnboardingStep => snapshotOf(facts).value as OnboardingStep;
+
+/** The facts after an event, or null when the event is not allowed at the current step. */
+export const applyOnboardingEvent = (facts: OnboardingFacts, event: OnboardingEvent): { step: OnboardingStep; facts: OnboardingFacts } | null => {
+  const snapshot = snapshotOf(facts);
+  if (!snapshot.can(event)) return null;
+  const [next] = transition(onboardingMachine, snapshot, event);
+  return { step: next.value as OnboardingStep, facts: next.context };
+};
+
+/**
+ * The flags the clients route on. `first_time_login` stays true until the first-login steps are
+ * done: the disclaimer for everyone, and the BAA as well for a physician.
+ */
+export const onboardingFlags = (facts: OnboardingFacts) => ({
+  step: onboardingStep(facts),
+  first_time_login: !facts.disclaimerAccepted || (facts.type === "physician" && !facts.baaSigned),
+  is_quiz_time: takesQuiz(facts.type) && !facts.quizPassed,
+  disclaimer_accepted: facts.disclaimerAccepted,
+  baa_signed: facts.baaSigned,
+});

@@ -1,0 +1,206 @@
+import { Schema } from "effect";
+import { Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
+import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
+import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
+
+/**
+ * Request bodies of the onboarding and practice calls, with the specs' messages. Rules that
+ * depend on today (no date of birth in the future, the patient form's 30-month limit) take
+ * today as an argument, so the browser and the server build the same schema for the same day.
+ */
+
+const msg = (text: string) => ({ message: () => ({ message: text, override: true }) });
+
+export const FORM_MESSAGES = {
+  dateFormat: "Please enter proper date in format (MM/DD/YYYY)",
+  dateRequired: "Date of birth is required",
+  dateInFuture: "Date of birth cannot be in the future",
+  dateTooOld: "Date of birth cannot be older than 30 months",
+  providerMissing:
+    "Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)",
+  nicuTime: "Pre-term weeks must be a whole number between 0 and 16",
+  race: `Race must be one of ${RACES.join(", ")}`,
+  disclaimer: "Please accept the terms of Disclaimer",
+  searchTooShort: "Please type more than 2 characters to search",
+} as const;
+
+/** The patient form's limit: a date of birth no older than 30 months before today. */
+export const PATIENT_MAX_AGE_MONTHS = 30;
+
+/** A date of birth: a real `YYYY-MM-DD` day, not after `today`, and (for patients) not before `earliest`. */
+export const DateOfBirth = (today: CalendarDay, earliest?: CalendarDay) =>
+  Schema.propertySignature(
+    Schema.String.annotations(msg(FORM_MESSAGES.dateFormat)).pipe(
+      Schema.minLength(1, { message: () => FORM_MESSAGES.dateRequired }),
+      Schema.filter((s) => s.length === 0 || parseDay(s) !== null, { message: () => FORM_MESSAGES.dateFormat }),
+      Schema.filter(
+        (s) => {
+          const day = parseDay(s);
+          return day === null || compareDays(day, today) <= 0;
+        },
+        { message: () => FORM_MESSAGES.dateInFuture },
+      ),
+      Schema.filter(
+        (s) => {
+          const day = parseDay(s);
+          return day === null || earliest === undefined || compareDays(day, earliest) >= 0;
+        },
+        { message: () => FORM_MESSAGES.dateTooOld },
+      ),
+    ),
+  ).annotations({ missingMessage: () => FORM_MESSAGES.dateRequired });
+
+const OptionalOneOf = <const L extends readonly [string, ...string[]]>(values: L, message: string) =>
+  Schema.optionalWith(Schema.Literal(...values).annotations(msg(message)), { nullable: true });
+
+const listOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+
+/** Pre-term weeks, 0 to 16 (measured against 40 weeks); a number or its text. */
+const NicuTime = Schema.optionalWith(
+  Schema.Union(Schema.Number, Schema.NumberFromString)
+    .annotations(msg(FORM_MESSAGES.nicuTime))
+    .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 16, { message: () => FORM_MESSAGES.nicuTime })),
+  { nullable: true },
+);
+
+const ProviderRequired = Schema.propertySignature(Schema.String.pipe(Schema.minLength(1)).annotations(msg(FORM_MESSAGES.providerMissing))).annotations({
+  missingMessage: () => FORM_MESSAGES.providerMissing,
+});
+
+/** What a parent tells about a baby (register-baby, add-baby). */
+export const babyFields = (today: CalendarDay) => ({
+  physician_identifier: ProviderRequired,
+  name: OptionalText(255),
+  first_name: Required("First name"),
+  middle_name: OptionalText(100),
+  last_name: Required("Last name"),
+  date_of_birth: DateOfBirth(today),
+  relation: OneOf(RELATIONS, "Relationship"),
+  referral_code: OptionalText(64),
+  gender: OptionalOneOf(GENDERS, `Gender must be one of ${listOf(GENDERS)}`),
+  ethnicity: OptionalOneOf(RACES, FORM_MESSAGES.race),
+  nicu_time: NicuTime,
+  previous_condition: OptionalText(1000),
+});
+
+export const BabyRequest = (today: CalendarDay) => Schema.Struct(babyFields(today));
+export type BabyRequest = Schema.Schema.Type<ReturnType<typeof BabyRequest>>;
+
+/** update-baby and update-child: the same fields plus the baby's identifier; relation may be omitted. */
+export const BabyUpdateRequest = (today: CalendarDay) =>
+  Schema.Struct({
+    ...babyFields(today),
+    identifier: Required("Identifier"),
+    relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
+  });
+export type BabyUpdateRequest = Schema.Schema.Type<ReturnType<typeof BabyUpdateRequest>>;
+
+/** The patient form of a practice: first name, last name and date of birth (at most 30 months ago) required. */
+export const patientFields = (today: CalendarDay) => ({
+  name: OptionalText(255),
+  first_name: Required("First name"),
+  middle_name: OptionalText(100),
+  last_name: Required("Last name"),
+  date_of_birth: DateOfBirth(today, addMonths(today, -PATIENT_MAX_AGE_MONTHS)),
+  gender: OptionalOneOf(GENDERS, `Gender must be one of ${listOf(GENDERS)}`),
+  relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
+  email: Schema.optionalWith(
+    Schema.String.pipe(Schema.filter((s) => s === "" || (/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(s) && s.length <= 254), { message: () => "Email is invalid" })),
+    { nullable: true },
+  ),
+  phone: Schema.optionalWith(
+    Schema.String.pipe(Schema.filter((s) => s === "" || /^\d{10}$/.test(s), { message: () => "Mobile number is invalid" })),
+    { nullable: true },
+  ),
+  previous_condition: OptionalText(1000),
+  referral_code: OptionalText(64),
+  ethnicity: OptionalOneOf(RACES, FORM_MESSAGES.race),
+  nicu_time: NicuTime,
+  physician_identifier: OptionalText(64),
+  physician_id: OptionalText(64),
+});
+export const PatientRequest = (today: CalendarDay) => Schema.Struct(patientFields(today));
+export type PatientRequest = Schema.Schema.Type<ReturnType<typeof PatientRequest>>;
+export const PatientUpdateRequest = (today: CalendarDay) => Schema.Struct({ ...patientFields(today), identifier: Required("Identifier") });
+export type PatientUpdateRequest = Schema.Schema.Type<ReturnType<typeof PatientUpdateRequest>>;
+
+/** Pages of a list: `per_page` (default 10, at most 100), an optional search, and the physician a staff member acts for. */
+export const ListRequest = Schema.Struct({
+  per_page: Schema.optionalWith(
+    Schema.Union(Schema.Number, Schema.NumberFromString)
+      .annotations(msg("Per page must be a whole number between 1 and 100"))
+      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, { message: () => "Per page must be a whole number between 1 and 100" })),
+    { nullable: true },
+  ),
+  search: OptionalText(100),
+  physician_identifier: OptionalText(64),
+  physician_id: OptionalText(64),
+});
+export type ListRequest = typeof ListRequest.Type;
+
+export const STAFF_TYPES = ["nurse", "office_admin"] as const;
+export type StaffType = (typeof STAFF_TYPES)[number];
+
+export const AddStaffRequest = Schema.Struct({
+  email: Email,
+  type: OptionalOneOf(STAFF_TYPES, `Staff type must be one of ${listOf(STAFF_TYPES)}`),
+  staff_type: OptionalOneOf(STAFF_TYPES, `Staff type must be one of ${listOf(STAFF_TYPES)}`),
+  first_name: OptionalText(100),
+  last_name: OptionalText(100),
+  physician_identifier: OptionalText(64),
+  physician_id: OptionalText(64),
+});
+export type AddStaffRequest = typeof AddStaffRequest.Type;
+
+export const RemoveStaffRequest = Schema.Struct({
+  staff_identifier: OptionalText(64),
+  nurse_identifier: OptionalText(64),
+  physician_identifier: OptionalText(64),
+  physician_id: OptionalText(64),
+});
+export type RemoveStaffRequest = typeof RemoveStaffRequest.Type;
+
+export const PhysicianSearchQuery = Schema.Struct({
+  name: Schema.propertySignature(
+    Schema.String.pipe(Schema.minLength(3, { message: () => FORM_MESSAGES.searchTooShort }), Schema.maxLength(100, { message: () => "Please type at most 100 characters" })),
+  ).annotations({ missingMessage: () => FORM_MESSAGES.searchTooShort }),
+});
+
+export const SignBaaRequest = Schema.Struct({
+  identifier: OptionalText(64),
+  email: OptionalText(254),
+  name: Required("Full name"),
+  covered_entity: Required("Practice name"),
+});
+export type SignBaaRequest = typeof SignBaaRequest.Type;
+
+const AcceptedTrue = Schema.Union(Schema.Literal(true), Schema.Literal("true"), Schema.Literal(1), Schema.Literal("1")).annotations(msg(FORM_MESSAGES.disclaimer));
+export const AcceptDisclaimerRequest = Schema.Struct({
+  accepted: Schema.propertySignature(AcceptedTrue).annotations({ missingMessage: () => FORM_MESSAGES.disclaimer }),
+});
+
+const Count = (label: string, max: number) =>
+  Schema.propertySignature(
+    Schema.Union(Schema.Number, Schema.NumberFromString)
+      .annotations(msg(`${label} must be a whole number between 0 and ${max}`))
+      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= max, { message: () => `${label} must be a whole number between 0 and ${max}` })),
+  ).annotations({ missingMessage: () => `${label} is required` });
+
+export const UpdateQuizRequest = Schema.Struct({
+  identifier: OptionalText(64),
+  mode: OptionalOneOf(QUIZ_MODES, `Mode must be one of ${listOf(QUIZ_MODES)}`),
+  score: Count("Score", 100),
+  total: Count("Total", 100),
+}).pipe(
+  Schema.filter((q) => (q.total >= 1 && q.score <= q.total) || { path: ["score"], message: "Score cannot be more than the number of questions" }),
+);
+export type UpdateQuizRequest = typeof UpdateQuizRequest.Type;
+
+export const MarketingRequest = Schema.Struct({
+  parent_identifier: OptionalText(64),
+  physician_name: OptionalText(255),
+  baby_name: OptionalText(255),
+});
+
+export const IdentifierRequest = Schema.Struct({ identifier: Required("Identifier"), reason: OptionalText(1000) });
+

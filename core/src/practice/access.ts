@@ -1,0 +1,71 @@
+import { Effect, Option } from "effect";
+import { type Caller, CurrentUser, type User, Users } from "../accounts/model.ts";
+import type { UserType } from "../accounts/status.ts";
+import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
+import { type Delegation, Delegations } from "./model.ts";
+
+/** Who may do what: every practice use case starts here, so none runs unchecked. */
+
+export const ACCESS_MESSAGES = {
+  notAllowed: "You are not allowed to perform this action.",
+  waitingApproval: "Your data is saved. But your account needs approval before proceeding further!",
+  notActive: "Your account is not active yet.",
+  physicianRequired: "Please select the physician you act for.",
+} as const;
+
+/** The caller, who must hold an Active account of one of `types` (403 otherwise, naming the status). */
+export const requireActive = (...types: ReadonlyArray<UserType>) =>
+  Effect.gen(function* () {
+    const caller = yield* CurrentUser;
+    if (!types.includes(caller.user.type)) return yield* new Forbidden({ message: ACCESS_MESSAGES.notAllowed });
+    if (caller.user.status === "WaitingApproval") {
+      return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" });
+    }
+    if (caller.user.status !== "Active") return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: caller.user.status });
+    return caller;
+  });
+
+/** The caller must be of one of `types`, whatever its status (onboarding steps before Active). */
+export const requireType = (...types: ReadonlyArray<UserType>) =>
+  Effect.gen(function* () {
+    const caller = yield* CurrentUser;
+    if (!types.includes(caller.user.type)) return yield* new Forbidden({ message: ACCESS_MESSAGES.notAllowed });
+    return caller;
+  });
+
+export interface ActingFor {
+  readonly caller: Caller;
+  /** The physician whose practice data the call reads or changes. */
+  readonly physician: User;
+  /** The staff member's delegation; null when the physician calls for themself. */
+  readonly delegation: Delegation | null;
+}
+
+export const namedPhysician = (request: { physician_identifier?: string | undefined | null; physician_id?: string | undefined | null }) =>
+  request.physician_identifier || request.physician_id || null;
+
+/**
+ * The physician a practice call acts for. A physician acts for themself (naming another answers
+ * 404); a staff member must name a physician and hold a live delegation from them, checked on
+ * every call, so a removed staff member loses access at once. Someone else's physician is 404.
+ */
+export const actingPhysician = (request: { physician_identifier?: string | undefined | null; physician_id?: string | undefined | null }) =>
+  Effect.gen(function* () {
+    const caller = yield* requireActive("physician", "physician_staff");
+    const named = namedPhysician(request);
+    if (caller.user.type === "physician") {
+      if (named !== null && named !== caller.user.id) return yield* NotFound.of("Physician");
+      return { caller, physician: caller.user, delegation: null } satisfies ActingFor;
+    }
+    if (named === null) return yield* ValidationFailed.field("physician_identifier", ACCESS_MESSAGES.physicianRequired);
+    const delegation = yield* (yield* Delegations).findActive(named, caller.user.id);
+    if (Option.isNone(delegation)) return yield* NotFound.of("Physician");
+    const physician = yield* (yield* Users).findById(named);
+    if (Option.isNone(physician) || physician.value.type !== "physician" || physician.value.status === "Blocked") {
+      return yield* NotFound.of("Physician");
+    }
+    return { caller, physician: physician.value, delegation: delegation.value } satisfies ActingFor;
+  });
+
+export const displayName = (user: Pick<User, "firstName" | "lastName">) => `${user.firstName} ${user.lastName}`.trim();
+export const physicianName = (user: Pick<User, "firstName" | "lastName">) => `Dr. ${displayName(user)}`;
