@@ -55,13 +55,21 @@ export const connectPostgres = (databaseUrl: string, poolSize = 10): DatabaseCon
  * Embedded PostgreSQL (PGlite). `dataDir` undefined: in memory. PGlite is one connection: the
  * dialect's driver hands it to one Kysely connection at a time and queues the others, and a
  * transaction keeps it from BEGIN to COMMIT/ROLLBACK, so concurrent requests never interleave
- * statements inside each other's transactions (tested in connect.int.test.ts).
+ * statements inside each other's transactions (tested in transactor.int.test.ts).
+ * `loadDataDir`: start from a dump (`PGlite.dumpDataDir`) instead of an empty cluster.
  */
-export const connectPglite = async (dataDir: string | undefined): Promise<DatabaseConnection> => {
+export const connectPglite = async (
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<DatabaseConnection & { readonly pglite: PGlite }> => {
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({ ...(dataDir !== undefined ? { dataDir } : {}), parsers: pgliteParsers });
+  const client = await PGlite.create({
+    ...(dataDir !== undefined ? { dataDir } : {}),
+    ...(options.loadDataDir !== undefined ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: pgliteParsers,
+  });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, kind: "pglite", close: () => db.destroy() };
+  return { db, kind: "pglite", pglite: client, close: () => db.destroy() };
 };
 
 /** PostgreSQL when a URL is given, else PGlite stored under `${dataDir}/pglite`. */

@@ -1,11 +1,14 @@
-import { existsSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRequire } from "node:module";
 import type { Kysely } from "kysely";
 import pg from "pg";
 import { connectPglite, connectPostgres, type DatabaseKind } from "./connect.ts";
 import { makeDatabaseLayer } from "./index.ts";
-import { migrateToLatest } from "./migrations/index.ts";
+import { migrateToLatest, migrations } from "./migrations/index.ts";
 import type { Database } from "./schema.ts";
 
 /**
@@ -116,10 +119,43 @@ const adminQuery = async (url: string, statement: string) => {
   }
 };
 
+let template: Promise<Blob> | undefined;
+
+/**
+ * A dump of a freshly migrated PGlite cluster. Starting PGlite from a dump takes a second or two;
+ * running initdb takes ten or more, once per test process. So the dump is made once and cached
+ * on disk, keyed by the PGlite version and the source of every migration (editing one makes a new
+ * template).
+ */
+const pgliteTemplate = (): Promise<Blob> => {
+  template ??= (async () => {
+    // The resolved path names the installed version (pnpm keeps one folder per version).
+    const hash = createHash("sha256").update(`${createRequire(import.meta.url).resolve("@electric-sql/pglite")}\n`);
+    for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${migration.up.toString()}\n${migration.down?.toString()}\n`);
+    const file = join(tmpdir(), `crown-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
+    if (existsSync(file)) return new Blob([readFileSync(file)]);
+    const connection = await connectPglite(undefined);
+    try {
+      await migrateToLatest(connection.db);
+      const dump = await connection.pglite.dumpDataDir("none");
+      const bytes = new Uint8Array(await dump.arrayBuffer());
+      // Written under a unique name, then renamed: concurrent test processes never see half a file.
+      const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+      writeFileSync(partial, bytes);
+      renameSync(partial, file);
+      return new Blob([bytes]);
+    } finally {
+      await connection.close();
+    }
+  })();
+  return template;
+};
+
 /** A fresh, migrated database of the given kind, with the adapter's layer over it. */
 export const createTestDatabase = async (kind: DatabaseKind): Promise<TestDatabase> => {
   if (kind === "pglite") {
-    const connection = await connectPglite(undefined);
+    const connection = await connectPglite(undefined, { loadDataDir: await pgliteTemplate() });
+    // Migrations added since the template was made (none, normally) still apply.
     await migrateToLatest(connection.db);
     return { kind, db: connection.db, layer: makeDatabaseLayer(connection.db), drop: connection.close };
   }
