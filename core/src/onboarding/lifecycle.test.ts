@@ -134,7 +134,7 @@ describe("onboardingMachine: model-based test of the onboarding use cases (in-me
         await path.test({
           events: {
             FIRST_BABY_REGISTERED: async ({ event }) => {
-              const needsApproval = (event as { needsApproval: boolean }).needsApproval;
+              const needsApproval = (event as unknown as { needsApproval: boolean }).needsApproval;
               const exit = await send(event as OnboardingEvent, () =>
                 ob.exitAs(
                   me(),
