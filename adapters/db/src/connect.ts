@@ -1,5 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
@@ -58,18 +58,72 @@ export const connectPostgres = (databaseUrl: string, poolSize = 10): DatabaseCon
  * statements inside each other's transactions (tested in transactor.int.test.ts).
  * `loadDataDir`: start from a dump (`PGlite.dumpDataDir`) instead of an empty cluster.
  */
+const openHere = new Set<string>();
+
+const processIsAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * PGlite has no lock of its own, and two processes writing one data directory corrupt it (say the
+ * server and `pnpm crown user:create`). A lock file beside the directory, holding the owner's pid,
+ * refuses the second opener with a message saying what to do; a lock left by a dead process is taken over.
+ */
+const lockDataDir = (dataDir: string): (() => void) => {
+  const lockFile = `${dataDir}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      openHere.add(dataDir);
+      return () => {
+        openHere.delete(dataDir);
+        try {
+          unlinkSync(lockFile);
+        } catch {
+          // Already gone: nothing to release.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+      const owner = Number.parseInt(readFileSync(lockFile, "utf8"), 10);
+      // The same pid may be a previous run of this process (pid 1 in a restarted container).
+      const held = owner === process.pid ? openHere.has(dataDir) : Number.isInteger(owner) && owner > 0 && processIsAlive(owner);
+      if (held) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${owner}. Stop that process first, or set DATABASE_URL so that several processes share one PostgreSQL server.`,
+        );
+      }
+      unlinkSync(lockFile);
+    }
+  }
+};
+
 export const connectPglite = async (
   dataDir: string | undefined,
   options: { loadDataDir?: Blob } = {},
 ): Promise<DatabaseConnection & { readonly pglite: PGlite }> => {
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({
-    ...(dataDir !== undefined ? { dataDir } : {}),
-    ...(options.loadDataDir !== undefined ? { loadDataDir: options.loadDataDir } : {}),
-    parsers: pgliteParsers,
-  });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, kind: "pglite", pglite: client, close: () => db.destroy() };
+  let unlock = () => {};
+  if (dataDir !== undefined) {
+    mkdirSync(dirname(dataDir), { recursive: true });
+    unlock = lockDataDir(dataDir);
+  }
+  try {
+    const client = await PGlite.create({
+      ...(dataDir !== undefined ? { dataDir } : {}),
+      ...(options.loadDataDir !== undefined ? { loadDataDir: options.loadDataDir } : {}),
+      parsers: pgliteParsers,
+    });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    return { db, kind: "pglite", pglite: client, close: () => db.destroy().finally(unlock) };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 };
 
 /** PostgreSQL when a URL is given, else PGlite stored under `${dataDir}/pglite`. */
