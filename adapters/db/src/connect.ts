@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
 import type { Database } from "./schema.ts";
@@ -131,3 +131,8 @@ export const connectDatabase = async (options: ConnectOptions): Promise<Database
   options.databaseUrl
     ? connectPostgres(options.databaseUrl, options.poolSize)
     : connectPglite(join(options.dataDir, "pglite"));
+
+/** Resolves when the database answers a query (for `/readyz`); rejects otherwise. */
+export const pingDatabase = async (db: Kysely<Database>): Promise<void> => {
+  await sql`select 1`.execute(db);
+};

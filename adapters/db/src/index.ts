@@ -2,13 +2,15 @@ import { AuditLog, OneTimeTokens, RateLimiter, Sessions, Transactor, Users } fro
 import { Layer } from "effect";
 import type { Kysely } from "kysely";
 import { DatabaseClient } from "./executor.ts";
+import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
 import type { Database } from "./schema.ts";
 
-export { connectDatabase, connectPglite, connectPostgres, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
+export { connectDatabase, connectPglite, connectPostgres, pingDatabase, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
 export { currentExecutor, DatabaseClient, type Executor, executor, inTransaction, query } from "./executor.ts";
 export { listMigrations, migrateToLatest, migrations } from "./migrations/index.ts";
 export * from "./repositories.ts";
+export * from "./repositories/onboarding.ts";
 export type * from "./schema.ts";
 
 /** Every port this adapter implements, over `db`, plus `DatabaseClient` for later repositories. */
@@ -21,4 +23,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     Layer.succeed(AuditLog, makeAuditLog(db)),
     Layer.succeed(RateLimiter, makeRateLimiter(db)),
     Layer.succeed(Transactor, makeTransactor(db)),
+    makeOnboardingLayer(db),
   );

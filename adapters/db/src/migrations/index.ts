@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
 import * as m20261122T0400Accounts from "./2026-11-22T0400-accounts.ts";
+import * as m20261122T0500Onboarding from "./2026-11-22T0500-onboarding.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -9,6 +10,7 @@ import * as m20261122T0400Accounts from "./2026-11-22T0400-accounts.ts";
  */
 export const migrations: Record<string, Migration> = {
   "2026-11-22T0400-accounts": m20261122T0400Accounts,
+  "2026-11-22T0500-onboarding": m20261122T0500Onboarding,
 };
 
 const migratorFor = (db: Kysely<any>) =>

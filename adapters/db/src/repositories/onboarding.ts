@@ -1,0 +1,467 @@
+import {
+  Babies,
+  BaaSignatures,
+  Delegations,
+  MarketingLeads,
+  Notifications,
+  PhysicianDirectory,
+  QuizAttempts,
+  type BabiesPort,
+  type Baby,
+  type BaaSignaturesPort,
+  type Delegation,
+  type DelegationsPort,
+  type MarketingLeadsPort,
+  type Notification,
+  type NotificationKind,
+  type NotificationsPort,
+  type PhysicianDirectoryPort,
+  type QuizAttemptsPort,
+  type QuizMode,
+  type Race,
+  type Relation,
+  type Gender,
+  type StaffType,
+} from "@crown/core";
+import { Effect, Layer, Option } from "effect";
+import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import { executor } from "../executor.ts";
+import { userFromRow } from "../repositories.ts";
+import type { Database, Timestamp } from "../schema.ts";
+
+/*
+ * Repositories of onboarding, the practice and notifications (migration 2026-11-22T0500). Their
+ * tables are declared here, beside the queries, and joined with the accounts tables of schema.ts.
+ */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface BabiesTable {
+  id: string;
+  parent_id: string | null;
+  physician_id: string | null;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  /** `date`: read back as `YYYY-MM-DD` text (connect.ts). */
+  date_of_birth: string;
+  relation: Relation | null;
+  gender: Gender | null;
+  ethnicity: Race | null;
+  nicu_time: number | null;
+  previous_condition: string | null;
+  referral_code: string | null;
+  caregiver_email: string | null;
+  caregiver_phone: string | null;
+  created_by: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface DelegationsTable {
+  id: string;
+  physician_id: string;
+  staff_id: string;
+  staff_type: StaffType;
+  created_by: string;
+  created_at: CreatedAt;
+  ended_at: Timestamp | null;
+  ended_by: string | null;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  kind: NotificationKind;
+  text: string;
+  subject_id: string | null;
+  read_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface BaaSignaturesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  email: string;
+  covered_entity: string;
+  text_version: string;
+  ip: string | null;
+  signed_at: Timestamp;
+}
+
+export interface QuizAttemptsTable {
+  id: string;
+  user_id: string;
+  mode: QuizMode;
+  score: number;
+  total: number;
+  passed: boolean;
+  at: Timestamp;
+}
+
+export interface MarketingLeadsTable {
+  id: string;
+  parent_id: string;
+  physician_name: string | null;
+  baby_name: string | null;
+  created_at: CreatedAt;
+}
+
+export interface OnboardingDatabase extends Database {
+  babies: BabiesTable;
+  delegations: DelegationsTable;
+  notifications: NotificationsTable;
+  baa_signatures: BaaSignaturesTable;
+  quiz_attempts: QuizAttemptsTable;
+  marketing_leads: MarketingLeadsTable;
+}
+
+type Ex = Kysely<OnboardingDatabase> | Transaction<OnboardingDatabase>;
+
+/** One query on the current executor (the open transaction, or the database). */
+const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
+  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
+
+/** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
+const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+// ---- Babies --------------------------------------------------------------------------------------------
+
+export const babyFromRow = (row: Selectable<BabiesTable>): Baby => ({
+  id: row.id,
+  parentId: row.parent_id,
+  physicianId: row.physician_id,
+  firstName: row.first_name,
+  middleName: row.middle_name,
+  lastName: row.last_name,
+  dateOfBirth: row.date_of_birth,
+  relation: row.relation,
+  gender: row.gender,
+  ethnicity: row.ethnicity,
+  nicuTime: row.nicu_time,
+  previousCondition: row.previous_condition,
+  referralCode: row.referral_code,
+  caregiverEmail: row.caregiver_email,
+  caregiverPhone: row.caregiver_phone,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const babyColumns = {
+  parentId: "parent_id",
+  physicianId: "physician_id",
+  firstName: "first_name",
+  middleName: "middle_name",
+  lastName: "last_name",
+  dateOfBirth: "date_of_birth",
+  relation: "relation",
+  gender: "gender",
+  ethnicity: "ethnicity",
+  nicuTime: "nicu_time",
+  previousCondition: "previous_condition",
+  referralCode: "referral_code",
+  caregiverEmail: "caregiver_email",
+  caregiverPhone: "caregiver_phone",
+  updatedAt: "updated_at",
+} as const;
+
+export const makeBabies = (db: Kysely<Database>): BabiesPort => ({
+  insert: (baby) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("babies")
+        .values({
+          id: baby.id,
+          parent_id: baby.parentId,
+          physician_id: baby.physicianId,
+          first_name: baby.firstName,
+          middle_name: baby.middleName,
+          last_name: baby.lastName,
+          date_of_birth: baby.dateOfBirth,
+          relation: baby.relation,
+          gender: baby.gender,
+          ethnicity: baby.ethnicity,
+          nicu_time: baby.nicuTime,
+          previous_condition: baby.previousCondition,
+          referral_code: baby.referralCode,
+          caregiver_email: baby.caregiverEmail,
+          caregiver_phone: baby.caregiverPhone,
+          created_by: baby.createdBy,
+          created_at: baby.createdAt,
+          updated_at: baby.updatedAt,
+        })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  update: (id, patch) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of Object.entries(babyColumns)) {
+      const value = patch[key as keyof typeof babyColumns];
+      if (value !== undefined) row[column] = value;
+    }
+    if (Object.keys(row).length === 0) return Effect.void;
+    return run(db, (ex) => ex.updateTable("babies").set(row).where("id", "=", id).execute()).pipe(Effect.asVoid);
+  },
+  findById: (id) =>
+    run(db, (ex) => ex.selectFrom("babies").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), babyFromRow)),
+    ),
+  listByParent: (parentId) =>
+    run(db, (ex) => ex.selectFrom("babies").selectAll().where("parent_id", "=", parentId).orderBy("created_at", "asc").orderBy("id", "asc").execute()).pipe(
+      Effect.map((rows) => rows.map(babyFromRow)),
+    ),
+  listByPhysician: (physicianId, search, page) =>
+    run(db, async (ex) => {
+      let base = ex.selectFrom("babies").where("physician_id", "=", physicianId);
+      if (search !== null) {
+        const pattern = contains(search);
+        base = base.where((eb) =>
+          eb.or([
+            eb(sql<string>`concat_ws(' ', first_name, middle_name, last_name)`, "ilike", pattern),
+            eb(sql<string>`concat_ws(' ', first_name, last_name)`, "ilike", pattern),
+            eb("caregiver_email", "ilike", pattern),
+          ]),
+        );
+      }
+      const [rows, count] = await Promise.all([
+        base
+          .selectAll()
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .limit(page.perPage)
+          .offset((page.page - 1) * page.perPage)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+      ]);
+      return { data: rows.map(babyFromRow), total: Number(count.n) };
+    }),
+});
+
+// ---- Physicians ------------------------------------------------------------------------------------------
+
+export const makePhysicianDirectory = (db: Kysely<Database>): PhysicianDirectoryPort => ({
+  search: (name, limit) =>
+    run(db, (ex) =>
+      ex
+        .selectFrom("users")
+        .selectAll()
+        .where("type", "=", "physician")
+        .where("status", "=", "Active")
+        .where(sql<string>`first_name || ' ' || last_name`, "ilike", contains(name))
+        .orderBy("last_name")
+        .orderBy("first_name")
+        .orderBy("id")
+        .limit(limit)
+        .execute(),
+    ).pipe(Effect.map((rows) => rows.map(userFromRow))),
+});
+
+// ---- Delegations -------------------------------------------------------------------------------------------
+
+const delegationFromRow = (row: Selectable<DelegationsTable>): Delegation => ({
+  id: row.id,
+  physicianId: row.physician_id,
+  staffId: row.staff_id,
+  staffType: row.staff_type,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  endedAt: row.ended_at,
+  endedBy: row.ended_by,
+});
+
+export const makeDelegations = (db: Kysely<Database>): DelegationsPort => ({
+  insert: (d) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("delegations")
+        .values({
+          id: d.id,
+          physician_id: d.physicianId,
+          staff_id: d.staffId,
+          staff_type: d.staffType,
+          created_by: d.createdBy,
+          created_at: d.createdAt,
+          ended_at: d.endedAt,
+          ended_by: d.endedBy,
+        })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  findActive: (physicianId, staffId) =>
+    run(db, (ex) =>
+      ex
+        .selectFrom("delegations")
+        .selectAll()
+        .where("physician_id", "=", physicianId)
+        .where("staff_id", "=", staffId)
+        .where("ended_at", "is", null)
+        .executeTakeFirst(),
+    ).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), delegationFromRow))),
+  listActiveForStaff: (staffId) =>
+    run(db, (ex) =>
+      ex.selectFrom("delegations").selectAll().where("staff_id", "=", staffId).where("ended_at", "is", null).orderBy("created_at").orderBy("id").execute(),
+    ).pipe(Effect.map((rows) => rows.map(delegationFromRow))),
+  listStaff: (physicianId, types, page) =>
+    run(db, async (ex) => {
+      if (types.length === 0) return { data: [], total: 0 };
+      const base = ex
+        .selectFrom("delegations as d")
+        .innerJoin("users as u", "u.id", "d.staff_id")
+        .where("d.physician_id", "=", physicianId)
+        .where("d.ended_at", "is", null)
+        .where("d.staff_type", "in", [...types]);
+      const [rows, count] = await Promise.all([
+        base
+          .selectAll("u")
+          .select([
+            "d.id as d_id",
+            "d.physician_id as d_physician_id",
+            "d.staff_id as d_staff_id",
+            "d.staff_type as d_staff_type",
+            "d.created_by as d_created_by",
+            "d.created_at as d_created_at",
+            "d.ended_at as d_ended_at",
+            "d.ended_by as d_ended_by",
+          ])
+          .orderBy("d.created_at")
+          .orderBy("d.id")
+          .limit(page.perPage)
+          .offset((page.page - 1) * page.perPage)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        data: rows.map((row) => ({
+          user: userFromRow(row),
+          delegation: delegationFromRow({
+            id: row.d_id,
+            physician_id: row.d_physician_id,
+            staff_id: row.d_staff_id,
+            staff_type: row.d_staff_type,
+            created_by: row.d_created_by,
+            created_at: row.d_created_at,
+            ended_at: row.d_ended_at,
+            ended_by: row.d_ended_by,
+          }),
+        })),
+        total: Number(count.n),
+      };
+    }),
+  end: (id, at, endedBy) =>
+    run(db, (ex) => ex.updateTable("delegations").set({ ended_at: at, ended_by: endedBy }).where("id", "=", id).where("ended_at", "is", null).execute()).pipe(
+      Effect.asVoid,
+    ),
+});
+
+// ---- Notifications ------------------------------------------------------------------------------------------
+
+const notificationFromRow = (row: Selectable<NotificationsTable>): Notification => ({
+  id: row.id,
+  userId: row.user_id,
+  kind: row.kind,
+  text: row.text,
+  subjectId: row.subject_id,
+  readAt: row.read_at,
+  createdAt: row.created_at,
+});
+
+export const makeNotifications = (db: Kysely<Database>): NotificationsPort => ({
+  insert: (n) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("notifications")
+        .values({ id: n.id, user_id: n.userId, kind: n.kind, text: n.text, subject_id: n.subjectId, read_at: n.readAt, created_at: n.createdAt })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  list: (userId, page) =>
+    run(db, async (ex) => {
+      const [rows, count] = await Promise.all([
+        ex
+          .selectFrom("notifications")
+          .selectAll()
+          .where("user_id", "=", userId)
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .limit(page.perPage)
+          .offset((page.page - 1) * page.perPage)
+          .execute(),
+        ex.selectFrom("notifications").where("user_id", "=", userId).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+      ]);
+      return { data: rows.map(notificationFromRow), total: Number(count.n) };
+    }),
+  countUnread: (userId) =>
+    run(db, (ex) =>
+      ex
+        .selectFrom("notifications")
+        .where("user_id", "=", userId)
+        .where("read_at", "is", null)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow(),
+    ).pipe(Effect.map((row) => Number(row.n))),
+  markRead: (userId, ids, at) =>
+    ids !== null && ids.length === 0
+      ? Effect.succeed(0)
+      : run(db, async (ex) => {
+          let update = ex.updateTable("notifications").set({ read_at: at }).where("user_id", "=", userId).where("read_at", "is", null);
+          if (ids !== null) update = update.where("id", "in", [...ids]);
+          const result = await update.executeTakeFirst();
+          return Number(result.numUpdatedRows);
+        }),
+});
+
+// ---- BAA, quiz, leads ----------------------------------------------------------------------------------------
+
+export const makeBaaSignatures = (db: Kysely<Database>): BaaSignaturesPort => ({
+  insert: (s) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("baa_signatures")
+        .values({ id: s.id, user_id: s.userId, name: s.name, email: s.email, covered_entity: s.coveredEntity, text_version: s.textVersion, ip: s.ip, signed_at: s.signedAt })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  latestFor: (userId) =>
+    run(db, (ex) => ex.selectFrom("baa_signatures").selectAll().where("user_id", "=", userId).orderBy("signed_at", "desc").orderBy("id", "desc").executeTakeFirst()).pipe(
+      Effect.map((row) =>
+        Option.map(Option.fromNullable(row), (r) => ({
+          id: r.id,
+          userId: r.user_id,
+          name: r.name,
+          email: r.email,
+          coveredEntity: r.covered_entity,
+          textVersion: r.text_version,
+          ip: r.ip,
+          signedAt: r.signed_at,
+        })),
+      ),
+    ),
+});
+
+export const makeQuizAttempts = (db: Kysely<Database>): QuizAttemptsPort => ({
+  insert: (a) =>
+    run(db, (ex) =>
+      ex.insertInto("quiz_attempts").values({ id: a.id, user_id: a.userId, mode: a.mode, score: a.score, total: a.total, passed: a.passed, at: a.at }).execute(),
+    ).pipe(Effect.asVoid),
+  listFor: (userId) =>
+    run(db, (ex) => ex.selectFrom("quiz_attempts").selectAll().where("user_id", "=", userId).orderBy("at").orderBy("id").execute()).pipe(
+      Effect.map((rows) => rows.map((r) => ({ id: r.id, userId: r.user_id, mode: r.mode, score: r.score, total: r.total, passed: r.passed, at: r.at }))),
+    ),
+});
+
+export const makeMarketingLeads = (db: Kysely<Database>): MarketingLeadsPort => ({
+  insert: (l) =>
+    run(db, (ex) =>
+      ex.insertInto("marketing_leads").values({ id: l.id, parent_id: l.parentId, physician_name: l.physicianName, baby_name: l.babyName, created_at: l.createdAt }).execute(),
+    ).pipe(Effect.asVoid),
+});
+
+/** The onboarding, practice and notification ports over `db` (merged into makeDatabaseLayer). */
+export const makeOnboardingLayer = (db: Kysely<Database>) =>
+  Layer.mergeAll(
+    Layer.succeed(Babies, makeBabies(db)),
+    Layer.succeed(PhysicianDirectory, makePhysicianDirectory(db)),
+    Layer.succeed(Delegations, makeDelegations(db)),
+    Layer.succeed(Notifications, makeNotifications(db)),
+    Layer.succeed(BaaSignatures, makeBaaSignatures(db)),
+    Layer.succeed(QuizAttempts, makeQuizAttempts(db)),
+    Layer.succeed(MarketingLeads, makeMarketingLeads(db)),
+  );
