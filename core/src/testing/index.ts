@@ -1,0 +1,3 @@
+export * from "./memory.ts";
+export * from "./mothers.ts";
+export * from "./accounts.ts";

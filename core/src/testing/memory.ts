@@ -1,0 +1,493 @@
+import { Cause, Clock, Duration, Effect, Exit, Layer, Option } from "effect";
+import {
+  AccountsConfig,
+  type AccountsSettings,
+  type Caller,
+  CurrentUser,
+  defaultAccountsSettings,
+  type OneTimeToken,
+  OneTimeTokens,
+  type OneTimeTokensPort,
+  type Session,
+  Sessions,
+  type SessionsPort,
+  type User,
+  Users,
+  type UsersPort,
+} from "../accounts/model.ts";
+import {
+  type AuditEntry,
+  AuditLog,
+  type AuditLogPort,
+  BlobStore,
+  type BlobStorePort,
+  ContentSniffer,
+  type ContentSnifferPort,
+  Mailer,
+  type MailerPort,
+  type OutgoingMail,
+  PasswordHasher,
+  type PasswordHasherPort,
+  Random,
+  type RandomPort,
+  RateLimiter,
+  type RateLimiterPort,
+  RequestContext,
+  type RequestInfo,
+  Secrets,
+  type SecretsPort,
+  Transactor,
+  type TransactorPort,
+} from "../shared/ports.ts";
+
+/**
+ * In-memory implementations of every port of core, for unit and property tests.
+ *
+ * Each `makeTestWorld()` owns its state (plain Maps and arrays that tests may read), and its
+ * `layer` closes over that state, so the layer can be provided to any number of effects and they
+ * all see the same world. Time is a controllable clock: `world.clock.advance(seconds)`.
+ *
+ * Nothing here is fit for production: the password "hash" is reversible and the digests are not
+ * cryptographic. core must stay free of node built-ins, so no node:crypto either.
+ */
+
+// ---- Clock ---------------------------------------------------------------------------------------
+
+export interface ControllableClock {
+  readonly clock: Clock.Clock;
+  /** Current time in epoch milliseconds. */
+  readonly millis: () => number;
+  readonly now: () => Date;
+  readonly set: (at: Date | number) => void;
+  readonly advance: (seconds: number) => void;
+  readonly advanceMillis: (millis: number) => void;
+}
+
+export const DEFAULT_START = new Date("2026-01-05T09:00:00.000Z");
+
+/** A clock that only moves when told to; `Effect.sleep` moves it by the slept duration at once. */
+export const makeControllableClock = (start: Date | number = DEFAULT_START): ControllableClock => {
+  let current = typeof start === "number" ? start : start.getTime();
+  const clock: Clock.Clock = {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: () => current,
+    currentTimeMillis: Effect.sync(() => current),
+    unsafeCurrentTimeNanos: () => BigInt(current) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(current) * 1_000_000n),
+    sleep: (duration) =>
+      Effect.sync(() => {
+        current += Duration.toMillis(duration);
+      }),
+  };
+  return {
+    clock,
+    millis: () => current,
+    now: () => new Date(current),
+    set: (at) => {
+      current = typeof at === "number" ? at : at.getTime();
+    },
+    advance: (seconds) => {
+      current += seconds * 1000;
+    },
+    advanceMillis: (millis) => {
+      current += millis;
+    },
+  };
+};
+
+// ---- Deterministic, non-cryptographic digests ----------------------------------------------------
+
+/** One 32-bit lane of a murmur/cyrb-style string hash. */
+const lane = (text: string, seed: number): number => {
+  let h = 0x9e3779b9 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 0x5bd1e995);
+    h ^= h >>> 15;
+  }
+  h ^= text.length;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+};
+
+/** A 128-bit (four lanes) hex digest: deterministic and collision-free for any test's inputs. */
+export const testDigest = (text: string): string =>
+  [0x01, 0x2b, 0x3c5, 0x4d6f].map((seed) => lane(text, seed).toString(16).padStart(8, "0")).join("");
+
+const constantTimeEquals = (a: string, b: string): boolean => {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+};
+
+export const makeTestSecrets = (key = "test-server-secret"): SecretsPort => {
+  const sign = (payload: string) => testDigest(`sign|${key}|${payload}`);
+  return {
+    digest: (secret) => testDigest(`digest|${secret}`),
+    sign,
+    verifySignature: (payload, signature) => constantTimeEquals(sign(payload), signature),
+  };
+};
+
+/** "hash:" + password. Fast and reversible: for tests only. */
+export const TEST_HASH_PREFIX = "hash:";
+export const makeTestPasswordHasher = (): PasswordHasherPort => ({
+  hash: (password) => Effect.succeed(TEST_HASH_PREFIX + password),
+  verify: (hash, password) => Effect.succeed(hash === TEST_HASH_PREFIX + password),
+});
+
+/** Counter-based identifiers (sortable, ULID-length) and secrets (unique base64url strings). */
+export const makeTestRandom = (): RandomPort => {
+  let ids = 0;
+  let secrets = 0;
+  return {
+    identifier: () => `01TESTID${String(++ids).padStart(18, "0")}`,
+    secret: (bytes) => {
+      const n = String(++secrets).padStart(8, "0");
+      // Roughly as long as `bytes` random bytes in base64url, so lengths look realistic.
+      const length = Math.max(Math.ceil((bytes * 4) / 3), 12);
+      return `s${n}_`.padEnd(length, "x");
+    },
+  };
+};
+
+// ---- Content sniffing --------------------------------------------------------------------------
+
+const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>, at = 0) =>
+  bytes.length >= at + prefix.length && prefix.every((b, i) => bytes[at + i] === b);
+const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
+
+export const MAGIC = {
+  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  jpeg: [0xff, 0xd8, 0xff],
+  ftyp: ascii("ftyp"),
+} as const;
+
+/** Recognises PNG, JPEG, MP4 and QuickTime by their magic bytes (what `file-type` answers for them). */
+export const makeTestContentSniffer = (): ContentSnifferPort => ({
+  sniff: (head) =>
+    Effect.sync(() => {
+      if (startsWith(head, MAGIC.png)) return Option.some({ mime: "image/png", ext: "png" });
+      if (startsWith(head, MAGIC.jpeg)) return Option.some({ mime: "image/jpeg", ext: "jpg" });
+      if (startsWith(head, MAGIC.ftyp, 4)) {
+        const brand = String.fromCharCode(...head.subarray(8, 12));
+        return brand === "qt  " ? Option.some({ mime: "video/quicktime", ext: "mov" }) : Option.some({ mime: "video/mp4", ext: "mp4" });
+      }
+      return Option.none();
+    }),
+});
+
+/** Minimal byte strings that the sniffer (and real sniffers) recognise, padded to `size`. */
+export const sampleBytes = {
+  png: (size = 64) => pad(MAGIC.png, size),
+  jpeg: (size = 64) => pad([...MAGIC.jpeg, 0xe0], size),
+  mp4: (size = 64) => pad([0, 0, 0, 0x18, ...MAGIC.ftyp, ...ascii("isom")], size),
+  mov: (size = 64) => pad([0, 0, 0, 0x14, ...MAGIC.ftyp, ...ascii("qt  ")], size),
+  gif: (size = 64) => pad(ascii("GIF89a"), size),
+  text: (size = 64) => pad(ascii("hello, world"), size),
+};
+const pad = (prefix: ReadonlyArray<number>, size: number) => {
+  const bytes = new Uint8Array(Math.max(size, prefix.length));
+  bytes.set(prefix);
+  return bytes;
+};
+
+const readAll = async (stream: ReadableStream<Uint8Array>): Promise<Uint8Array> => {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+};
+
+// ---- The world ----------------------------------------------------------------------------------
+
+export type RecordedAudit = AuditEntry & { ip: string | null; at: Date };
+export interface StoredTestBlob {
+  readonly bytes: Uint8Array;
+  readonly contentType: string;
+}
+export interface RateBucket {
+  windowStart: number;
+  count: number;
+}
+
+/** Every service the in-memory world provides. */
+export type TestServices =
+  | Users
+  | Sessions
+  | OneTimeTokens
+  | AuditLog
+  | RateLimiter
+  | Transactor
+  | Mailer
+  | BlobStore
+  | ContentSniffer
+  | PasswordHasher
+  | Secrets
+  | Random
+  | AccountsConfig
+  | RequestContext;
+
+export interface TestWorldOptions {
+  readonly start?: Date | number;
+  readonly settings?: Partial<AccountsSettings>;
+  readonly request?: Partial<RequestInfo>;
+}
+
+export interface TestWorld {
+  readonly layer: Layer.Layer<TestServices>;
+  readonly clock: ControllableClock;
+  readonly users: Map<string, User>;
+  readonly sessions: Map<string, Session>;
+  readonly tokens: Map<string, OneTimeToken>;
+  readonly audit: RecordedAudit[];
+  /** Sent mails, in order. Not rolled back with a failed transaction (like real SMTP). */
+  readonly mails: OutgoingMail[];
+  readonly blobs: Map<string, StoredTestBlob>;
+  readonly rateLimits: Map<string, RateBucket>;
+  /** Mutable: the settings every later run sees. */
+  readonly settings: AccountsSettings;
+  /** Mutable: the caller's address and request id every later run sees. */
+  readonly request: { ip: string | null; requestId: string };
+  readonly secrets: SecretsPort;
+  readonly random: RandomPort;
+  /** Counts of transactions committed and rolled back. */
+  readonly transactions: { committed: number; rolledBack: number };
+  /** Runs an effect in the world; resolves with its value, rejects with its failure (the error itself). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, TestServices>) => Promise<A>;
+  /** Runs an effect in the world and resolves with its Exit. */
+  readonly exit: <A, E>(effect: Effect.Effect<A, E, TestServices>) => Promise<Exit.Exit<A, E>>;
+  /** Runs an effect that must fail with an expected error, and resolves with that error. */
+  readonly failure: <A, E>(effect: Effect.Effect<A, E, TestServices>) => Promise<E>;
+  /** Runs an effect as the given signed-in caller (CurrentUser provided). */
+  readonly runAs: <A, E>(caller: Caller, effect: Effect.Effect<A, E, TestServices | CurrentUser>) => Promise<A>;
+  readonly exitAs: <A, E>(caller: Caller, effect: Effect.Effect<A, E, TestServices | CurrentUser>) => Promise<Exit.Exit<A, E>>;
+  /** Mails sent to an address, oldest first. */
+  readonly mailsTo: (address: string) => OutgoingMail[];
+  readonly lastMailTo: (address: string) => OutgoingMail | undefined;
+  readonly userByEmail: (address: string) => User | undefined;
+}
+
+export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
+  const clock = makeControllableClock(options.start ?? DEFAULT_START);
+  const users = new Map<string, User>();
+  const sessions = new Map<string, Session>();
+  const tokens = new Map<string, OneTimeToken>();
+  const audit: RecordedAudit[] = [];
+  const mails: OutgoingMail[] = [];
+  const blobs = new Map<string, StoredTestBlob>();
+  const rateLimits = new Map<string, RateBucket>();
+  const settings: AccountsSettings = { ...defaultAccountsSettings("http://localhost:8080"), ...options.settings };
+  const request = { ip: "203.0.113.7" as string | null, requestId: "req-test", ...options.request };
+  const secrets = makeTestSecrets();
+  const random = makeTestRandom();
+  const transactions = { committed: 0, rolledBack: 0 };
+
+  const usersPort: UsersPort = {
+    insert: (user) =>
+      Effect.sync(() => {
+        if (users.has(user.id)) throw new Error(`duplicate user id ${user.id}`);
+        for (const u of users.values()) if (u.email.toLowerCase() === user.email.toLowerCase()) throw new Error(`duplicate e-mail ${user.email}`);
+        users.set(user.id, user);
+      }),
+    findById: (id) => Effect.sync(() => Option.fromNullable(users.get(id))),
+    findByEmail: (email) =>
+      Effect.sync(() => Option.fromNullable([...users.values()].find((u) => u.email.toLowerCase() === email.toLowerCase()))),
+    update: (id, patch) =>
+      Effect.sync(() => {
+        const user = users.get(id);
+        if (user) users.set(id, { ...user, ...patch });
+      }),
+    listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
+  };
+
+  const sessionsPort: SessionsPort = {
+    insert: (session) => Effect.sync(() => void sessions.set(session.id, session)),
+    findByDigest: (digest) => Effect.sync(() => Option.fromNullable([...sessions.values()].find((s) => s.tokenDigest === digest))),
+    touch: (id, at) =>
+      Effect.sync(() => {
+        const s = sessions.get(id);
+        if (s) sessions.set(id, { ...s, lastSeenAt: at });
+      }),
+    revoke: (id, at) =>
+      Effect.sync(() => {
+        const s = sessions.get(id);
+        if (s && s.revokedAt === null) sessions.set(id, { ...s, revokedAt: at });
+      }),
+    revokeAllForUser: (userId, at, exceptId) =>
+      Effect.sync(() => {
+        for (const s of sessions.values()) {
+          if (s.userId === userId && s.id !== exceptId && s.revokedAt === null) sessions.set(s.id, { ...s, revokedAt: at });
+        }
+      }),
+  };
+
+  const tokensPort: OneTimeTokensPort = {
+    insert: (token) => Effect.sync(() => void tokens.set(token.id, token)),
+    consume: (purpose, digest, at) =>
+      Effect.sync(() => {
+        const found = [...tokens.values()].find(
+          (t) => t.purpose === purpose && t.digest === digest && t.consumedAt === null && t.expiresAt.getTime() > at.getTime(),
+        );
+        if (!found) return Option.none();
+        const consumed = { ...found, consumedAt: at };
+        tokens.set(found.id, consumed);
+        return Option.some(consumed);
+      }),
+    retireAll: (userId, purpose, at) =>
+      Effect.sync(() => {
+        for (const t of tokens.values()) {
+          if (t.userId === userId && t.purpose === purpose && t.consumedAt === null) tokens.set(t.id, { ...t, consumedAt: at });
+        }
+      }),
+  };
+
+  const auditPort: AuditLogPort = { record: (entry) => Effect.sync(() => void audit.push(entry)) };
+
+  /** A fixed window per key: the first hit opens it; every hit counts, allowed while count <= limit. */
+  const rateLimiterPort: RateLimiterPort = {
+    hit: (key, limit, windowSeconds, now) =>
+      Effect.sync(() => {
+        const t = now.getTime();
+        let bucket = rateLimits.get(key);
+        if (!bucket || t >= bucket.windowStart + windowSeconds * 1000) {
+          bucket = { windowStart: t, count: 0 };
+          rateLimits.set(key, bucket);
+        }
+        bucket.count += 1;
+        const allowed = bucket.count <= limit;
+        return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((bucket.windowStart + windowSeconds * 1000 - t) / 1000)) };
+      }),
+    reset: (key) => Effect.sync(() => void rateLimits.delete(key)),
+  };
+
+  /** Snapshots every "database" table (not blobs or mails, which live outside the database) and restores it when the effect fails, dies or is interrupted. */
+  const snapshot = () => ({
+    users: new Map(users),
+    sessions: new Map(sessions),
+    tokens: new Map(tokens),
+    auditLength: audit.length,
+    rateLimits: new Map([...rateLimits].map(([k, b]) => [k, { ...b }])),
+  });
+  const restore = (s: ReturnType<typeof snapshot>) => {
+    const reset = <K, V>(target: Map<K, V>, source: Map<K, V>) => {
+      target.clear();
+      for (const [k, v] of source) target.set(k, v);
+    };
+    reset(users, s.users);
+    reset(sessions, s.sessions);
+    reset(tokens, s.tokens);
+    reset(rateLimits, s.rateLimits);
+    audit.length = s.auditLength;
+  };
+  const transactorPort: TransactorPort = {
+    run: (self) =>
+      Effect.suspend(() => {
+        const before = snapshot();
+        return Effect.onExit(self, (exit) =>
+          Effect.sync(() => {
+            if (Exit.isSuccess(exit)) transactions.committed++;
+            else {
+              transactions.rolledBack++;
+              restore(before);
+            }
+          }),
+        );
+      }),
+  };
+
+  const mailerPort: MailerPort = { send: (mail) => Effect.sync(() => void mails.push(mail)) };
+
+  const blobPort: BlobStorePort = {
+    put: (key, body, contentType) =>
+      Effect.gen(function* () {
+        const bytes = body instanceof Uint8Array ? body.slice() : yield* Effect.promise(() => readAll(body));
+        blobs.set(key, { bytes, contentType });
+        return { size: bytes.length };
+      }),
+    get: (key) =>
+      Effect.sync(() =>
+        Option.map(Option.fromNullable(blobs.get(key)), (blob) => ({
+          contentType: blob.contentType,
+          size: blob.bytes.length,
+          body: new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(blob.bytes.slice());
+              controller.close();
+            },
+          }),
+        })),
+      ),
+    remove: (key) => Effect.sync(() => void blobs.delete(key)),
+  };
+
+  const layer: Layer.Layer<TestServices> = Layer.mergeAll(
+    Layer.succeed(Users, usersPort),
+    Layer.succeed(Sessions, sessionsPort),
+    Layer.succeed(OneTimeTokens, tokensPort),
+    Layer.succeed(AuditLog, auditPort),
+    Layer.succeed(RateLimiter, rateLimiterPort),
+    Layer.succeed(Transactor, transactorPort),
+    Layer.succeed(Mailer, mailerPort),
+    Layer.succeed(BlobStore, blobPort),
+    Layer.succeed(ContentSniffer, makeTestContentSniffer()),
+    Layer.succeed(PasswordHasher, makeTestPasswordHasher()),
+    Layer.succeed(Secrets, secrets),
+    Layer.succeed(Random, random),
+    Layer.sync(AccountsConfig, () => ({ ...settings })),
+    Layer.sync(RequestContext, () => ({ ...request })),
+    Layer.setClock(clock.clock),
+  );
+
+  const exit = <A, E>(effect: Effect.Effect<A, E, TestServices>) => Effect.runPromiseExit(Effect.provide(effect, layer));
+  const run = async <A, E>(effect: Effect.Effect<A, E, TestServices>): Promise<A> => {
+    const result = await exit(effect);
+    if (Exit.isSuccess(result)) return result.value;
+    const failure = Cause.failureOption(result.cause);
+    throw Option.isSome(failure) ? failure.value : Cause.squash(result.cause);
+  };
+  const failure = async <A, E>(effect: Effect.Effect<A, E, TestServices>): Promise<E> => {
+    const result = await exit(effect);
+    if (Exit.isSuccess(result)) throw new Error(`expected a failure, got success: ${JSON.stringify(result.value)}`);
+    const failed = Cause.failureOption(result.cause);
+    if (Option.isNone(failed)) throw Cause.squash(result.cause);
+    return failed.value;
+  };
+  const withCaller = <A, E>(caller: Caller, effect: Effect.Effect<A, E, TestServices | CurrentUser>) =>
+    Effect.provideService(effect, CurrentUser, caller);
+
+  return {
+    layer,
+    clock,
+    users,
+    sessions,
+    tokens,
+    audit,
+    mails,
+    blobs,
+    rateLimits,
+    settings,
+    request,
+    secrets,
+    random,
+    transactions,
+    run,
+    exit,
+    failure,
+    runAs: (caller, effect) => run(withCaller(caller, effect)),
+    exitAs: (caller, effect) => exit(withCaller(caller, effect)),
+    mailsTo: (address) => mails.filter((m) => m.to.toLowerCase() === address.toLowerCase()),
+    lastMailTo: (address) => mails.filter((m) => m.to.toLowerCase() === address.toLowerCase()).at(-1),
+    userByEmail: (address) => [...users.values()].find((u) => u.email.toLowerCase() === address.trim().toLowerCase()),
+  };
+};
