@@ -8,6 +8,8 @@ import { HttpFailure } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
+import { onboardingRoutes } from "./routes/onboarding.ts";
+import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
 
 export const API_BASE = "/api/v1/en";
 const JSON_LIMIT = 1024 * 1024;
@@ -35,6 +37,9 @@ export const apiRoutes = (options: ApiOptions) =>
       return bodyLimit({ maxSize: JSON_LIMIT, onError: (cx) => cx.json({ message: "The request body is too large." }, 413) })(c, next);
     })
     .route("/", accountsRoutes(options.presenter))
+    .route("/", onboardingRoutes())
+    .route("/", practiceRoutes())
+    .route("/", notificationRoutes())
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;
