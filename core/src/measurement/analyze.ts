@@ -21,7 +21,7 @@ export interface AnalyzeOptions {
 export interface PhotoAnalysis {
   readonly accepted: boolean;
   readonly reasons: QualityReason[];
-  /** The model's probability for each of QUALITY_REASONS, from the whole-photo pass. */
+  /** The model's probability for each of QUALITY_REASONS, from the close-up (or the whole photo without a head). */
   readonly quality: number[];
   /** Largest probability-to-threshold ratio; lower is a better photo. */
   readonly qualityMargin: number;
@@ -103,7 +103,6 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
 
   const whole = letterbox(image, size);
   const first = readOutputs(await model.run(whole.tensor, 1), 0, whole.transform, image, nosePresence);
-  const quality = first.quality;
 
   let refined: PassResult | null = null;
   let crop: Box | null = null;
@@ -113,6 +112,9 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     refined = readOutputs(await model.run(closeUp.tensor, 1), 0, closeUp.transform, image, nosePresence);
   }
 
+  // The close-up judges quality (blur, hair, tilt show better at twice the resolution; a head cut by
+  // the photo's edge shows as the crop's zero padding), as models/head-contour/evaluate.py does.
+  const quality = refined?.quality ?? first.quality;
   // Prefer the close-up; fall back to the whole photo where the close-up found nothing.
   const useRefined = refined !== null && refined.region !== null;
   const outline = useRefined ? refined!.outline : first.outline;
