@@ -181,6 +181,21 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(result.reasons).toContain("Head contour is incomplete (obstructed by hand, finger, or outside the frame)");
   });
 
+  it("judges quality on the close-up, not on the whole photo", async () => {
+    const inner = colourModel();
+    let call = 0;
+    const model: HeadContourModel = {
+      async run(input, n) {
+        const out = await inner.run(input, n);
+        // The whole photo looks blurry (small in the frame); the close-up does not.
+        return call++ === 0 ? { ...out, quality: Float32Array.from([3, -4, -4, -4, -4, -4, -4, -4]) } : out;
+      },
+    };
+    const result = await analyzePhoto(render(base), model);
+    expect(result.accepted).toBe(true);
+    expect(result.quality[0]).toBeLessThan(0.5);
+  });
+
   it("passes the model's own reasons through", async () => {
     const result = await analyzePhoto(render(base), colourModel([3, -4, -4, -4, -4, -4, 0.5, -4]));
     expect(result.accepted).toBe(false);
