@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { Effect } from "effect";
-import { Accounts, type UserType, USER_TYPES } from "@crown/core";
+import { Accounts, Onboarding, type UserType, USER_TYPES } from "@crown/core";
 import { readConfig } from "./config.ts";
 import { composeServices } from "./compose.ts";
 import { startServer } from "./start.ts";
@@ -81,7 +81,8 @@ export const main = async (argv: string[]): Promise<number> => {
         try {
           const user = await s.run(
             Effect.flatMap(Accounts.findUserByEmail(email), (found) =>
-              found._tag === "Some" ? Accounts.changeStatus(found.value.id, { type: "APPROVED" }, null) : Effect.fail({ message: `No account with the e-mail ${email}.` }),
+              // The same approval as the admin API: status, notification and e-mail in one transaction.
+              found._tag === "Some" ? Onboarding.approve(found.value.id, null) : Effect.fail({ message: `No account with the e-mail ${email}.` }),
             ),
           );
           process.stdout.write(`Approved ${user.email}: status ${user.status}.\n`);

@@ -4,7 +4,7 @@ import { Effect, Layer, ManagedRuntime } from "effect";
 import type { Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { AccountsConfig, defaultAccountsSettings } from "@crown/core";
+import { AccountsConfig, defaultAccountsSettings, onboardingHooksLayer, UploadHistory } from "@crown/core";
 import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
@@ -30,13 +30,17 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
   const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
   const secret = await loadOrCreateServerSecret(config.dataDir);
-  const layer = Layer.mergeAll(
+  const ports = Layer.mergeAll(
     makeDatabaseLayer(database.db),
     cryptoLayer(secret),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
+    // Until the report pipeline records uploads, reminders follow the date of birth alone.
+    Layer.succeed(UploadHistory, UploadHistory.none),
   );
+  // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction.
+  const layer = Layer.provideMerge(onboardingHooksLayer, ports);
   const runtime = ManagedRuntime.make(layer);
   return {
     database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },

@@ -1,29 +1,45 @@
-import { Accounts } from "@crown/core";
-import type { SessionPresenter } from "@crown/http";
+import { Onboarding } from "@crown/core";
+import { runUseCase, type SessionPresenter } from "@crown/http";
 
-/** Sign-in and profile answers: the account plus the flags the clients route on. */
+/**
+ * Sign-in and profile answers: the account plus the flags the clients route on, the parent's
+ * babies and the staff member's physicians.
+ */
 export const sessionPresenter: SessionPresenter = {
-  signIn: async (_c, user, token) => {
-    const firstTimeLogin = Accounts.isFirstLogin(user);
-    const quizTime = Accounts.isQuizTime(user);
+  signIn: async (c, user, token) => {
+    const { flags, babies, physicians } = await runUseCase(c, Onboarding.sessionExtras(user));
     return {
       token,
-      first_time_login: firstTimeLogin,
-      is_quiz_time: quizTime,
+      first_time_login: flags.first_time_login,
+      is_quiz_time: flags.is_quiz_time,
+      disclaimer_accepted: flags.disclaimer_accepted,
+      baa_signed: flags.baa_signed,
       type: user.type,
       status: user.status,
       email: user.email,
       identifier: user.id,
       first_name: user.firstName,
       last_name: user.lastName,
-      babies: [],
+      babies,
+      ...(user.type === "physician_staff" ? { physicians } : {}),
       // The specs' client also reads these names.
-      isFirstLogin: firstTimeLogin,
-      isQuizTime: quizTime,
+      isFirstLogin: flags.first_time_login,
+      isQuizTime: flags.is_quiz_time,
       userType: user.type,
       userStatus: user.status,
       userEmail: user.email,
     };
   },
-  profile: async (_c, _user, base) => ({ ...base, babies: [] }),
+  profile: async (c, user, base) => {
+    const { flags, babies, physicians } = await runUseCase(c, Onboarding.sessionExtras(user));
+    return {
+      ...base,
+      first_time_login: flags.first_time_login,
+      is_quiz_time: flags.is_quiz_time,
+      disclaimer_accepted: flags.disclaimer_accepted,
+      baa_signed: flags.baa_signed,
+      babies,
+      ...(user.type === "physician_staff" ? { physicians } : {}),
+    };
+  },
 };
