@@ -1,0 +1,249 @@
+import { Effect, Option } from "effect";
+import { aggregateAccepted } from "../measurement/aggregate.ts";
+import { analyzePhoto, type PhotoAnalysis } from "../measurement/analyze.ts";
+import { measureHead } from "../measurement/geometry.ts";
+import type { Point } from "../measurement/image.ts";
+import { HeadContourModel } from "../measurement/model.ts";
+import { audit, BlobStore, now, Random, transaction } from "../shared/ports.ts";
+import { advance } from "./capture.ts";
+import {
+  type AnalysisSummary,
+  type Attachment,
+  Attachments,
+  ContentHasher,
+  defaultReportSettings,
+  FrameExtractor,
+  Images,
+  isCounted,
+  type Measurement,
+  Measurements,
+  type PhotoGeometry,
+  ReportConfig,
+  Reports,
+} from "./model.ts";
+
+/**
+ * The analysis job: measures every photo of the report's round and frames taken from its videos,
+ * records each measurement as soon as it is made (so a retried job skips what is done), then
+ * aggregates the accepted ones and moves the report to `analyzed`. Whatever could not be done
+ * (an unreadable photo, no accepted photo, no ffmpeg, no model) is written down as a problem for
+ * the reviewer and the report, never dropped silently.
+ */
+
+export const ANALYSIS_PROBLEMS = {
+  noModel: "The head-contour model is not installed on the server, so no photo was measured automatically.",
+  unreadable: (name: string) => `${name}: the file could not be read as an image.`,
+  noAccepted: "No photo passed the automatic quality check.",
+  noFrames: (name: string, why: string) => `${name}: frames could not be taken from the video (${why}). The video is kept for review.`,
+  noFfmpeg: (why: string) => `Videos were not analysed: ${why}. The videos are kept for review.`,
+} as const;
+
+const settings = Effect.map(Effect.serviceOption(ReportConfig), Option.getOrElse(() => defaultReportSettings));
+
+const readBlob = (key: string) =>
+  Effect.gen(function* () {
+    const blob = yield* (yield* BlobStore).get(key);
+    if (Option.isNone(blob)) return Option.none<Uint8Array>();
+    return Option.some(new Uint8Array(yield* Effect.promise(() => new Response(blob.value.body).arrayBuffer())));
+  });
+
+/** The full geometry (with the AP and width segments) for an outline and a nose tip. */
+export const geometryOf = (
+  analysis: { readonly outline: ReadonlyArray<Point>; readonly noseTip: Point | null; readonly sticker: PhotoAnalysis["sticker"] },
+  size: { width: number; height: number },
+): PhotoGeometry => {
+  const head = analysis.noseTip && analysis.outline.length >= 3 ? measureHead(analysis.outline, analysis.noseTip) : null;
+  return {
+    imageWidth: size.width,
+    imageHeight: size.height,
+    outline: analysis.outline,
+    noseTip: analysis.noseTip,
+    centre: head?.centre ?? null,
+    apAxis: head?.apAxis ?? null,
+    length: head?.length ?? null,
+    width: head?.width ?? null,
+    lengthEnds: head?.lengthEnds ?? null,
+    widthEnds: head?.widthEnds ?? null,
+    diagonals: head?.diagonals ?? null,
+    sticker: analysis.sticker,
+  };
+};
+
+const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, size: { width: number; height: number }, at: Date): Measurement => ({
+  attachmentId: attachment.id,
+  reportId: attachment.reportId,
+  round: attachment.round,
+  accepted: analysis.accepted,
+  reasons: analysis.reasons,
+  qualityMargin: Number.isFinite(analysis.qualityMargin) ? analysis.qualityMargin : null,
+  ci: analysis.ci,
+  cvai: analysis.cvai,
+  cvaMm: analysis.cva_mm,
+  geometry: geometryOf(analysis, size),
+  error: null,
+  decision: null,
+  noseCorrected: false,
+  createdAt: at,
+  updatedAt: at,
+});
+
+const failedMeasurement = (attachment: Attachment, error: string, at: Date): Measurement => ({
+  attachmentId: attachment.id,
+  reportId: attachment.reportId,
+  round: attachment.round,
+  accepted: false,
+  reasons: [],
+  qualityMargin: null,
+  ci: null,
+  cvai: null,
+  cvaMm: null,
+  geometry: null,
+  error,
+  decision: null,
+  noseCorrected: false,
+  createdAt: at,
+  updatedAt: at,
+});
+
+/** Measures one decoded photo, or None when the bytes are no image. */
+const measureBytes = (bytes: Uint8Array) =>
+  Effect.gen(function* () {
+    const config = yield* settings;
+    const model = yield* Effect.serviceOption(HeadContourModel);
+    const image = yield* (yield* Images).decode(bytes, config.analysisMaxSide);
+    if (Option.isNone(image)) return { kind: "unreadable" as const };
+    if (Option.isNone(model)) return { kind: "no-model" as const };
+    const analysis = yield* Effect.promise(() => analyzePhoto(image.value, model.value, config.analyze));
+    return { kind: "measured" as const, analysis, size: { width: image.value.width, height: image.value.height } };
+  });
+
+/** The aggregate of a round's measurements, with the problems found. */
+export const summarize = (measurements: ReadonlyArray<Measurement>, problems: ReadonlyArray<string>): AnalysisSummary => {
+  const counted = measurements.map((m) => ({ accepted: isCounted(m), ci: m.ci, cvai: m.cvai, cva_mm: m.cvaMm }));
+  const aggregate = aggregateAccepted(counted);
+  const all = [...problems];
+  if (aggregate.accepted === 0 && !all.includes(ANALYSIS_PROBLEMS.noAccepted)) all.push(ANALYSIS_PROBLEMS.noAccepted);
+  return { ...aggregate, measured: measurements.filter((m) => m.error === null && m.ci !== null).length, problems: all };
+};
+
+const analyzeVideo = (video: Attachment, known: ReadonlyArray<Attachment>) =>
+  Effect.gen(function* () {
+    const config = yield* settings;
+    const attachments = yield* Attachments;
+    const measurements = yield* Measurements;
+    // A retried job keeps the frames an earlier run already recorded.
+    if (known.some((a) => a.kind === "frame" && a.sourceId === video.id)) return Option.none<string>();
+    const extractor = yield* FrameExtractor;
+    const blob = yield* (yield* BlobStore).get(video.blobKey);
+    if (Option.isNone(blob)) return Option.some(ANALYSIS_PROBLEMS.noFrames(video.fileName, "the file is missing"));
+    const extracted = yield* extractor.extract(blob.value.body, video.extension, config.videoFps, config.framesPerVideo);
+    if ("error" in extracted) return Option.some(ANALYSIS_PROBLEMS.noFrames(video.fileName, extracted.error));
+    const measured: Array<{ frame: (typeof extracted.frames)[number]; outcome: Effect.Effect.Success<ReturnType<typeof measureBytes>> }> = [];
+    for (const frame of extracted.frames) measured.push({ frame, outcome: yield* measureBytes(frame.jpeg) });
+    // Keep the best frames: accepted first, then by the quality margin.
+    const ranked = measured
+      .filter((m) => m.outcome.kind === "measured")
+      .sort((a, b) => {
+        const x = a.outcome.kind === "measured" ? a.outcome.analysis : null;
+        const y = b.outcome.kind === "measured" ? b.outcome.analysis : null;
+        return Number(y!.accepted) - Number(x!.accepted) || x!.qualityMargin - y!.qualityMargin;
+      })
+      .slice(0, config.keptFramesPerVideo);
+    if (ranked.length === 0) return Option.some(ANALYSIS_PROBLEMS.noFrames(video.fileName, "no frame could be measured"));
+    const random = yield* Random;
+    const hasher = yield* ContentHasher;
+    const blobs = yield* BlobStore;
+    const at = yield* now;
+    const rows: Array<{ attachment: Attachment; measurement: Measurement }> = [];
+    for (const { frame, outcome } of ranked) {
+      if (outcome.kind !== "measured") continue;
+      const id = random.identifier();
+      const key = `attachments/${id}.jpg`;
+      yield* blobs.put(key, frame.jpeg, "image/jpeg");
+      const digest = hasher.sha256();
+      digest.update(frame.jpeg);
+      const attachment: Attachment = {
+        id,
+        reportId: video.reportId,
+        round: video.round,
+        kind: "frame",
+        fileName: `${video.fileName} @ ${frame.time.toFixed(1)} s`,
+        extension: "jpg",
+        mime: "image/jpeg",
+        size: frame.jpeg.byteLength,
+        sha256: digest.hex(),
+        blobKey: key,
+        sourceId: video.id,
+        frameTime: frame.time,
+        createdAt: at,
+      };
+      rows.push({ attachment, measurement: measurementOf(attachment, outcome.analysis, outcome.size, at) });
+    }
+    // The frames of one video are recorded together or not at all.
+    yield* transaction(
+      Effect.forEach(rows, ({ attachment, measurement }) => Effect.zipRight(attachments.insert(attachment), measurements.upsert(measurement)), {
+        discard: true,
+      }),
+    );
+    return Option.none<string>();
+  });
+
+/** The job handler for `analyze-report`. Safe to run any number of times for the same report. */
+export const analyzeReport = (reportId: string) =>
+  Effect.gen(function* () {
+    const reports = yield* Reports;
+    const attachments = yield* Attachments;
+    const measurements = yield* Measurements;
+    const started = yield* transaction(
+      Effect.gen(function* () {
+        const locked = yield* reports.lock(reportId);
+        if (Option.isNone(locked)) return Option.none();
+        const report = locked.value;
+        if (report.status !== "submitted" && report.status !== "analyzing") return Option.none();
+        const status = yield* advance(report, { type: "ANALYSIS_STARTED" });
+        if (status !== report.status) yield* reports.update(report.id, { status, updatedAt: yield* now });
+        return Option.some(report);
+      }),
+    ).pipe(Effect.orDie);
+    if (Option.isNone(started)) return { skipped: true as const };
+    const report = started.value;
+    const all = yield* attachments.listByReport(report.id);
+    const round = all.filter((a) => a.round === report.round);
+    const done = new Set((yield* measurements.listByReport(report.id)).map((m) => m.attachmentId));
+    const problems: string[] = [];
+    const model = yield* Effect.serviceOption(HeadContourModel);
+    if (Option.isNone(model)) problems.push(ANALYSIS_PROBLEMS.noModel);
+
+    for (const photo of round.filter((a) => a.kind === "image" && !done.has(a.id))) {
+      const at = yield* now;
+      const bytes = yield* readBlob(photo.blobKey);
+      const outcome = Option.isNone(bytes) ? ({ kind: "unreadable" } as const) : yield* measureBytes(bytes.value);
+      const measurement =
+        outcome.kind === "measured"
+          ? measurementOf(photo, outcome.analysis, outcome.size, at)
+          : failedMeasurement(photo, outcome.kind === "unreadable" ? ANALYSIS_PROBLEMS.unreadable(photo.fileName) : ANALYSIS_PROBLEMS.noModel, at);
+      yield* measurements.upsert(measurement);
+    }
+    const videos = round.filter((a) => a.kind === "video");
+    if (videos.length > 0 && Option.isSome(model)) {
+      const why = yield* (yield* FrameExtractor).unavailable();
+      if (why !== null) problems.push(ANALYSIS_PROBLEMS.noFfmpeg(why));
+      else for (const video of videos) Option.map(yield* analyzeVideo(video, all), (p) => problems.push(p));
+    }
+    for (const m of yield* measurements.listByReport(report.id)) {
+      if (m.round === report.round && m.error !== null && m.error !== ANALYSIS_PROBLEMS.noModel) problems.push(m.error);
+    }
+    return yield* transaction(
+      Effect.gen(function* () {
+        const locked = Option.getOrThrow(yield* reports.lock(report.id));
+        if (locked.status !== "analyzing") return { skipped: true as const };
+        const current = (yield* measurements.listByReport(report.id)).filter((m) => m.round === report.round);
+        const summary = summarize(current, problems);
+        const status = yield* advance(locked, { type: "ANALYSIS_FINISHED" });
+        const at = yield* now;
+        yield* reports.update(report.id, { status, analysis: summary, analyzedAt: at, updatedAt: at });
+        yield* audit({ action: "report.analyzed", actorId: null, subjectId: report.id, details: { accepted: summary.accepted, problems: summary.problems.length } });
+        return { skipped: false as const, summary };
+      }),
+    ).pipe(Effect.orDie);
+  });
