@@ -132,12 +132,12 @@ const pgliteTemplate = (): Promise<Blob> => {
     // The resolved path names the installed version (pnpm keeps one folder per version).
     const hash = createHash("sha256").update(`${createRequire(import.meta.url).resolve("@electric-sql/pglite")}\n`);
     for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${migration.up.toString()}\n${migration.down?.toString()}\n`);
-    const file = join(tmpdir(), `crown-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
+    const file = join(tmpdir(), `crown-pglite-template-${hash.digest("hex").slice(0, 16)}.tar.gz`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
     const connection = await connectPglite(undefined);
     try {
       await migrateToLatest(connection.db);
-      const dump = await connection.pglite.dumpDataDir("none");
+      const dump = await connection.pglite.dumpDataDir("gzip");
       const bytes = new Uint8Array(await dump.arrayBuffer());
       // Written under a unique name, then renamed: concurrent test processes never see half a file.
       const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
