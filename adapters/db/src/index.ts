@@ -1,8 +1,11 @@
-import { AuditLog, OneTimeTokens, RateLimiter, Sessions, Transactor, Users } from "@crown/core";
+import { AuditLog, LiveEvents, OneTimeTokens, RateLimiter, Sessions, Transactor, Users } from "@crown/core";
 import { Layer } from "effect";
 import type { Kysely } from "kysely";
 import { DatabaseClient } from "./executor.ts";
+import { makeLiveEvents } from "./live.ts";
+import { makeChatLayer } from "./repositories/chat.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
+import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
 import type { Database } from "./schema.ts";
 
@@ -11,6 +14,9 @@ export { currentExecutor, DatabaseClient, type Executor, executor, inTransaction
 export { listMigrations, migrateToLatest, migrations } from "./migrations/index.ts";
 export * from "./repositories.ts";
 export * from "./repositories/onboarding.ts";
+export * from "./repositories/reports.ts";
+export * from "./repositories/chat.ts";
+export * from "./live.ts";
 export type * from "./schema.ts";
 
 /** Every port this adapter implements, over `db`, plus `DatabaseClient` for later repositories. */
@@ -24,4 +30,7 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     Layer.succeed(RateLimiter, makeRateLimiter(db)),
     Layer.succeed(Transactor, makeTransactor(db)),
     makeOnboardingLayer(db),
+    makeChatLayer(db),
+    Layer.succeed(LiveEvents, makeLiveEvents(db)),
+    makeReportsLayer(db),
   );

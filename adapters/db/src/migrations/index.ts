@@ -1,6 +1,8 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from "kysely";
 import * as m20261122T0400Accounts from "./2026-11-22T0400-accounts.ts";
 import * as m20261122T0500Onboarding from "./2026-11-22T0500-onboarding.ts";
+import * as m20261122T0600Reports from "./2026-11-22T0600-reports.ts";
+import * as m20261122T0700Chat from "./2026-11-22T0700-chat.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -11,6 +13,8 @@ import * as m20261122T0500Onboarding from "./2026-11-22T0500-onboarding.ts";
 export const migrations: Record<string, Migration> = {
   "2026-11-22T0400-accounts": m20261122T0400Accounts,
   "2026-11-22T0500-onboarding": m20261122T0500Onboarding,
+  "2026-11-22T0600-reports": m20261122T0600Reports,
+  "2026-11-22T0700-chat": m20261122T0700Chat,
 };
 
 const migratorFor = (db: Kysely<any>) =>

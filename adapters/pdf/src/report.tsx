@@ -1,0 +1,209 @@
+import { existsSync } from "node:fs";
+import { Circle, Document, Font, Image, Line, Page, Path, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
+import { CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
+import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
+import { Effect, Layer } from "effect";
+
+/**
+ * The published report as a PDF, laid out with @react-pdf/renderer from `ReportDocument` (which
+ * core fills in). Fonts are the system's DejaVu files: nothing is fetched at render time.
+ */
+
+const FONT_DIR = process.env.CROWN_FONT_DIR ?? "/usr/share/fonts/truetype/dejavu";
+let family = "Helvetica";
+const registerFonts = () => {
+  const regular = `${FONT_DIR}/DejaVuSans.ttf`;
+  const bold = `${FONT_DIR}/DejaVuSans-Bold.ttf`;
+  if (family !== "Helvetica" || !existsSync(regular) || !existsSync(bold)) return;
+  Font.register({ family: "DejaVu", fonts: [{ src: regular }, { src: bold, fontWeight: "bold" }] });
+  Font.registerHyphenationCallback((word) => [word]);
+  family = "DejaVu";
+};
+
+const styles = StyleSheet.create({
+  page: { padding: 36, fontSize: 9.5, color: "#1f2937", lineHeight: 1.35 },
+  h1: { fontSize: 18, fontWeight: "bold", marginBottom: 4, color: "#1e3a8a" },
+  h2: { fontSize: 12, fontWeight: "bold", marginTop: 12, marginBottom: 6, color: "#1e3a8a" },
+  row: { flexDirection: "row" },
+  label: { width: 110, color: "#6b7280" },
+  value: { flex: 1 },
+  box: { borderWidth: 1, borderColor: "#d1d5db", borderRadius: 4, padding: 8, marginRight: 8, flex: 1 },
+  big: { fontSize: 20, fontWeight: "bold" },
+  small: { fontSize: 8, color: "#6b7280" },
+  photos: { flexDirection: "row", flexWrap: "wrap" },
+  photo: { width: 170, marginRight: 8, marginBottom: 10 },
+  footer: { position: "absolute", bottom: 24, left: 36, right: 36, fontSize: 7.5, color: "#6b7280" },
+});
+
+const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? "n/a" : n.toFixed(digits));
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+const Field = ({ label, value }: { label: string; value: string }) => (
+  <View style={styles.row}>
+    <Text style={styles.label}>{label}</Text>
+    <Text style={styles.value}>{value}</Text>
+  </View>
+);
+
+type Photo = ReportDocument["photos"][number];
+
+/** A photo with its overlay: outline, AP axis (length), width, the two diagonals and the nose tip. */
+const PhotoWithOverlay = ({ photo }: { photo: Photo }) => {
+  const g = photo.geometry;
+  const width = 170;
+  const height = (width * g.imageHeight) / g.imageWidth;
+  const stroke = Math.max(g.imageWidth, g.imageHeight) / 170;
+  const points = g.outline.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+  const seg = (s: readonly [{ x: number; y: number }, { x: number; y: number }] | null | undefined, color: string, dashed = false) =>
+    s ? <Line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={stroke * 1.2} {...(dashed ? { strokeDasharray: `${stroke * 4} ${stroke * 3}` } : {})} /> : null;
+  return (
+    <View style={styles.photo} wrap={false}>
+      <View style={{ width, height, position: "relative" }}>
+        <Image src={{ data: Buffer.from(photo.jpeg), format: "jpg" }} style={{ width, height }} />
+        <Svg viewBox={`0 0 ${g.imageWidth} ${g.imageHeight}`} style={{ position: "absolute", top: 0, left: 0, width, height }}>
+          {points ? <Polyline points={`${points} ${points.split(" ")[0]}`} stroke="#22c55e" strokeWidth={stroke} fill="none" /> : null}
+          {seg(g.lengthEnds, "#3b82f6")}
+          {seg(g.widthEnds, "#f59e0b")}
+          {seg(g.diagonals?.endpoints.a, "#ef4444", true)}
+          {seg(g.diagonals?.endpoints.b, "#a855f7", true)}
+          {g.noseTip ? <Circle cx={g.noseTip.x} cy={g.noseTip.y} r={stroke * 3} fill="#ef4444" /> : null}
+        </Svg>
+      </View>
+      <Text style={styles.small}>
+        {photo.label}: CI {fmt(photo.ci)}, CVAI {fmt(photo.cvai)}
+      </Text>
+    </View>
+  );
+};
+
+/** One index across the baby's published reports, with the band limits as faint lines. */
+const Chart = ({ title, points, limits, color }: { title: string; points: ReadonlyArray<{ date: Date; value: number | null }>; limits: number[]; color: string }) => {
+  const w = 240;
+  const h = 110;
+  const pad = 22;
+  const values = points.map((p) => p.value).filter((v): v is number => v !== null);
+  const lo = Math.min(...values, ...limits.slice(0, 2)) - 2;
+  const hi = Math.max(...values, ...limits.slice(-2)) + 2;
+  const t0 = Math.min(...points.map((p) => p.date.getTime()));
+  const t1 = Math.max(...points.map((p) => p.date.getTime()));
+  const x = (t: number) => pad + (t1 === t0 ? (w - 2 * pad) / 2 : ((t - t0) / (t1 - t0)) * (w - 2 * pad));
+  const y = (v: number) => h - pad - ((v - lo) / (hi - lo || 1)) * (h - 2 * pad);
+  const plotted = points.filter((p) => p.value !== null);
+  return (
+    <View style={{ marginRight: 12 }} wrap={false}>
+      <Text style={{ fontWeight: "bold", marginBottom: 2 }}>{title}</Text>
+      <Svg width={w} height={h}>
+        <Path d={`M ${pad} ${pad / 2} L ${pad} ${h - pad} L ${w - pad / 2} ${h - pad}`} stroke="#9ca3af" strokeWidth={0.8} fill="none" />
+        {limits.filter((l) => l > lo && l < hi).map((l) => (
+          <Line key={l} x1={pad} y1={y(l)} x2={w - pad / 2} y2={y(l)} stroke="#e5e7eb" strokeWidth={0.6} />
+        ))}
+        {plotted.length > 1 ? <Polyline points={plotted.map((p) => `${x(p.date.getTime())},${y(p.value!)}`).join(" ")} stroke={color} strokeWidth={1.4} fill="none" /> : null}
+        {plotted.map((p, i) => (
+          <Circle key={i} cx={x(p.date.getTime())} cy={y(p.value!)} r={2.4} fill={color} />
+        ))}
+      </Svg>
+      {plotted.map((p, i) => (
+        <Text key={i} style={styles.small}>
+          {day(p.date)}: {fmt(p.value)}
+        </Text>
+      ))}
+    </View>
+  );
+};
+
+const spread = (s: { median: number; min: number; max: number; count: number } | null) =>
+  s ? `${fmt(s.median)} (range ${fmt(s.min)} to ${fmt(s.max)}, ${s.count} photo${s.count === 1 ? "" : "s"})` : "not measured";
+
+export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
+  <Document title={`${doc.title}: ${doc.baby.name}`} author="Crown" subject="Infant head-shape screening" creator="Crown" producer="Crown">
+    <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
+      <Text style={styles.h1}>{doc.title}</Text>
+      <Text style={styles.small}>
+        Version {doc.version}, published {day(doc.publishedAt)}
+      </Text>
+      <Text style={styles.h2}>Baby</Text>
+      <Field label="Name" value={doc.baby.name} />
+      <Field label="Date of birth" value={doc.baby.dateOfBirth || "n/a"} />
+      <Field label="Age at capture" value={doc.baby.ageAtCapture} />
+      <Field label="Captured on" value={day(doc.capturedAt)} />
+      <Field label="Provider" value={doc.provider} />
+      <Field label="Reviewed by" value={doc.reviewer} />
+
+      <Text style={styles.h2}>Results</Text>
+      <View style={styles.row}>
+        <View style={styles.box}>
+          <Text>Cranial Index (CI)</Text>
+          <Text style={styles.big}>{fmt(doc.summary.ci?.median)}</Text>
+          <Text>{doc.bands.ci ?? ""}</Text>
+          <Text style={styles.small}>{spread(doc.summary.ci)}</Text>
+        </View>
+        <View style={styles.box}>
+          <Text>Cranial Vault Asymmetry Index (CVAI)</Text>
+          <Text style={styles.big}>{fmt(doc.summary.cvai?.median)}</Text>
+          <Text>{doc.bands.cvai ?? ""}</Text>
+          <Text style={styles.small}>{spread(doc.summary.cvai)}</Text>
+        </View>
+        {doc.summary.cva_mm ? (
+          <View style={styles.box}>
+            <Text>CVA (mm)</Text>
+            <Text style={styles.big}>{fmt(doc.summary.cva_mm.median)}</Text>
+            <Text style={styles.small}>{spread(doc.summary.cva_mm)}</Text>
+          </View>
+        ) : null}
+      </View>
+      <Text style={{ ...styles.small, marginTop: 4 }}>
+        CI bands: {CI_BANDS.map((b) => `${b.label} ${b.from ?? ""}${b.from !== null && b.to !== null ? "-" : b.from === null ? "<" : "+"}${b.to ?? ""}`).join("; ")}.
+      </Text>
+      <Text style={styles.small}>
+        CVAI levels: {CVAI_BANDS.map((b) => `${b.label} ${b.from ?? ""}${b.from !== null && b.to !== null ? "-" : b.from === null ? "<" : "+"}${b.to ?? ""}`).join("; ")}.
+      </Text>
+      {doc.note ? (
+        <>
+          <Text style={styles.h2}>Reviewer's note</Text>
+          <Text>{doc.note}</Text>
+        </>
+      ) : null}
+      {doc.summary.problems.length > 0 ? (
+        <>
+          <Text style={styles.h2}>Notes from the analysis</Text>
+          {doc.summary.problems.map((p, i) => (
+            <Text key={i}>• {p}</Text>
+          ))}
+        </>
+      ) : null}
+
+      <Text style={styles.h2}>Over time</Text>
+      <View style={styles.row}>
+        <Chart title="CI" color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} limits={[76, 90, 93, 97]} />
+        <Chart title="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} limits={[3.5, 6.25, 8.75, 11]} />
+      </View>
+
+      <Text style={styles.h2} break={doc.photos.length > 0}>
+        Accepted photos
+      </Text>
+      <Text style={styles.small}>
+        Green: head outline. Blue: length along the nose axis. Orange: width. Red and purple (dashed): the diagonals at ±30°. Dot: nose tip.
+      </Text>
+      <View style={styles.photos}>
+        {doc.photos.map((p, i) => (
+          <PhotoWithOverlay key={i} photo={p} />
+        ))}
+      </View>
+
+      <View style={styles.footer} fixed>
+        <Text>{doc.disclaimer}</Text>
+        <Text>{doc.citation}</Text>
+        <Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
+      </View>
+    </Page>
+  </Document>
+);
+
+export const renderReportPdf = async (doc: ReportDocument): Promise<Uint8Array> => {
+  registerFonts();
+  const buffer = await renderToBuffer(<ReportPdf doc={doc} />);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+};
+
+export const makeReportRenderer = (): ReportRendererPort => ({ render: (doc) => Effect.promise(() => renderReportPdf(doc)) });
+export const reportRendererLayer = Layer.sync(ReportRenderer, makeReportRenderer);
