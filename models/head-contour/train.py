@@ -1,0 +1,278 @@
+"""Train the head-contour model (small U-Net, four heads) and export ONNX.
+
+usage: train.py DATA.npz OUT_DIR --minutes M --seed S [--batch 16]
+Writes OUT_DIR/head-contour.onnx, OUT_DIR/model.pt and appends to OUT_DIR/training-log.txt.
+"""
+import argparse
+import json
+import math
+import os
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from data import load_shards
+from render import REASONS
+
+SIZE = 160
+NOSE_SIGMA = 2.5
+
+
+def conv_block(cin, cout):
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+        nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+    )
+
+
+class HeadContourNet(nn.Module):
+    """U-Net-like encoder-decoder. A stride-2 stem works at 80 x 80; the decoder returns to 80 x 80
+    and the three map logits are bilinearly upsampled to 160 x 160 (smooth logits give sub-pixel
+    iso-lines). The quality head pools the two deepest feature maps."""
+
+    def __init__(self, ch=(16, 24, 40, 56, 72)):
+        super().__init__()
+        c1, c2, c3, c4, c5 = ch
+        self.stem = nn.Sequential(nn.Conv2d(3, c1, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(c1), nn.ReLU(inplace=True),
+                                  nn.Conv2d(c1, c1, 3, padding=1, bias=False), nn.BatchNorm2d(c1), nn.ReLU(inplace=True))
+        self.e2 = conv_block(c1, c2)
+        self.e3 = conv_block(c2, c3)
+        self.e4 = conv_block(c3, c4)
+        self.e5 = conv_block(c4, c5)
+        self.d4 = conv_block(c5 + c4, c4)
+        self.d3 = conv_block(c4 + c3, c3)
+        self.d2 = conv_block(c3 + c2, c2)
+        self.d1 = conv_block(c2 + c1, c1)
+        self.maps = nn.Conv2d(c1, 3, 1)
+        self.quality = nn.Sequential(nn.Linear(2 * c5 + 2 * c4, 64), nn.ReLU(inplace=True), nn.Linear(64, 8))
+
+    def forward(self, x):
+        x1 = self.stem(x)  # 80
+        x2 = self.e2(F.max_pool2d(x1, 2))  # 40
+        x3 = self.e3(F.max_pool2d(x2, 2))  # 20
+        x4 = self.e4(F.max_pool2d(x3, 2))  # 10
+        x5 = self.e5(F.max_pool2d(x4, 2))  # 5
+        up = lambda t: F.interpolate(t, scale_factor=2.0, mode="nearest")
+        y4 = self.d4(torch.cat([up(x5), x4], 1))
+        y3 = self.d3(torch.cat([up(y4), x3], 1))
+        y2 = self.d2(torch.cat([up(y3), x2], 1))
+        y1 = self.d1(torch.cat([up(y2), x1], 1))
+        m = F.interpolate(self.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
+        feat = torch.cat([x5.mean((2, 3)), x5.amax((2, 3)), y4.mean((2, 3)), y4.amax((2, 3))], 1)
+        q = self.quality(feat)
+        return m[:, 0:1], m[:, 1:2], m[:, 2:3], q
+
+
+def nose_heatmap(nose, size=SIZE, sigma=NOSE_SIGMA):
+    """nose: (B,2) pixel coords with centres at i+0.5, or -1 for none. Returns (B,1,S,S) peak-1 Gaussians."""
+    c = torch.arange(size, dtype=torch.float32) + 0.5
+    dx = c[None, None, :] - nose[:, 0, None, None]
+    dy = c[None, :, None] - nose[:, 1, None, None]
+    h = torch.exp(-(dx ** 2 + dy ** 2) / (2 * sigma ** 2))
+    h = h * (nose[:, 0] >= 0).float()[:, None, None]
+    return h[:, None]
+
+
+def augment(img, mask, stk, nose, g):
+    """Random 90-degree rotations and flips (square views), colour jitter. Tensors on CPU."""
+    B = img.shape[0]
+    k = int(torch.randint(0, 4, (1,), generator=g))
+    flip = bool(torch.randint(0, 2, (1,), generator=g))
+    S = SIZE
+    x, y = nose[:, 0].clone(), nose[:, 1].clone()
+    has = x >= 0
+    if flip:
+        img, mask, stk = img.flip(3), mask.flip(3), stk.flip(3)
+        x = S - x
+    for _ in range(k):  # rot90 counter-clockwise in the (H, W) plane: (x, y) -> (y, S - x)
+        img, mask, stk = torch.rot90(img, 1, (2, 3)), torch.rot90(mask, 1, (2, 3)), torch.rot90(stk, 1, (2, 3))
+        x, y = y, S - x
+    nose = torch.stack([torch.where(has, x, torch.full_like(x, -1.0)), torch.where(has, y, torch.full_like(y, -1.0))], 1)
+    gain = 1 + 0.25 * (torch.rand(B, 1, 1, 1, generator=g) - 0.5)
+    bias = 0.08 * (torch.rand(B, 1, 1, 1, generator=g) - 0.5)
+    chan = 1 + 0.1 * (torch.rand(B, 3, 1, 1, generator=g) - 0.5)
+    # keep letterbox padding at exactly 0
+    pad = (img.sum(1, keepdim=True) == 0)
+    img = ((img * gain * chan + bias).clamp(0, 1)).masked_fill(pad, 0.0)
+    return img, mask, stk, nose
+
+
+def dice_loss(logit, target, eps=1.0):
+    p = torch.sigmoid(logit)
+    inter = (p * target).sum((1, 2, 3))
+    den = p.sum((1, 2, 3)) + target.sum((1, 2, 3))
+    return 1 - (2 * inter + eps) / (den + eps)
+
+
+def losses(out, mask, stk, nose, reasons, frac):
+    m, n, s, q = out
+    l_mask = F.binary_cross_entropy_with_logits(m, mask) + dice_loss(m, mask).mean()
+    hm = nose_heatmap(nose)
+    w = 1 + 40 * hm
+    l_nose = (F.binary_cross_entropy_with_logits(n, hm, reduction="none") * w).mean() * 10
+    has_s = (stk.sum((1, 2, 3)) > 0).float()
+    l_stk = F.binary_cross_entropy_with_logits(s, stk) + (dice_loss(s, stk) * has_s).sum() / has_s.sum().clamp(min=1)
+    # blur is hard to judge when the head is tiny in the view: down-weight it there
+    qw = torch.ones_like(reasons)
+    qw[:, 0] = torch.where(frac < 0.45, 0.3, 1.0)
+    l_q = (F.binary_cross_entropy_with_logits(q, reasons, reduction="none") * qw).mean() * 2
+    return l_mask, l_nose, l_stk, l_q
+
+
+def export_onnx(model, path):
+    model.eval()
+    dummy = torch.zeros(1, 3, SIZE, SIZE)
+    torch.onnx.export(model, dummy, path, input_names=["image"], output_names=["mask", "nose", "sticker", "quality"],
+                      dynamic_axes={"image": {0: "N"}, "mask": {0: "N"}, "nose": {0: "N"}, "sticker": {0: "N"}, "quality": {0: "N"}},
+                      opset_version=17, do_constant_folding=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("data")
+    ap.add_argument("out")
+    ap.add_argument("--minutes", type=float, default=40)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--init", default=None, help="optional state dict to start from (fine-tuning)")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    random.seed(args.seed)
+    g = torch.Generator().manual_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    log_path = os.path.join(args.out, "training-log.txt")
+    logf = open(log_path, "a")
+
+    def log(msg):
+        line = f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {msg}"
+        print(line, flush=True)
+        logf.write(line + "\n")
+        logf.flush()
+
+    while True:
+        d, n_files = load_shards(args.data)
+        if d is not None:
+            break
+        time.sleep(20)
+    T = {}
+
+    def set_data(d):
+        T["img"] = torch.from_numpy(d["img"])  # N,S,S,3 uint8
+        T["mask"] = torch.from_numpy(d["mask"])
+        T["stk"] = torch.from_numpy(d["sticker"])
+        T["nose"] = torch.from_numpy(d["nose"])
+        T["reasons"] = torch.from_numpy(d["reasons"]).float()
+        T["frac"] = torch.from_numpy(d["frac"]).float()
+        T["scene"] = torch.from_numpy(d["scene"])
+        return T["img"].shape[0]
+
+    N = set_data(d)
+    # validation: the views of the first shard's last 30 scenes (never trained on)
+    val_scenes = set(np.unique(d["scene"])[-30:].tolist())
+    is_val = torch.tensor([int(s) in val_scenes for s in d["scene"]])
+    val_idx = torch.nonzero(is_val)[:, 0]
+    tr_idx = torch.nonzero(~is_val)[:, 0]
+    n_val = len(val_idx)
+    model = HeadContourNet()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    n_params = sum(p.numel() for p in model.parameters())
+    log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
+        f"budget={args.minutes}min lr={args.lr}")
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+
+    def batch(ix, aug):
+        x = T["img"][ix].permute(0, 3, 1, 2).float() / 255
+        m = T["mask"][ix][:, None].float() / 255
+        s = T["stk"][ix][:, None].float() / 255
+        n = T["nose"][ix].clone()
+        if aug:
+            x, m, s, n = augment(x, m, s, n, g)
+        return x, m, s, n, T["reasons"][ix], T["frac"][ix]
+
+    # time-based schedule: warmup then cosine on elapsed fraction of the budget
+    budget = args.minutes * 60
+    t0 = time.time()
+    step = 0
+    ptr = 0
+    order = tr_idx[torch.randperm(len(tr_idx), generator=g)]
+    run = None
+    while True:
+        el = time.time() - t0
+        if el > budget:
+            break
+        fr = el / budget
+        lr = args.lr * min(1.0, (step + 1) / 100) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * fr)))
+        for pg in opt.param_groups:
+            pg["lr"] = lr
+        if ptr + args.batch > len(order):
+            # new epoch: pick up shards written meanwhile (growing data set)
+            d2, nf2 = load_shards(args.data)
+            if nf2 > n_files:
+                n_files = nf2
+                N = set_data(d2)
+                is_val = torch.tensor([int(s) in val_scenes for s in d2["scene"]])
+                tr_idx = torch.nonzero(~is_val)[:, 0]
+                val_idx = torch.nonzero(is_val)[:, 0]
+                log(f"data: {n_files} shards, {N} samples")
+            del d2
+            order = tr_idx[torch.randperm(len(tr_idx), generator=g)]
+            ptr = 0
+        ix = order[ptr:ptr + args.batch]
+        ptr += args.batch
+        x, m, s, n, r, f = batch(ix, True)
+        model.train()
+        out = model(x)
+        lm, ln, ls, lq = losses(out, m, s, n, r, f)
+        loss = lm + ln + 0.5 * ls + 0.5 * lq
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        vals = torch.stack([loss, lm, ln, ls, lq]).detach()
+        run = vals if run is None else 0.98 * run + 0.02 * vals
+        step += 1
+        if step % 100 == 0:
+            log(f"step {step} t={el / 60:.1f}min lr={lr:.2e} loss={run[0]:.4f} mask={run[1]:.4f} nose={run[2]:.4f} "
+                f"sticker={run[3]:.4f} quality={run[4]:.4f}")
+        if step % 600 == 0:
+            torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
+    train_min = (time.time() - t0) / 60
+    # validation on held-out views of the same data file
+    model.eval()
+    with torch.no_grad():
+        iou, qacc, tot = [], [], None
+        for i in range(0, n_val, 32):
+            ix = val_idx[i:i + 32]
+            x, m, s, n, r, f = batch(ix, False)
+            out = model(x)
+            l = torch.stack(losses(out, m, s, n, r, f))
+            tot = l * len(ix) if tot is None else tot + l * len(ix)
+            pm = (torch.sigmoid(out[0]) > 0.5).float()
+            tm = (m > 0.5).float()
+            iou.append(((pm * tm).sum((1, 2, 3)) / ((pm + tm).clamp(max=1).sum((1, 2, 3)) + 1e-6)))
+            qacc.append(((out[3] > 0) == (r > 0.5)).float())
+        iou = torch.cat(iou).mean().item()
+        qacc = torch.cat(qacc).mean(0)
+        tot = (tot / n_val).tolist()
+    log(f"done: steps={step} train_minutes={train_min:.1f} val mask_iou={iou:.4f} val losses(mask,nose,sticker,quality)="
+        f"{[round(v, 4) for v in tot]} val reason_acc={[round(v, 3) for v in qacc.tolist()]}")
+    torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
+    onnx_path = os.path.join(args.out, "head-contour.onnx")
+    export_onnx(model, onnx_path)
+    info = {"params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
+            "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
+    with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
+        json.dump(info, fjson, indent=1)
+    log(f"exported {onnx_path} ({info['onnx_bytes']} bytes)")
+
+
+if __name__ == "__main__":
+    main()
