@@ -18,3 +18,7 @@ export * as Practice from "./practice/service.ts";
 export * from "./notifications/model.ts";
 export * from "./notifications/reminders.ts";
 export * as NotificationCenter from "./notifications/service.ts";
+export * from "./live/model.ts";
+export * as Live from "./live/service.ts";
+export * from "./chat/model.ts";
+export * as Chat from "./chat/service.ts";

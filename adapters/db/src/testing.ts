@@ -25,6 +25,10 @@ export interface TestDatabase {
   readonly layer: ReturnType<typeof makeDatabaseLayer>;
   /** Closes the connection and, on PostgreSQL, drops the database. */
   readonly drop: () => Promise<void>;
+  /** PostgreSQL: the test database's URL (for a LISTEN connection of its own). */
+  readonly url?: string;
+  /** PGlite: the embedded database (for its own LISTEN). */
+  readonly pglite?: import("@electric-sql/pglite").PGlite;
 }
 
 const LOCAL_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -157,7 +161,7 @@ export const createTestDatabase = async (kind: DatabaseKind): Promise<TestDataba
     const connection = await connectPglite(undefined, { loadDataDir: await pgliteTemplate() });
     // Migrations added since the template was made (none, normally) still apply.
     await migrateToLatest(connection.db);
-    return { kind, db: connection.db, layer: makeDatabaseLayer(connection.db), drop: connection.close };
+    return { kind, db: connection.db, layer: makeDatabaseLayer(connection.db), drop: connection.close, pglite: connection.pglite };
   }
   const adminUrl = await postgresServerUrl();
   if (adminUrl === null) throw new Error("No PostgreSQL server is reachable for integration tests");
@@ -175,6 +179,7 @@ export const createTestDatabase = async (kind: DatabaseKind): Promise<TestDataba
     kind,
     db: connection.db,
     layer: makeDatabaseLayer(connection.db),
+    url: withDatabase(adminUrl, name),
     drop: async () => {
       await connection.close();
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);

@@ -14,6 +14,7 @@ import {
   transaction,
 } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
+import { LiveEvents } from "../live/model.ts";
 import { passwordChangedMail, passwordResetMail, verificationMail } from "./emails.ts";
 import { AccountHooks, AccountsConfig, type Caller, CurrentUser, OneTimeTokens, type Session, Sessions, type User, Users } from "./model.ts";
 import {
@@ -321,6 +322,9 @@ export const authenticate = (token: string | null) =>
 export const signOut = Effect.gen(function* () {
   const { user, session } = yield* CurrentUser;
   yield* (yield* Sessions).revoke(session.id, yield* now);
+  // Open event streams of this session close now rather than at their next check.
+  const live = yield* Effect.serviceOption(LiveEvents);
+  if (Option.isSome(live)) yield* live.value.sessionEnded(session.id);
   yield* audit({ action: "account.sign_out", actorId: user.id, subjectId: user.id });
   // The spec's sign-out after a child submission that waits for an administrator.
   return { message: user.status === "WaitingApproval" ? MESSAGES.signedOutWaitingApproval : MESSAGES.signedOut };

@@ -5,6 +5,7 @@ import { onboardingFlags, factsOf } from "../onboarding/lifecycle.ts";
 import { Babies, babyName, UploadHistory } from "../onboarding/model.ts";
 import { Mailer, now, type OutgoingMail, Random } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
+import { publish } from "../live/service.ts";
 import { type Notification, type NotificationKind, Notifications } from "./model.ts";
 import { scanDue } from "./reminders.ts";
 
@@ -31,6 +32,8 @@ export const notify = (userId: string, kind: NotificationKind, text: string, sub
       createdAt: yield* now,
     };
     yield* (yield* Notifications).insert(notification);
+    // The bell of every open tab updates when this transaction commits.
+    yield* publish(userId, "notifications.count", { count: yield* (yield* Notifications).countUnread(userId), kind, subject_identifier: subjectId });
     if (mail) yield* (yield* Mailer).send(mail);
     return notification;
   });
@@ -86,7 +89,9 @@ export const readNotifications = (input: unknown) =>
     const request = yield* validate(ReadRequest, input);
     const ids = request.identifiers ?? (request.identifier ? [request.identifier] : null);
     const changed = yield* (yield* Notifications).markRead(user.id, ids, yield* now);
-    return { updated: changed, count: yield* (yield* Notifications).countUnread(user.id) };
+    const count = yield* (yield* Notifications).countUnread(user.id);
+    if (changed > 0) yield* publish(user.id, "notifications.count", { count });
+    return { updated: changed, count };
   });
 
 export type Reminder =
