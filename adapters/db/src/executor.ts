@@ -9,19 +9,17 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 /** The root database, for layers that build repositories (`Layer.effect(Tag, Effect.map(DatabaseClient, make))`). */
 export class DatabaseClient extends Context.Tag("crown/db/DatabaseClient")<DatabaseClient, Kysely<Database>>() {}
 
-interface OpenTransaction {
-  /** The database the transaction belongs to: a transaction is only reused by its own database's repositories. */
-  readonly root: Kysely<Database>;
-  readonly tx: Transaction<Database>;
-}
+/** The open transactions of the current fiber, by the database they belong to (usually none or one). */
+export type OpenTransactions = ReadonlyMap<Kysely<Database>, Transaction<Database>>;
 
 /**
- * The transaction the current fiber runs in, if any. Set by `Transactor.run` with `Effect.locally`,
- * so it follows the effect (and the fibers it forks) and nothing else.
+ * The transactions the current fiber runs in. Set by `Transactor.run` with `Effect.locally`, so it
+ * follows the effect (and the fibers it forks) and nothing else. Keyed by database: a transaction
+ * is only ever used by repositories of its own database.
  */
-export const currentExecutor: FiberRef.FiberRef<OpenTransaction | null> = globalValue(
+export const currentExecutor: FiberRef.FiberRef<OpenTransactions> = globalValue(
   Symbol.for("@crown/db/currentExecutor"),
-  () => FiberRef.unsafeMake<OpenTransaction | null>(null),
+  () => FiberRef.unsafeMake<OpenTransactions>(new Map()),
 );
 
 /** The executor for `db` in the current fiber: its open transaction, or `db` itself. */
@@ -29,8 +27,7 @@ export function executor(db: Kysely<Database>): Effect.Effect<Executor>;
 /** The same, for the database in the context. */
 export function executor(): Effect.Effect<Executor, never, DatabaseClient>;
 export function executor(db?: Kysely<Database>): Effect.Effect<Executor, never, DatabaseClient> {
-  const pick = (root: Kysely<Database>) =>
-    Effect.map(FiberRef.get(currentExecutor), (open): Executor => (open !== null && open.root === root ? open.tx : root));
+  const pick = (root: Kysely<Database>) => Effect.map(FiberRef.get(currentExecutor), (open): Executor => open.get(root) ?? root);
   return db !== undefined ? pick(db) : Effect.flatMap(DatabaseClient, pick);
 }
 
@@ -49,11 +46,11 @@ export const inTransaction =
   (db: Kysely<Database>) =>
   <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(FiberRef.get(currentExecutor), (open) =>
-      open !== null && open.root === db
+      open.has(db)
         ? self
         : Effect.acquireUseRelease(
             Effect.promise(() => db.startTransaction().execute()),
-            (tx) => Effect.locally(self, currentExecutor, { root: db, tx }),
+            (tx) => Effect.locally(self, currentExecutor, new Map(open).set(db, tx)),
             (tx, exit) =>
               Effect.promise(async () => {
                 if (Exit.isFailure(exit)) return tx.rollback().execute();

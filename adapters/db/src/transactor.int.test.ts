@@ -223,4 +223,33 @@ describe("Transactor on PGlite (one connection)", async () => {
     const { count } = await t.db.selectFrom("rate_limit_buckets").select("count").where("key", "=", key).executeTakeFirstOrThrow();
     expect(count).toBe(25);
   });
+
+  it("keeps the transactions of two databases apart when nested", async () => {
+    const other = await createTestDatabase("pglite");
+    try {
+      const here = aUser();
+      const there = aUser();
+      const insertInto = (layer: TestDatabase["layer"], user: ReturnType<typeof aUser>) =>
+        Effect.provide(Effect.flatMap(Users, (users) => users.insert(user)), layer);
+      const transactionOf = <A, E, R>(layer: TestDatabase["layer"], effect: Effect.Effect<A, E, R>) =>
+        Effect.flatMap(Effect.provide(Transactor, layer), (tx) => tx.run(effect));
+      const exit = await Effect.runPromiseExit(
+        transactionOf(
+          t.layer,
+          Effect.gen(function* () {
+            yield* Effect.exit(transactionOf(other.layer, Effect.zipRight(insertInto(other.layer, there), Effect.fail(new Boom()))));
+            // Still in this database's transaction (a query on the bare connection would wait forever).
+            yield* insertInto(t.layer, here);
+          }),
+        ).pipe(Effect.timeout("10 seconds")),
+      );
+      expect(Exit.isSuccess(exit)).toBe(true);
+      const find = (layer: TestDatabase["layer"], id: string) =>
+        Effect.runPromise(Effect.provide(Effect.map(Effect.flatMap(Users, (users) => users.findById(id)), Option.isSome), layer));
+      expect(await find(t.layer, here.id)).toBe(true);
+      expect(await find(other.layer, there.id)).toBe(false);
+    } finally {
+      await other.drop();
+    }
+  });
 });
