@@ -65,9 +65,13 @@ export const ProfileUpdateRequest = Schema.Struct({
   first_name: Required("First name"),
   last_name: Required("Last name"),
   phone: Phone,
+  // One filter over the nullish union (not a nullable wrapper around a filtered string), so an invalid
+  // fax answers only "Fax number is invalid", not also Effect's "Expected null/undefined" union members.
   fax_number: Schema.optionalWith(
-    Schema.String.pipe(Schema.filter((s) => s === "" || FAX_PATTERN.test(s), { message: () => "Fax number is invalid" })),
-    { nullable: true },
+    Schema.NullishOr(Schema.String).pipe(
+      Schema.filter((s) => s == null || s === "" || FAX_PATTERN.test(s), { message: () => "Fax number is invalid" }),
+    ),
+    { exact: true },
   ),
 });
 export type ProfileUpdateRequest = typeof ProfileUpdateRequest.Type;
