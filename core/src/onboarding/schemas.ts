@@ -1,5 +1,6 @@
-import { Schema } from "effect";
-import { Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
+import { Effect, Schema } from "effect";
+import { ValidationFailed } from "../shared/errors.ts";
+import { Email, OneOf, OptionalText, Required, validate } from "../shared/validation.ts";
 import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
 
@@ -204,3 +205,19 @@ export const MarketingRequest = Schema.Struct({
 
 export const IdentifierRequest = Schema.Struct({ identifier: Required("Identifier"), reason: OptionalText(1000) });
 
+
+const NULLABLE_NOISE = /^Expected (null|undefined), actual /;
+
+/**
+ * `validate`, minus the noise of optional fields: a present but wrong optional value fails its
+ * own rule and also the "null" and "undefined" members of its union; only the rule is kept.
+ */
+export const validateForm = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Effect.Effect<A, ValidationFailed> =>
+  Effect.mapError(validate(schema, input), (error) => {
+    const errors: Record<string, string[]> = {};
+    for (const [field, messages] of Object.entries(error.errors)) {
+      const kept = messages.filter((m) => !NULLABLE_NOISE.test(m));
+      errors[field] = kept.length > 0 ? kept : [...messages];
+    }
+    return new ValidationFailed({ message: Object.values(errors)[0]?.[0] ?? error.message, errors });
+  });

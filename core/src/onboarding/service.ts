@@ -6,7 +6,6 @@ import { ACCESS_MESSAGES, physicianName, requireActive, requireType } from "../p
 import { Delegations } from "../practice/model.ts";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, Mailer, now, Random, RequestContext, transaction } from "../shared/ports.ts";
-import { validate } from "../shared/validation.ts";
 import { latestToday } from "./dates.ts";
 import { approvedMail, rejectedMail } from "./emails.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent, onboardingFlags } from "./lifecycle.ts";
@@ -35,6 +34,7 @@ import {
   PhysicianSearchQuery,
   SignBaaRequest,
   UpdateQuizRequest,
+  validateForm,
 } from "./schemas.ts";
 
 export const MESSAGES = {
@@ -175,7 +175,7 @@ const babyFromRequest = (request: BabyRequest, ids: { id: string; parent: User; 
 export const registerBaby = (input: unknown) =>
   Effect.gen(function* () {
     const caller = yield* requireType("parent");
-    const request = yield* validate(BabyRequest(yield* today), blanksAsAbsent(input));
+    const request = yield* validateForm(BabyRequest(yield* today), blanksAsAbsent(input));
     const physician = yield* resolvePhysician(request.physician_identifier);
     const at = yield* now;
     const id = (yield* Random).identifier();
@@ -219,7 +219,7 @@ export const updateBaby = (input: unknown) =>
     if (caller.user.status !== "Active" && caller.user.status !== "WaitingApproval" && caller.user.status !== "AdditionalInformationRequired") {
       return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: caller.user.status });
     }
-    const request = yield* validate(BabyUpdateRequest(yield* today), blanksAsAbsent(input));
+    const request = yield* validateForm(BabyUpdateRequest(yield* today), blanksAsAbsent(input));
     const babies = yield* Babies;
     const existing = yield* babies.findById(request.identifier);
     if (Option.isNone(existing) || existing.value.parentId !== caller.user.id) return yield* NotFound.of("Baby");
@@ -255,7 +255,7 @@ export const myBabies = Effect.gen(function* () {
 export const addMarketingInfo = (input: unknown) =>
   Effect.gen(function* () {
     const caller = yield* requireType("parent");
-    const request = yield* validate(MarketingRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(MarketingRequest, blanksAsAbsent(input));
     if (request.parent_identifier && request.parent_identifier !== caller.user.id) return yield* NotFound.of("Parent");
     const lead = {
       id: (yield* Random).identifier(),
@@ -280,7 +280,7 @@ export const PHYSICIAN_SEARCH_LIMIT = 20;
 /** The provider search: active physicians whose name contains the text, then the 'No Physician' choice. */
 export const searchPhysicians = (query: unknown) =>
   Effect.gen(function* () {
-    const { name } = yield* validate(PhysicianSearchQuery, query);
+    const { name } = yield* validateForm(PhysicianSearchQuery, query);
     const found = yield* (yield* PhysicianDirectory).search(name, PHYSICIAN_SEARCH_LIMIT);
     return [...found.map(physicianRef), { identifier: NO_PHYSICIAN, name: NO_PHYSICIAN_NAME }];
   });
@@ -318,7 +318,7 @@ export const onboardingStatus = Effect.gen(function* () {
 
 export const acceptDisclaimer = (input: unknown) =>
   Effect.gen(function* () {
-    yield* validate(AcceptDisclaimerRequest, input);
+    yield* validateForm(AcceptDisclaimerRequest, input);
     const user = yield* freshCaller;
     if (user.disclaimerAcceptedAt !== null) return onboardingFlags(factsOf(user));
     const next = step(user, { type: "DISCLAIMER_ACCEPTED" });
@@ -342,7 +342,7 @@ export const signBaa = (input: unknown) =>
   Effect.gen(function* () {
     const { user: current } = yield* CurrentUser;
     if (current.type !== "physician") return yield* new Forbidden({ message: MESSAGES.baaPhysiciansOnly });
-    const request = yield* validate(SignBaaRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(SignBaaRequest, blanksAsAbsent(input));
     if (request.identifier && request.identifier !== current.id) return yield* NotFound.of("User");
     if (request.email && request.email.toLowerCase() !== current.email) return yield* ValidationFailed.field("email", MESSAGES.baaEmailMismatch);
     const user = yield* freshCaller;
@@ -386,7 +386,7 @@ const presentSignature = (s: { name: string; email: string; coveredEntity: strin
 export const updateQuiz = (input: unknown) =>
   Effect.gen(function* () {
     const { user: current } = yield* CurrentUser;
-    const request = yield* validate(UpdateQuizRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(UpdateQuizRequest, blanksAsAbsent(input));
     if (request.identifier && request.identifier !== current.id) return yield* NotFound.of("User");
     const user = yield* freshCaller;
     const passed = quizPassed(request.score, request.total);
@@ -442,7 +442,7 @@ export const listPendingApprovals = (page: number, perPage = 10) =>
 export const approveAccount = (input: unknown) =>
   Effect.gen(function* () {
     const admin = yield* requireAdmin;
-    const { identifier } = yield* validate(IdentifierRequest, input);
+    const { identifier } = yield* validateForm(IdentifierRequest, input);
     return yield* approve(identifier, admin.user.id);
   });
 
@@ -462,7 +462,7 @@ export const approve = (userId: string, actorId: string | null) =>
 export const rejectAccount = (input: unknown) =>
   Effect.gen(function* () {
     const admin = yield* requireAdmin;
-    const { identifier, reason } = yield* validate(IdentifierRequest, input);
+    const { identifier, reason } = yield* validateForm(IdentifierRequest, input);
     return yield* transaction(
       Effect.gen(function* () {
         const user = yield* Effect.flatMap((yield* Users).findById(identifier), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));

@@ -12,10 +12,10 @@ import {
   PatientUpdateRequest,
   RemoveStaffRequest,
   type StaffType,
+  validateForm,
 } from "../onboarding/schemas.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, Mailer, now, PasswordHasher, Random, Secrets, transaction } from "../shared/ports.ts";
-import { validate } from "../shared/validation.ts";
 import { type ActingFor, actingPhysician, displayName, physicianName } from "./access.ts";
 import { type Delegation, Delegations } from "./model.ts";
 
@@ -121,7 +121,7 @@ export const presentPatient = (baby: Baby, physician: User) => ({
 
 export const listPatients = (page: number, input: unknown) =>
   Effect.gen(function* () {
-    const request = yield* validate(ListRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(ListRequest, blanksAsAbsent(input));
     const acting = yield* actingPhysician(request);
     const perPage = request.per_page ?? 10;
     const result = yield* (yield* Babies).listByPhysician(acting.physician.id, searchText(request.search), { page, perPage });
@@ -136,7 +136,7 @@ export const listPatients = (page: number, input: unknown) =>
 export const addPatient = (input: unknown) =>
   Effect.gen(function* () {
     const raw = blanksAsAbsent(input);
-    const request = yield* renamePhoneErrors(validate(PatientRequest(latestToday(yield* now)), raw));
+    const request = yield* renamePhoneErrors(validateForm(PatientRequest(latestToday(yield* now)), raw));
     const acting = yield* actingPhysician(request);
     const at = yield* now;
     const id = (yield* Random).identifier();
@@ -201,7 +201,7 @@ export const addPatient = (input: unknown) =>
 /** Edits a patient of the acting physician; the caregiver e-mail is not editable. Another practice's patient answers 404. */
 export const updatePatient = (input: unknown) =>
   Effect.gen(function* () {
-    const request = yield* renamePhoneErrors(validate(PatientUpdateRequest(latestToday(yield* now)), blanksAsAbsent(input)));
+    const request = yield* renamePhoneErrors(validateForm(PatientUpdateRequest(latestToday(yield* now)), blanksAsAbsent(input)));
     const acting = yield* actingPhysician(request);
     const babies = yield* Babies;
     const existing = yield* babies.findById(request.identifier);
@@ -251,7 +251,7 @@ export const presentStaff = (member: { delegation: Delegation; user: User }) => 
  */
 export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) =>
   Effect.gen(function* () {
-    const request = yield* validate(AddStaffRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(AddStaffRequest, blanksAsAbsent(input));
     const acting = yield* actingPhysician(request);
     const staffType: StaffType = options.nurseOnly ? "nurse" : request.type ?? request.staff_type ?? "nurse";
     if (acting.delegation !== null && staffType !== "nurse") return yield* new Forbidden({ message: MESSAGES.staffOnlyNurses });
@@ -299,7 +299,7 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
 
 export const listStaff = (page: number, input: unknown, types: ReadonlyArray<StaffType>) =>
   Effect.gen(function* () {
-    const request = yield* validate(ListRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(ListRequest, blanksAsAbsent(input));
     const acting = yield* actingPhysician(request);
     const perPage = request.per_page ?? 10;
     const result = yield* (yield* Delegations).listStaff(acting.physician.id, types, { page, perPage });
@@ -313,7 +313,7 @@ export const listStaff = (page: number, input: unknown, types: ReadonlyArray<Sta
  */
 export const removeStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) =>
   Effect.gen(function* () {
-    const request = yield* validate(RemoveStaffRequest, blanksAsAbsent(input));
+    const request = yield* validateForm(RemoveStaffRequest, blanksAsAbsent(input));
     const acting: ActingFor = yield* actingPhysician(request);
     const staffId = request.staff_identifier ?? request.nurse_identifier;
     if (!staffId) return yield* ValidationFailed.field(options.nurseOnly ? "nurse_identifier" : "staff_identifier", MESSAGES.staffIdentifierRequired);
