@@ -3,7 +3,7 @@ import { measureHead, cvaMillimetres, type Segment } from "./geometry.ts";
 import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputTransform, type Point, type RgbImage } from "./image.ts";
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
-import { largestRegion, logitMap, regionTouches, sigmoid, sigmoidMap, traceOutline, type Outline, type Region } from "./outline.ts";
+import { largestRegion, logitMap, regionTouches, sigmoid, traceOutline, type Outline, type Region } from "./outline.ts";
 import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
 
 export interface AnalyzeOptions {
@@ -68,7 +68,7 @@ export const readOutputs = (
   const mask = logitMap(slice(outputs.mask), size, size);
   const region = largestRegion(mask, 0);
   const outline = region ? traceOutline(mask, region, 0).map((p) => toPhoto(transform, p)) : [];
-  const nose = findNoseTip(sigmoidMap(slice(outputs.nose), size, size), { presence: nosePresence });
+  const nose = findNoseTip(logitMap(slice(outputs.nose), size, size), { presence: nosePresence });
   const disc = findSticker(logitMap(slice(outputs.sticker), size, size), 0);
   const reasons = QUALITY_REASONS.length;
   const quality = Array.from(outputs.quality.subarray(i * reasons, (i + 1) * reasons), sigmoid);

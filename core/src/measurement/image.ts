@@ -152,50 +152,47 @@ const sampleSquare = (image: RgbImage, t: InputTransform): Float32Array => {
   const ys = axisTaps(size, t.scale, t.offsetY, height);
   const plane = size * size;
   const out = new Float32Array(3 * plane);
-  // Horizontal pass, one source row at a time, only for rows some output row uses.
-  const rowCache = new Map<number, Float32Array>();
-  const horizontal = (y: number): Float32Array => {
-    let row = rowCache.get(y);
-    if (row) return row;
-    row = new Float32Array(3 * size);
+  if (ys.index.length === 0 || xs.index.length === 0) return out;
+  // Horizontal pass over the source rows some output row uses (they form one contiguous band).
+  let firstRow = height;
+  let lastRow = -1;
+  for (const y of ys.index) {
+    if (y < firstRow) firstRow = y;
+    if (y > lastRow) lastRow = y;
+  }
+  const band = new Float32Array((lastRow - firstRow + 1) * 3 * size);
+  for (let y = firstRow; y <= lastRow; y++) {
     const base = y * width * channels;
+    const o = (y - firstRow) * 3 * size;
     for (let i = 0; i < size; i++) {
       let r = 0;
       let g = 0;
       let b = 0;
-      const s = xs.start[i]!;
-      const n = xs.count[i]!;
-      for (let k = s; k < s + n; k++) {
+      const end = xs.start[i]! + xs.count[i]!;
+      for (let k = xs.start[i]!; k < end; k++) {
         const w = xs.weight[k]!;
         const p = base + xs.index[k]! * channels;
         r += w * data[p]!;
         g += w * data[p + 1]!;
         b += w * data[p + 2]!;
       }
-      row[i] = r;
-      row[size + i] = g;
-      row[2 * size + i] = b;
+      band[o + i] = r;
+      band[o + size + i] = g;
+      band[o + 2 * size + i] = b;
     }
-    rowCache.set(y, row);
-    return row;
-  };
+  }
+  // Vertical pass, scaled to [0, 1].
   for (let j = 0; j < size; j++) {
-    const s = ys.start[j]!;
-    const n = ys.count[j]!;
-    for (let k = s; k < s + n; k++) {
+    const o = j * size;
+    const end = ys.start[j]! + ys.count[j]!;
+    for (let k = ys.start[j]!; k < end; k++) {
       const w = ys.weight[k]! / 255;
-      const row = horizontal(ys.index[k]!);
-      const o = j * size;
+      const row = (ys.index[k]! - firstRow) * 3 * size;
       for (let i = 0; i < size; i++) {
-        out[o + i]! += w * row[i]!;
-        out[plane + o + i]! += w * row[size + i]!;
-        out[2 * plane + o + i]! += w * row[2 * size + i]!;
+        out[o + i]! += w * band[row + i]!;
+        out[plane + o + i]! += w * band[row + size + i]!;
+        out[2 * plane + o + i]! += w * band[row + 2 * size + i]!;
       }
-    }
-    // Rows above the current footprint are no longer needed.
-    if (n > 0) {
-      const firstNeeded = ys.index[s]!;
-      for (const key of rowCache.keys()) if (key < firstNeeded) rowCache.delete(key);
     }
   }
   return out;

@@ -2,10 +2,12 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { findNoseTip, findSticker } from "./landmarks.ts";
 
-const gaussian = (size: number, cx: number, cy: number, sigma: number, peak = 1) => {
+/** A Gaussian heatmap of probabilities, as the logits a model would output for it. */
+const gaussian = (size: number, cx: number, cy: number, sigma: number, peak = 0.999) => {
   const data = new Float32Array(size * size);
   for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) {
-    data[y * size + x] = peak * Math.exp(-((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2) / (2 * sigma * sigma));
+    const p = Math.min(1 - 1e-6, Math.max(1e-6, peak * Math.exp(-((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2) / (2 * sigma * sigma))));
+    data[y * size + x] = Math.log(p / (1 - p));
   }
   return { width: size, height: size, data };
 };
@@ -27,7 +29,7 @@ describe("findNoseTip", () => {
 
   it("is not pulled towards a weaker second blob", () => {
     const map = gaussian(160, 40.3, 60.7, 2.5);
-    const other = gaussian(160, 100, 100, 2.5, 0.9);
+    const other = gaussian(160, 100, 100, 2.5, 0.9); // logits are monotonic: max of logits = max of probabilities
     for (let i = 0; i < map.data.length; i++) map.data[i] = Math.max(map.data[i]!, other.data[i]!);
     const tip = findNoseTip(map)!;
     expect(tip.x).toBeCloseTo(40.3, 1);

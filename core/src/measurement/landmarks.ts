@@ -1,6 +1,6 @@
 // The nose tip and the sticker, found in the model's heatmap and disc maps.
 import type { Point } from "./image.ts";
-import { largestRegion, polygonArea, polygonCentroid, traceOutline, type ProbabilityMap } from "./outline.ts";
+import { largestRegion, polygonArea, polygonCentroid, sigmoid, traceOutline, type ProbabilityMap } from "./outline.ts";
 
 export interface NoseTip extends Point {
   /** The heatmap's peak probability. */
@@ -16,21 +16,23 @@ export interface NoseOptions {
 
 /**
  * The nose tip: the heatmap's peak, refined by a soft-argmax (probability-weighted centroid) in a
- * small window around it, so the position is sub-pixel. Null when the peak is below `presence`.
- * Coordinates are in map pixels with pixel centres at i + 0.5.
+ * small window around it, so the position is sub-pixel. Null when the peak's probability is below
+ * `presence`. The map holds the model's logits: the peak is found on them directly and only the
+ * window is turned into probabilities. Coordinates are in map pixels with pixel centres at i + 0.5.
  */
-export const findNoseTip = (heatmap: ProbabilityMap, options: NoseOptions = {}): NoseTip | null => {
+export const findNoseTip = (logits: ProbabilityMap, options: NoseOptions = {}): NoseTip | null => {
   const presence = options.presence ?? 0.5;
   const radius = options.radius ?? 7;
-  const { width, height, data } = heatmap;
+  const { width, height, data } = logits;
   let peak = -1;
-  let peakValue = -Infinity;
+  let peakLogit = -Infinity;
   for (let i = 0; i < data.length; i++) {
-    if (data[i]! > peakValue) {
-      peakValue = data[i]!;
+    if (data[i]! > peakLogit) {
+      peakLogit = data[i]!;
       peak = i;
     }
   }
+  const peakValue = sigmoid(peakLogit);
   if (peak < 0 || !(peakValue >= presence)) return null;
   const px = peak % width;
   const py = (peak - px) / width;
@@ -41,7 +43,7 @@ export const findNoseTip = (heatmap: ProbabilityMap, options: NoseOptions = {}):
   let sy = 0;
   for (let y = Math.max(0, py - radius); y <= Math.min(height - 1, py + radius); y++) {
     for (let x = Math.max(0, px - radius); x <= Math.min(width - 1, px + radius); x++) {
-      const w = data[y * width + x]! - floor;
+      const w = sigmoid(data[y * width + x]!) - floor;
       if (w <= 0) continue;
       sum += w;
       sx += w * (x + 0.5);

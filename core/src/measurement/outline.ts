@@ -53,17 +53,23 @@ export const largestRegion = (map: ProbabilityMap, level = 0.5): Region | null =
       const p = stack[--top]!;
       area++;
       const x = p % width;
-      const y = (p - x) / width;
-      const visit = (q: number): void => {
-        if (label[q] === 0 && data[q]! >= level) {
-          label[q] = next;
-          stack[top++] = q;
-        }
-      };
-      if (x > 0) visit(p - 1);
-      if (x < width - 1) visit(p + 1);
-      if (y > 0) visit(p - width);
-      if (y < height - 1) visit(p + width);
+      // Neighbours inline: this loop runs for every head pixel of every frame.
+      if (x > 0 && label[p - 1] === 0 && data[p - 1]! >= level) {
+        label[p - 1] = next;
+        stack[top++] = p - 1;
+      }
+      if (x < width - 1 && label[p + 1] === 0 && data[p + 1]! >= level) {
+        label[p + 1] = next;
+        stack[top++] = p + 1;
+      }
+      if (p >= width && label[p - width] === 0 && data[p - width]! >= level) {
+        label[p - width] = next;
+        stack[top++] = p - width;
+      }
+      if (p + width < data.length && label[p + width] === 0 && data[p + width]! >= level) {
+        label[p + width] = next;
+        stack[top++] = p + width;
+      }
     }
     if (area > bestArea) {
       bestArea = area;
@@ -163,17 +169,21 @@ export const traceOutline = (map: ProbabilityMap, region: Region, level = 0.5): 
     }
   }
   const inside = (gx: number, gy: number): boolean => field[gy * W + gx]! >= level;
-  // Edges are keyed by the lattice edge they cross; each cell contributes segments between them.
+  // Each crossed lattice edge links to the next one along the outline (-1: none).
   // Horizontal lattice edge between (gx, gy) and (gx + 1, gy): key 2 * (gy * W + gx).
   // Vertical lattice edge between (gx, gy) and (gx, gy + 1): key 2 * (gy * W + gx) + 1.
-  const next = new Map<number, number>();
+  const next = new Int32Array(2 * W * H).fill(-1);
+  const starts: number[] = [];
   const link = (from: number, to: number): void => {
-    next.set(from, to);
+    next[from] = to;
+    starts.push(from);
   };
   const hKey = (gx: number, gy: number): number => 2 * (gy * W + gx);
   const vKey = (gx: number, gy: number): number => 2 * (gy * W + gx) + 1;
-  for (let gy = 0; gy < H - 1; gy++) {
-    for (let gx = 0; gx < W - 1; gx++) {
+  // Only cells around the region can hold its boundary (padded grid = map + 1).
+  const b = region.bounds;
+  for (let gy = b.y; gy <= b.y + b.height; gy++) {
+    for (let gx = b.x; gx <= b.x + b.width; gx++) {
       const tl = inside(gx, gy);
       const tr = inside(gx + 1, gy);
       const br = inside(gx + 1, gy + 1);
@@ -219,22 +229,22 @@ export const traceOutline = (map: ProbabilityMap, region: Region, level = 0.5): 
     const gx = cell % W;
     const gy = (cell - gx) / W;
     const a = field[cell]!;
-    const b = key & 1 ? field[cell + W]! : field[cell + 1]!;
-    const t = a === b ? 0.5 : Math.min(1, Math.max(0, (level - a) / (b - a)));
+    const c = key & 1 ? field[cell + W]! : field[cell + 1]!;
+    const t = a === c ? 0.5 : Math.min(1, Math.max(0, (level - a) / (c - a)));
     // Padded grid index g is map pixel g - 1, whose centre is at g - 0.5.
     return key & 1 ? { x: gx - 0.5, y: gy - 0.5 + t } : { x: gx - 0.5 + t, y: gy - 0.5 };
   };
   let best: Point[] = [];
   let bestArea = 0;
-  const seen = new Set<number>();
-  for (const start of next.keys()) {
-    if (seen.has(start)) continue;
+  const seen = new Uint8Array(next.length);
+  for (const start of starts) {
+    if (seen[start]) continue;
     const loop: Point[] = [];
-    let key: number | undefined = start;
-    while (key !== undefined && !seen.has(key)) {
-      seen.add(key);
+    let key = start;
+    while (key >= 0 && !seen[key]) {
+      seen[key] = 1;
       loop.push(crossing(key));
-      key = next.get(key);
+      key = next[key]!;
     }
     const area = Math.abs(polygonArea(loop));
     if (key === start && area > bestArea) {
