@@ -338,6 +338,33 @@ describe("verifyEmail: the mailed, signed, single-use link", () => {
     expect((await world.run(followVerificationLink(fresh))).message).toBe(MESSAGES.verified);
   });
 
+  it("answers 'already verified' (no change, no audit) for the used link of a verified account", async () => {
+    const world = makeTestWorld();
+    const payload = aParent();
+    await world.run(signUp(payload));
+    const link = lastVerificationLink(world, payload.email);
+    await world.run(followVerificationLink(link));
+    expect(await world.run(followVerificationLink(link))).toEqual({
+      message: MESSAGES.alreadyVerified,
+      results: { status: "AdditionalInformationRequired", type: "parent" },
+    });
+    expect(world.audit.filter((a) => a.action === "account.email_verified")).toHaveLength(1);
+  });
+
+  it("a blocked, unverified account cannot verify (409), and the refused attempt does not burn the link", async () => {
+    const world = makeTestWorld();
+    const payload = aParent();
+    const { identifier } = await world.run(signUp(payload));
+    await world.run(changeStatus(identifier, { type: "BLOCKED" }, "admin"));
+    const link = lastVerificationLink(world, payload.email);
+    expect((await world.failure(followVerificationLink(link)))._tag).toBe("Conflict");
+    expect(world.users.get(identifier)).toMatchObject({ status: "Blocked", emailVerifiedAt: null });
+    // Unblocked, it is back to EmailVerificationRequired and the same link works.
+    await world.run(changeStatus(identifier, { type: "UNBLOCKED" }, "admin"));
+    expect(world.users.get(identifier)!.status).toBe("EmailVerificationRequired");
+    expect((await world.run(followVerificationLink(link))).results.status).toBe("AdditionalInformationRequired");
+  });
+
   it("verifyEmail rejects a query without expires or signature", async () => {
     const world = makeTestWorld();
     const payload = aParent();
