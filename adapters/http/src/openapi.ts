@@ -1,4 +1,4 @@
-import { JSONSchema, type Schema } from "effect";
+import { JSONSchema, Schema, SchemaAST as AST } from "effect";
 
 /** One documented call: the same Effect Schema validates the request and describes it here. */
 export interface RouteDoc {
@@ -13,6 +13,39 @@ export interface RouteDoc {
 }
 
 const registry: RouteDoc[] = [];
+
+/**
+ * JSON Schema has no "undefined": optional fields that also accept undefined (or null) are
+ * described by their other members, and their optionality by `required`.
+ */
+const withoutUndefined = (ast: AST.AST): AST.AST => {
+  switch (ast._tag) {
+    case "Union": {
+      const members = ast.types.filter((t) => t._tag !== "UndefinedKeyword" && t._tag !== "VoidKeyword").map(withoutUndefined);
+      return members.length === 1 ? members[0]! : AST.Union.make(members, ast.annotations);
+    }
+    case "Refinement":
+      return withoutUndefined(ast.from);
+    case "Transformation":
+      return withoutUndefined(ast.from);
+    case "TypeLiteral":
+      return new AST.TypeLiteral(
+        ast.propertySignatures.map((ps) => new AST.PropertySignature(ps.name, withoutUndefined(ps.type), ps.isOptional, ps.isReadonly, ps.annotations)),
+        ast.indexSignatures,
+        ast.annotations,
+      );
+    default:
+      return ast;
+  }
+};
+
+const requestSchema = (schema: Schema.Schema<any, any, never>) => {
+  try {
+    return JSONSchema.make(schema);
+  } catch {
+    return JSONSchema.make(Schema.make(withoutUndefined(schema.ast)));
+  }
+};
 
 export const documented = (doc: RouteDoc): RouteDoc => {
   registry.push(doc);
@@ -50,7 +83,7 @@ export const openApiDocument = (serverUrl: string) => {
       },
     };
     if (route.body) {
-      const schema = JSONSchema.make(route.body);
+      const schema = requestSchema(route.body);
       op.requestBody = {
         required: true,
         content: { [route.bodyType === "multipart" ? "multipart/form-data" : "application/json"]: { schema } },
