@@ -1,0 +1,160 @@
+// Inference benchmark (prints figures; no timed assertions):
+//   pnpm tsx tests/bench/inference.bench.ts [--eval DIR] [--limit N] [--no-browser] [--runs N]
+// - the model's size;
+// - server time per image with one thread (onnxruntime-node): one model pass, and a whole two-pass analysis;
+// - Chromium time per frame (onnxruntime-web wasm in a Web Worker, two passes, as auto-capture runs it);
+// - on a held-out rendered set (models/head-contour/data/eval/truth.json from build.sh, or --eval DIR):
+//   MAE of CI and CVAI, share of good images accepted, and the right reason on bad images per reason,
+//   all through the TypeScript pipeline that ships.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+import { analyzePhoto, letterbox, QUALITY_REASONS, type PhotoAnalysis } from "../../core/src/measurement/index.ts";
+import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
+import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
+import { modelPath, samplePhotos } from "../../adapters/inference/src/testing.ts";
+import { CHROMIUM, startInferencePage } from "../inference-browser/harness.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const { values } = parseArgs({
+  options: {
+    eval: { type: "string" },
+    limit: { type: "string" },
+    runs: { type: "string" },
+    "no-browser": { type: "boolean" },
+  },
+});
+const runs = Number(values.runs ?? 50);
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const percentile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const ms = (x: number): string => `${x.toFixed(1)} ms`;
+/** CPU time of this process since `since`: a fairer figure than wall time on a busy machine. */
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+const line = (label: string, value: string, goal?: string): void => {
+  process.stdout.write(`${label.padEnd(52)} ${value}${goal ? `   (goal ${goal})` : ""}\n`);
+};
+
+const path = modelPath();
+if (!existsSync(path)) {
+  process.stderr.write(`No model at ${path}; build it with \`pnpm model:build\` or set CROWN_MODEL.\n`);
+  process.exit(1);
+}
+process.stdout.write(`Head-contour model: ${path}\nload average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs (wall times suffer on a busy machine)\n\n`);
+line("model size", `${(statSync(path).size / 1e6).toFixed(2)} MB`, "at most 5 MB");
+
+const model = await loadHeadContourModel(path, { threads: 1 });
+const options = analyzeOptionsFrom(model.card);
+const size = model.card.input_size;
+const photos = samplePhotos();
+
+// One pass of the network, one thread.
+const input = new Float32Array(3 * size * size).map((_, i) => ((i * 7919) % 1000) / 1000);
+for (let i = 0; i < 5; i++) await model.run(input, 1);
+const passTimes: number[] = [];
+let cpu = process.cpuUsage();
+for (let i = 0; i < runs; i++) {
+  const t = performance.now();
+  await model.run(input, 1);
+  passTimes.push(performance.now() - t);
+}
+line("server, one model pass, 1 thread (median / p90)", `${ms(median(passTimes))} / ${ms(percentile(passTimes, 90))}, ${ms(cpuMs(cpu) / runs)} CPU`);
+
+// A whole photo: letterbox, pass 1, crop, pass 2, outline, geometry, verdict.
+if (photos.length > 0) {
+  const images = await Promise.all(photos.slice(0, 10).map(async (p) => decodeImage(readFileSync(p))));
+  for (const image of images) await analyzePhoto(image, model, options);
+  const imageTimes: number[] = [];
+  cpu = process.cpuUsage();
+  for (let i = 0; i < Math.max(1, Math.round(runs / images.length)); i++) {
+    for (const image of images) {
+      const t = performance.now();
+      await analyzePhoto(image, model, options);
+      imageTimes.push(performance.now() - t);
+    }
+  }
+  line("server, per image (two passes + geometry), 1 thread", `${ms(median(imageTimes))} median, ${ms(percentile(imageTimes, 90))} p90, ${ms(cpuMs(cpu) / imageTimes.length)} CPU`, "20 ms");
+  const sizes = images.map((i) => `${i.width}x${i.height}`);
+  process.stdout.write(`${"".padEnd(52)} (${images.length} sample photos, ${[...new Set(sizes)].slice(0, 4).join(", ")}${sizes.length > 4 ? ", ..." : ""})\n`);
+} else {
+  const image = { width: 960, height: 720, channels: 3 as const, data: new Uint8Array(960 * 720 * 3).fill(100) };
+  const t = performance.now();
+  for (let i = 0; i < runs; i++) letterbox(image, size);
+  line("letterbox 960x720 (no sample photos found)", ms((performance.now() - t) / runs));
+}
+
+// Chromium: the Web Worker measures a frame.
+if (!values["no-browser"] && photos.length > 0) {
+  const site = await startInferencePage(path, dirname(photos[0]!));
+  const browser = await chromium.launch(CHROMIUM);
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${site.origin}/`);
+    await page.evaluate(() => window.crownInference.ready);
+    const frameTimes: number[] = [];
+    const sample = photos.slice(0, 5);
+    for (const photo of sample) {
+      const url = `/sample/${photo.slice(dirname(photo).length + 1)}`;
+      await page.evaluate((u) => window.crownInference.analyze(u, 2), url); // warm-up
+      const { milliseconds } = await page.evaluate(({ u, n }) => window.crownInference.analyze(u, n), { u: url, n: Math.max(4, Math.round(runs / sample.length)) });
+      frameTimes.push(...milliseconds);
+    }
+    line("Chromium Web Worker, per frame (wasm, 1 thread)", `${ms(median(frameTimes))} median, ${ms(percentile(frameTimes, 90))} p90`, "60 ms");
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
+
+// Accuracy on a held-out rendered set, through the TypeScript pipeline.
+const evalDir = values.eval ?? join(ROOT, "models/head-contour/data/eval");
+const truthFile = join(evalDir, "truth.json");
+if (existsSync(truthFile)) {
+  interface TruthItem {
+    image: string;
+    ci: number;
+    cvai: number;
+    reasons: number[];
+  }
+  const truth = JSON.parse(readFileSync(truthFile, "utf8")) as { seed: number; items: TruthItem[] };
+  const items = truth.items.slice(0, values.limit ? Number(values.limit) : undefined);
+  const rows: { item: TruthItem; analysis: PhotoAnalysis }[] = [];
+  const started = performance.now();
+  for (const item of items) {
+    const image = await decodeImage(readFileSync(join(evalDir, item.image)));
+    rows.push({ item, analysis: await analyzePhoto(image, model, options) });
+  }
+  const good = rows.filter((r) => r.item.reasons.length === 0);
+  const bad = rows.filter((r) => r.item.reasons.length > 0);
+  const measured = good.filter((r) => r.analysis.ci !== null);
+  const accepted = good.filter((r) => r.analysis.accepted);
+  const mae = (rs: typeof rows, key: "ci" | "cvai"): string =>
+    rs.length === 0 ? "-" : (rs.reduce((s, r) => s + Math.abs(r.analysis[key]! - r.item[key]), 0) / rs.length).toFixed(2);
+  const p90 = (rs: typeof rows, key: "ci" | "cvai"): string =>
+    rs.length === 0 ? "-" : percentile(rs.map((r) => Math.abs(r.analysis[key]! - r.item[key])), 90).toFixed(2);
+  process.stdout.write(`\nHeld-out rendered set ${evalDir} (seed ${truth.seed}): ${rows.length} images, ${good.length} good, ${bad.length} bad, ${ms((performance.now() - started) / rows.length)} per image\n`);
+  line("CI MAE on accepted good images", `${mae(accepted, "ci")} (p90 ${p90(accepted, "ci")}, n=${accepted.length})`, "at most 1.0");
+  line("CVAI MAE on accepted good images", `${mae(accepted, "cvai")} (p90 ${p90(accepted, "cvai")})`, "at most 1.0");
+  line("CI / CVAI MAE on all measured good images", `${mae(measured, "ci")} / ${mae(measured, "cvai")} (n=${measured.length})`);
+  line("good images accepted", `${((100 * accepted.length) / Math.max(1, good.length)).toFixed(1)} %`, "95 %");
+  line("bad images rejected (any reason)", `${((100 * bad.filter((r) => !r.analysis.accepted).length) / Math.max(1, bad.length)).toFixed(1)} %`);
+  process.stdout.write("right reason on bad images, per reason (goal 90 %):\n");
+  QUALITY_REASONS.forEach((reason, i) => {
+    const having = bad.filter((r) => r.item.reasons.includes(i));
+    const right = having.filter((r) => r.analysis.reasons.includes(reason));
+    line(`  ${reason.length > 48 ? `${reason.slice(0, 47)}…` : reason}`, having.length ? `${((100 * right.length) / having.length).toFixed(1)} % of ${having.length}` : "none in the set");
+  });
+} else {
+  process.stdout.write(`\nNo held-out set at ${truthFile} (models/head-contour/build.sh writes it); skipping accuracy.\n`);
+}
+await model.close();
