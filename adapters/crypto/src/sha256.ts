@@ -6,7 +6,8 @@ import { Layer } from "effect";
 export const makeContentHasher = (): ContentHasherPort => ({
   sha256: () => {
     const hash = createHash("sha256");
-    return { update: (chunk) => void hash.update(chunk), hex: () => hash.digest("hex") };
+    let hex: string | null = null;
+    return { update: (chunk) => void hash.update(chunk), hex: () => (hex ??= hash.digest("hex")) };
   },
 });
 

@@ -10,6 +10,7 @@ import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { onboardingRoutes } from "./routes/onboarding.ts";
 import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
+import { reportsRoutes } from "./routes/reports.ts";
 
 export const API_BASE = "/api/v1/en";
 const JSON_LIMIT = 1024 * 1024;
@@ -40,6 +41,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", onboardingRoutes())
     .route("/", practiceRoutes())
     .route("/", notificationRoutes())
+    .route("/", reportsRoutes())
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;

@@ -21,14 +21,14 @@ const registerFonts = () => {
 };
 
 const styles = StyleSheet.create({
-  page: { padding: 36, fontSize: 9.5, color: "#1f2937", lineHeight: 1.35 },
+  page: { padding: 36, paddingBottom: 56, fontSize: 9.5, color: "#1f2937", lineHeight: 1.35 },
   h1: { fontSize: 18, fontWeight: "bold", marginBottom: 4, color: "#1e3a8a" },
   h2: { fontSize: 12, fontWeight: "bold", marginTop: 12, marginBottom: 6, color: "#1e3a8a" },
   row: { flexDirection: "row" },
   label: { width: 110, color: "#6b7280" },
   value: { flex: 1 },
   box: { borderWidth: 1, borderColor: "#d1d5db", borderRadius: 4, padding: 8, marginRight: 8, flex: 1 },
-  big: { fontSize: 20, fontWeight: "bold" },
+  big: { fontSize: 20, fontWeight: "bold", lineHeight: 1.2, marginVertical: 2 },
   small: { fontSize: 8, color: "#6b7280" },
   photos: { flexDirection: "row", flexWrap: "wrap" },
   photo: { width: 170, marginRight: 8, marginBottom: 10 },
@@ -178,6 +178,10 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
         <Chart title="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} limits={[3.5, 6.25, 8.75, 11]} />
       </View>
 
+      <Text style={styles.h2}>Important</Text>
+      <Text>{doc.disclaimer}</Text>
+      <Text style={{ ...styles.small, marginTop: 4 }}>{doc.citation}</Text>
+
       <Text style={styles.h2} break={doc.photos.length > 0}>
         Accepted photos
       </Text>
@@ -190,11 +194,9 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
         ))}
       </View>
 
-      <View style={styles.footer} fixed>
-        <Text>{doc.disclaimer}</Text>
-        <Text>{doc.citation}</Text>
-        <Text render={({ pageNumber, totalPages }) => `Page ${pageNumber} of ${totalPages}`} />
-      </View>
+      <Text style={styles.footer} fixed>
+        {doc.disclaimer}
+      </Text>
     </Page>
   </Document>
 );

@@ -14,6 +14,7 @@ const usage = `Usage: pnpm crown <command>
                                 create an Active, verified user (roles: ${USER_TYPES.join(", ")})
   user:approve <email>          approve an account waiting for approval
   seed:demo                     create demo accounts and data for a first look
+  worker                        run the background job worker alone (analysis), for scale-out
   analyze <image or video>... [--json]
                                 measure photos or videos as the server would
 `;
@@ -91,6 +92,10 @@ export const main = async (argv: string[]): Promise<number> => {
           return fail(describeError(error));
         }
       });
+    }
+    case "worker": {
+      const { runWorkerCommand } = await import("./commands/worker.ts");
+      return runWorkerCommand();
     }
     case "seed:demo":
       return withServices(async (s) => {

@@ -4,7 +4,7 @@ import { Effect, Layer, ManagedRuntime } from "effect";
 import type { Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { AccountsConfig, defaultAccountsSettings, onboardingHooksLayer, UploadHistory } from "@crown/core";
+import { AccountsConfig, defaultAccountsSettings, onboardingHooksLayer } from "@crown/core";
 import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
@@ -13,6 +13,7 @@ import { mailLayerFromEnv } from "@crown/mail";
 import { storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 import { sessionPresenter } from "./presenter.ts";
+import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -26,29 +27,33 @@ export interface ConnectedDatabase {
  * Every port of core bound to its adapter for this configuration: the composition root.
  * Tests pass a database of their own (created and dropped per run).
  */
-export const composeServices = async (config: ServerConfig, given?: ConnectedDatabase) => {
+export const composeServices = async (config: ServerConfig, given?: ConnectedDatabase, givenModel?: PipelineModel) => {
   const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
   const secret = await loadOrCreateServerSecret(config.dataDir);
+  const loaded = givenModel ?? (await loadModel());
   const ports = Layer.mergeAll(
     makeDatabaseLayer(database.db),
     cryptoLayer(secret),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
-    // Until the report pipeline records uploads, reminders follow the date of birth alone.
-    Layer.succeed(UploadHistory, UploadHistory.none),
+    reportPipelineLayer(database.db, loaded.model, loaded.analyze),
   );
-  // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction.
-  const layer = Layer.provideMerge(onboardingHooksLayer, ports);
+  // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction;
+  // reminders read the last uploads from the reports.
+  const layer = Layer.provideMerge(Layer.merge(onboardingHooksLayer, uploadHistoryLayer), ports);
   const runtime = ManagedRuntime.make(layer);
   return {
     database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },
     runtime,
+    /** What the report pipeline cannot do here (no ffmpeg, no model), said at start. */
+    pipeline: pipelineStatus(loaded.problem),
     /** Runs an effect with every service; for the CLI and seeds. */
     run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect),
     close: async () => {
       await runtime.dispose();
+      await loaded.model?.close?.();
       await database.close();
     },
   };

@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import type { ServerConfig } from "./config.ts";
 import { composeServices, createServerApp } from "./compose.ts";
 import { seedDemo } from "./seed.ts";
+import { startReportWorker } from "./reports.ts";
 
 const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
 
@@ -11,12 +12,17 @@ export const startServer = async (config: ServerConfig) => {
   const app = createServerApp(config, services, log);
   const embedded = services.database.kind === "pglite";
   const demo = embedded || process.env.CROWN_SEED_DEMO === "1" ? await seedDemo(services) : [];
+  // The analysis worker runs in the server unless CROWN_WORKER=off (then `pnpm crown worker` runs it).
+  const worker = config.runWorker ? startReportWorker(services.database.db, services.run as never, log) : null;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
     const lines = [
       `Crown is running at ${config.publicUrl} (port ${info.port})`,
       `  database: ${services.database.kind}${embedded ? ` in ${config.dataDir}/pglite` : ""}`,
       `  files:    ${config.s3 ? `S3 ${config.s3.endpoint}` : `${config.dataDir}/blobs`}`,
       `  e-mail:   ${config.smtpUrl ? "SMTP" : `.eml files in ${config.dataDir}/mail`}`,
+      `  jobs:     ${worker ? "analysis worker in this process" : "no worker here (CROWN_WORKER=off): run `pnpm crown worker`"}`,
+      ...(services.pipeline.ffmpeg ? [`  WARNING:  videos cannot be analysed: ${services.pipeline.ffmpeg}`] : []),
+      ...(services.pipeline.model ? [`  WARNING:  photos cannot be measured automatically: ${services.pipeline.model}`] : []),
     ];
     if (demo.length > 0) {
       lines.push("  demo accounts (password for all: " + demo[0]!.password + "):");
@@ -30,6 +36,7 @@ export const startServer = async (config: ServerConfig) => {
     stopping = true;
     log({ level: "info", msg: `received ${signal}, shutting down` });
     server.close();
+    await worker?.stop();
     await services.close();
     process.exit(0);
   };

@@ -1,0 +1,24 @@
+import { readConfig } from "../config.ts";
+import { composeServices } from "../compose.ts";
+import { startReportWorker } from "../reports.ts";
+
+const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
+
+/** `pnpm crown worker`: the job worker on its own (the server then runs with CROWN_WORKER=off). Stops cleanly on SIGTERM. */
+export const runWorkerCommand = async (): Promise<number> => {
+  const services = await composeServices(readConfig());
+  if (services.pipeline.ffmpeg) log({ level: "warn", msg: `videos cannot be analysed: ${services.pipeline.ffmpeg}` });
+  if (services.pipeline.model) log({ level: "warn", msg: `photos cannot be measured automatically: ${services.pipeline.model}` });
+  const concurrency = Number.parseInt(process.env.CROWN_WORKER_CONCURRENCY ?? "1", 10) || 1;
+  const worker = startReportWorker(services.database.db, services.run as never, log, { concurrency });
+  log({ level: "info", msg: `worker started (${services.database.kind}, concurrency ${concurrency})` });
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+  log({ level: "info", msg: "worker stopping" });
+  await worker.stop();
+  await services.close();
+  return 0;
+};

@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Effect, Layer } from "effect";
+import type { Kysely } from "kysely";
+import { UploadHistory } from "@crown/core";
+import { type AnalyzeOptions, HeadContourModel } from "@crown/core/measurement/index";
+import { analyzeReport, ANALYZE_REPORT_JOB, defaultReportSettings, ReportConfig, Reports } from "@crown/core/report/index";
+import { contentHasherLayer } from "@crown/crypto/sha256";
+import type { Database } from "@crown/db";
+import { analyzeOptionsFrom, loadHeadContourModel } from "@crown/inference";
+import { ffmpegUnavailable, reportMediaLayer } from "@crown/inference/report-media";
+import { jobQueueLayer, type RunningWorker, startWorker } from "@crown/jobs";
+import { reportRendererLayer } from "@crown/pdf";
+
+/** Where the server looks for the head-contour model unless CROWN_MODEL names one. */
+export const DEFAULT_MODEL_PATH = fileURLToPath(new URL("../../../models/head-contour/head-contour.onnx", import.meta.url));
+
+/** The model the pipeline measures with (null: none installed) and the options its card implies. */
+export interface PipelineModel {
+  readonly model: (HeadContourModel & { close?: () => Promise<void> }) | null;
+  readonly analyze: AnalyzeOptions;
+  readonly problem: string | null;
+}
+
+export interface ReportPipelineStatus {
+  /** Null when videos can be read; otherwise why not (said at start and written into reports). */
+  readonly ffmpeg: string | null;
+  /** Null when the model is loaded; otherwise why not. */
+  readonly model: string | null;
+}
+
+/** Loads the model when there is one; the pipeline still runs without it and says so in every report. */
+export const loadModel = async (
+  path = process.env.CROWN_MODEL ?? DEFAULT_MODEL_PATH,
+): Promise<PipelineModel> => {
+  if (!existsSync(path)) return { model: null, analyze: {}, problem: `the head-contour model is not at ${path} (build it with \`pnpm model:build\` or set CROWN_MODEL)` };
+  try {
+    const model = await loadHeadContourModel(path, { threads: 1 });
+    return { model, analyze: analyzeOptionsFrom(model.card), problem: null };
+  } catch (error) {
+    return { model: null, analyze: {}, problem: `the head-contour model at ${path} could not be loaded: ${(error as Error).message}` };
+  }
+};
+
+/**
+ * The report pipeline's adapters: the job queue, SHA-256, sharp and ffmpeg, the PDF renderer,
+ * the model (when present), and upload history for the onboarding reminders.
+ */
+export const reportPipelineLayer = (db: Kysely<Database>, model: HeadContourModel | null, analyze: AnalyzeOptions = {}) => {
+  const settings = { ...defaultReportSettings, analyze };
+  const base = Layer.mergeAll(
+    jobQueueLayer(db),
+    contentHasherLayer,
+    reportMediaLayer(),
+    reportRendererLayer,
+    Layer.succeed(ReportConfig, settings),
+  );
+  return model ? Layer.merge(base, Layer.succeed(HeadContourModel, model)) : base;
+};
+
+/** Upload history from the reports table (replaces `UploadHistory.none` once reports exist). */
+export const uploadHistoryLayer = Layer.effect(
+  UploadHistory,
+  Effect.map(Reports, (reports) => ({ lastUploads: (babyIds: ReadonlyArray<string>) => reports.lastSubmitted(babyIds) })),
+);
+
+export const pipelineStatus = (modelProblem: string | null): ReportPipelineStatus => ({ ffmpeg: ffmpegUnavailable(), model: modelProblem });
+
+/** Starts the job worker with the report handlers, running effects on `run`. */
+export const startReportWorker = (
+  db: Kysely<Database>,
+  run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>,
+  log?: (line: Record<string, unknown>) => void,
+  options: { pollMs?: number; concurrency?: number } = {},
+): RunningWorker =>
+  startWorker({
+    db,
+    ...(log ? { log } : {}),
+    pollMs: options.pollMs ?? 500,
+    concurrency: options.concurrency ?? 1,
+    handlers: {
+      [ANALYZE_REPORT_JOB]: async (payload) => {
+        await run(analyzeReport(String(payload.reportId)));
+      },
+    },
+  });
