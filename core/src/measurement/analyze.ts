@@ -43,14 +43,15 @@ export interface PhotoAnalysis {
   readonly crop: Box | null;
 }
 
-interface PassResult {
+export interface PassResult {
   readonly transform: InputTransform;
   readonly region: Region | null;
-  readonly outline: Point[];
   readonly noseTip: Point | null;
-  readonly sticker: StickerDisc | null;
   readonly quality: number[];
   readonly touchesFrame: boolean;
+  /** The head outline in photo pixels; traced on demand (the whole-photo pass rarely needs it). */
+  outline(): Point[];
+  sticker(): StickerDisc | null;
 }
 
 /** Read one image's outputs (index `i` of the batch) in photo coordinates. */
@@ -67,19 +68,20 @@ export const readOutputs = (
   // Outlines are traced on logits at 0 (probability 0.5), see traceOutline.
   const mask = logitMap(slice(outputs.mask), size, size);
   const region = largestRegion(mask, 0);
-  const outline = region ? traceOutline(mask, region, 0).map((p) => toPhoto(transform, p)) : [];
   const nose = findNoseTip(logitMap(slice(outputs.nose), size, size), { presence: nosePresence });
-  const disc = findSticker(logitMap(slice(outputs.sticker), size, size), 0);
   const reasons = QUALITY_REASONS.length;
   const quality = Array.from(outputs.quality.subarray(i * reasons, (i + 1) * reasons), sigmoid);
   return {
     transform,
     region,
-    outline,
     noseTip: nose ? toPhoto(transform, nose) : null,
-    sticker: disc ? { centre: toPhoto(transform, disc.centre), radius: disc.radius * transform.scale } : null,
     quality,
     touchesFrame: region !== null && regionTouches(region, photoRectInInput(transform, photo)),
+    outline: () => (region ? traceOutline(mask, region, 0).map((p) => toPhoto(transform, p)) : []),
+    sticker: () => {
+      const disc = findSticker(logitMap(slice(outputs.sticker), size, size), 0);
+      return disc ? { centre: toPhoto(transform, disc.centre), radius: disc.radius * transform.scale } : null;
+    },
   };
 };
 
@@ -117,9 +119,9 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   const quality = refined?.quality ?? first.quality;
   // Prefer the close-up; fall back to the whole photo where the close-up found nothing.
   const useRefined = refined !== null && refined.region !== null;
-  const outline = useRefined ? refined!.outline : first.outline;
+  const outline = useRefined ? refined!.outline() : first.outline();
   const noseTip = refined?.noseTip ?? first.noseTip;
-  const sticker = useRefined ? refined!.sticker : first.sticker;
+  const sticker = useRefined ? refined!.sticker() : first.sticker();
   const headFound = outline.length >= 3;
 
   const geometry = headFound && noseTip ? measureHead(outline, noseTip) : null;
