@@ -106,11 +106,7 @@ describe("signUp: validation with the spec's messages", () => {
     });
   }
 
-  // BUG (core/src/shared/validation.ts, outside this test's folder): Email, Phone and NewPassword put
-  // their required message only on the refinements, so a null (or non-string) value answers Effect's
-  // generic "Expected string, actual null" instead of the spec's message. `Required` fields are fine.
-  // `it.fails` keeps the suite green and turns red once the schemas are fixed: then make it `it`.
-  it.fails("answers the required message when email, password or phone is null", async () => {
+  it("answers the required message when email, password or phone is null", async () => {
     const world = makeTestWorld();
     for (const [field, message] of required) {
       const error = await validationOf(world, signUp(signUpWith({ [field]: null })));

@@ -12,6 +12,7 @@ import {
   RequestContext,
   Secrets,
   transaction,
+  type OutgoingMail,
 } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { LiveEvents } from "../live/model.ts";
@@ -117,8 +118,12 @@ export const newUser = (fields: {
   createdAt: fields.at,
 });
 
-/** Writes a fresh verification link for the user and mails it (older links stop working). */
-const sendVerificationLink = (user: User) =>
+/**
+ * Writes a fresh verification link for the user (older links stop working) and returns the mail
+ * that carries it. Callers send it after their transaction commits, so no mail ever carries a
+ * link that was rolled back, and no transaction waits on a mail server.
+ */
+const issueVerificationLink = (user: User) =>
   Effect.gen(function* () {
     const config = yield* AccountsConfig;
     const random = yield* Random;
@@ -139,8 +144,10 @@ const sendVerificationLink = (user: User) =>
     });
     const signature = secrets.sign(verificationPayload(user.id, token, expires));
     const url = `${config.publicUrl}/verify-email?id=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}&expires=${expires}&signature=${signature}`;
-    yield* (yield* Mailer).send(verificationMail(user.email, user.firstName, url, Math.round(config.verificationTtlSeconds / 3600)));
+    return verificationMail(user.email, user.firstName, url, Math.round(config.verificationTtlSeconds / 3600));
   });
+
+const send = (mail: OutgoingMail) => Effect.flatMap(Mailer, (mailer) => mailer.send(mail));
 
 const verificationPayload = (id: string, token: string, expires: number) => `verify-email|${id}|${token}|${expires}`;
 
@@ -154,7 +161,7 @@ export const signUp = (input: unknown) =>
     const random = yield* Random;
     const at = yield* now;
     const passwordHash = yield* (yield* PasswordHasher).hash(request.password);
-    const user = yield* transaction(
+    const [user, mail] = yield* transaction(
       Effect.gen(function* () {
         if (Option.isSome(yield* users.findByEmail(normaliseEmail(request.email)))) {
           return yield* ValidationFailed.field("email", MESSAGES.emailTaken);
@@ -170,11 +177,12 @@ export const signUp = (input: unknown) =>
           at,
         });
         yield* users.insert(created);
-        yield* sendVerificationLink(created);
+        const link = yield* issueVerificationLink(created);
         yield* audit({ action: "account.sign_up", actorId: created.id, subjectId: created.id, details: { type: created.type } });
-        return created;
+        return [created, link] as const;
       }),
     );
+    yield* send(mail);
     return { identifier: user.id, email: user.email, type: user.type, status: user.status };
   });
 
@@ -214,7 +222,7 @@ export const resendVerification = (input: unknown) =>
     yield* throttle(`verify-mail:acct:${address}`, LIMITS.mailPerAccount);
     const user = yield* (yield* Users).findByEmail(address);
     if (Option.isSome(user) && user.value.emailVerifiedAt === null && user.value.status === "EmailVerificationRequired") {
-      yield* transaction(sendVerificationLink(user.value));
+      yield* send(yield* transaction(issueVerificationLink(user.value)));
     }
     return { message: MESSAGES.verificationSent };
   });
@@ -346,7 +354,7 @@ export const recoverPassword = (input: unknown) =>
       const tokens = yield* OneTimeTokens;
       const at = yield* now;
       const token = random.secret(32);
-      yield* transaction(
+      const mail = yield* transaction(
         Effect.gen(function* () {
           yield* tokens.retireAll(user.value.id, "password_reset", at);
           yield* tokens.insert({
@@ -359,10 +367,11 @@ export const recoverPassword = (input: unknown) =>
             createdAt: at,
           });
           const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.value.email)}`;
-          yield* (yield* Mailer).send(passwordResetMail(user.value.email, user.value.firstName, url, Math.round(config.resetTtlSeconds / 60)));
           yield* audit({ action: "account.password_reset_requested", actorId: null, subjectId: user.value.id });
+          return passwordResetMail(user.value.email, user.value.firstName, url, Math.round(config.resetTtlSeconds / 60));
         }),
       );
+      yield* send(mail);
     }
     return { message: MESSAGES.resetSent };
   });
@@ -374,7 +383,7 @@ export const resetPassword = (input: unknown) =>
     const users = yield* Users;
     const at = yield* now;
     const passwordHash = yield* (yield* PasswordHasher).hash(request.password);
-    return yield* transaction(
+    const user = yield* transaction(
       Effect.gen(function* () {
         const tokens = yield* OneTimeTokens;
         const digest = secrets.digest(request.token);
@@ -396,10 +405,11 @@ export const resetPassword = (input: unknown) =>
           const hooks = yield* Effect.serviceOption(AccountHooks);
           if (Option.isSome(hooks)) yield* hooks.value.invitationAccepted({ ...user, passwordHash, emailVerifiedAt: at, status });
         }
-        yield* (yield* Mailer).send(passwordChangedMail(user.email, user.firstName));
-        return { message: MESSAGES.passwordChanged };
+        return user;
       }),
     );
+    yield* send(passwordChangedMail(user.email, user.firstName));
+    return { message: MESSAGES.passwordChanged };
   });
 
 export const changePassword = (input: unknown) =>
@@ -420,9 +430,9 @@ export const changePassword = (input: unknown) =>
         yield* (yield* Users).update(user.id, { passwordHash, passwordChangedAt: at });
         yield* (yield* Sessions).revokeAllForUser(user.id, at, session.id);
         yield* audit({ action: "account.password_changed", actorId: user.id, subjectId: user.id });
-        yield* (yield* Mailer).send(passwordChangedMail(user.email, user.firstName));
       }),
     );
+    yield* send(passwordChangedMail(user.email, user.firstName));
     return { message: MESSAGES.passwordChanged };
   });
 

@@ -59,7 +59,7 @@ export const OptionalText = (max = 255) =>
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 export const Email = Schema.propertySignature(
-  Schema.String.pipe(
+  Schema.String.annotations(msg("Email is required")).pipe(
     Schema.minLength(1, { message: () => "Email is required" }),
     Schema.filter((s) => s.length === 0 || (EMAIL_PATTERN.test(s) && s.length <= 254), { message: () => "Email is invalid" }),
   ),
@@ -72,7 +72,7 @@ export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*\-
 /** A new password: required, then the spec's strength rule. */
 export const NewPassword = (label = "Password") =>
   Schema.propertySignature(
-    Schema.String.pipe(
+    Schema.String.annotations(msg(`${label} is required`)).pipe(
       Schema.minLength(1, { message: () => `${label} is required` }),
       Schema.filter((s) => s.length === 0 || PASSWORD_PATTERN.test(s), { message: () => PASSWORD_RULE_MESSAGE }),
       Schema.maxLength(128, { message: () => "Password must be at most 128 characters" }),
@@ -81,7 +81,7 @@ export const NewPassword = (label = "Password") =>
 
 export const PHONE_PATTERN = /^\d{10}$/;
 export const Phone = Schema.propertySignature(
-  Schema.String.pipe(
+  Schema.String.annotations(msg("Mobile number is required")).pipe(
     Schema.minLength(1, { message: () => "Mobile number is required" }),
     Schema.filter((s) => s.length === 0 || PHONE_PATTERN.test(s), { message: () => "Mobile number is invalid" }),
   ),
