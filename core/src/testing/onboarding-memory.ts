@@ -18,12 +18,13 @@ import {
   UploadHistory,
 } from "../onboarding/model.ts";
 import { type Delegation, Delegations, type DelegationsPort } from "../practice/model.ts";
+import { Transactor } from "../shared/ports.ts";
 import type { TestServices, TestWorld } from "./memory.ts";
 
 /**
  * In-memory onboarding, practice and notification ports over a test world (memory.ts). The
- * maps are plain and readable by tests. They are not rolled back with the world's transactions
- * (the world snapshots only its own tables): tests here assert on successful calls.
+ * maps are plain and readable by tests. Its Transactor wraps the world's: a failed transaction
+ * restores these maps as the world restores its own tables.
  */
 
 export type OnboardingServices =
@@ -35,7 +36,8 @@ export type OnboardingServices =
   | UploadHistory
   | Delegations
   | Notifications
-  | AccountHooks;
+  | AccountHooks
+  | Transactor;
 
 export interface OnboardingWorld {
   readonly world: TestWorld;
@@ -161,7 +163,36 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
       lastUploads: (ids) => Effect.sync(() => new Map(ids.flatMap((id) => (uploads.has(id) ? [[id, uploads.get(id)!] as const] : [])))),
     }),
   );
-  const layer: Layer.Layer<OnboardingServices, never, TestServices> = Layer.merge(ports, Layer.provide(onboardingHooksLayer, ports));
+  const snapshot = () => ({
+    babies: new Map(babies),
+    delegations: new Map(delegations),
+    notifications: new Map(notifications),
+    lengths: [baaSignatures.length, quizAttempts.length, leads.length] as const,
+  });
+  const restore = (s: ReturnType<typeof snapshot>) => {
+    for (const [target, source] of [
+      [babies, s.babies],
+      [delegations, s.delegations],
+      [notifications, s.notifications],
+    ] as const) {
+      (target as Map<string, unknown>).clear();
+      for (const [k, v] of source as Map<string, unknown>) (target as Map<string, unknown>).set(k, v);
+    }
+    baaSignatures.length = s.lengths[0];
+    quizAttempts.length = s.lengths[1];
+    leads.length = s.lengths[2];
+  };
+  const transactor = Layer.effect(
+    Transactor,
+    Effect.map(Transactor, (inner) => ({
+      run: <A, E, R>(self: Effect.Effect<A, E, R>) =>
+        Effect.suspend(() => {
+          const before = snapshot();
+          return Effect.onExit(inner.run(self), (exit) => Effect.sync(() => (Exit.isFailure(exit) ? restore(before) : undefined)));
+        }),
+    })),
+  );
+  const layer: Layer.Layer<OnboardingServices, never, TestServices> = Layer.mergeAll(ports, Layer.provide(onboardingHooksLayer, ports), transactor);
 
   const provide = <A, E>(effect: Effect.Effect<A, E, TestServices | OnboardingServices>) => Effect.provide(effect, layer);
   return {

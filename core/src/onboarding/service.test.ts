@@ -1,0 +1,116 @@
+import { Effect, Exit } from "effect";
+import { describe, expect, it } from "vitest";
+import type { Caller, Session, User } from "../accounts/model.ts";
+import { createVerifiedUser, resetPassword } from "../accounts/service.ts";
+import { countUnread, reminders } from "../notifications/service.ts";
+import { addPatient, addStaff } from "../practice/service.ts";
+import { Mailer } from "../shared/ports.ts";
+import { makeTestWorld } from "../testing/memory.ts";
+import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
+import { linkIn } from "../testing/accounts.ts";
+import { approve, registerBaby, searchPhysicians } from "./service.ts";
+
+const session = (userId: string): Session => ({
+  id: `s-${userId}`,
+  userId,
+  tokenDigest: `d-${userId}`,
+  createdAt: new Date(0),
+  lastSeenAt: new Date(0),
+  expiresAt: new Date(8.64e15),
+  idleTimeoutSeconds: null,
+  revokedAt: null,
+  deviceType: "web",
+});
+
+const setup = async () => {
+  const world = makeTestWorld({ start: new Date("2026-06-15T12:00:00Z") });
+  const ob = makeOnboardingWorld(world);
+  const make = (type: User["type"], name: string) =>
+    world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
+  const as = (u: User): Caller => ({ user: world.users.get(u.id)!, session: session(u.id) });
+  return { world, ob, make, as };
+};
+
+describe("onboarding use cases (in-memory world)", () => {
+  it("an approval whose e-mail fails leaves neither the status nor the notification", async () => {
+    const { world, ob, make } = await setup();
+    const user = await make("parent", "waiting");
+    world.users.set(user.id, { ...world.users.get(user.id)!, status: "WaitingApproval" });
+    const dying = Effect.provideService(approve(user.id, null), Mailer, { send: () => Effect.die(new Error("SMTP down")) });
+    expect(Exit.isFailure(await world.exit(Effect.provide(dying, ob.layer)))).toBe(true);
+    expect(world.users.get(user.id)!.status).toBe("WaitingApproval");
+    expect(ob.notifications.size).toBe(0);
+    await ob.run(approve(user.id, null));
+    expect(world.users.get(user.id)!.status).toBe("Active");
+    expect(ob.notifications.size).toBe(1);
+  });
+
+  it("a patient whose caregiver already has an account joins it at once, with a notification and an e-mail", async () => {
+    const { world, ob, make, as } = await setup();
+    const doctor = await make("physician", "doc");
+    const parent = await make("parent", "mum");
+    const added = await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "Test", date_of_birth: "2026-05-01", email: "MUM@example.com" }));
+    expect([...ob.babies.values()].find((b) => b.id === added.identifier)?.parentId).toBe(parent.id);
+    expect(await ob.runAs(as(parent), countUnread)).toEqual({ count: 1 });
+    expect(world.lastMailTo(parent.email)?.subject).toContain("added Ivy Test");
+    // A physician's e-mail cannot be a caregiver's.
+    const exit = await ob.exitAs(as(doctor), addPatient({ first_name: "X", last_name: "Y", date_of_birth: "2026-05-01", email: doctor.email }));
+    expect(Exit.isFailure(exit)).toBe(true);
+  });
+
+  it("an invited caregiver sets a password from the link and is Active with the baby; the physician is told", async () => {
+    const { world, ob, make, as } = await setup();
+    const doctor = await make("physician", "doc2");
+    await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "New", date_of_birth: "2026-05-01", email: "new.family@example.com" }));
+    const link = linkIn(world.lastMailTo("new.family@example.com")!);
+    expect(link.pathname).toBe("/reset-password");
+    expect(link.searchParams.get("invite")).toBe("1");
+    await ob.run(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123" }));
+    const family = world.userByEmail("new.family@example.com")!;
+    expect(family).toMatchObject({ type: "parent", status: "Active" });
+    expect(family.emailVerifiedAt).not.toBeNull();
+    expect([...ob.notifications.values()].filter((n) => n.userId === doctor.id && n.kind === "invitation_accepted")).toHaveLength(1);
+    // The link works once.
+    expect(Exit.isFailure(await world.exit(Effect.provide(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123" }), ob.layer)))).toBe(true);
+  });
+
+  it("an existing staff member added by a second physician is told in the bell and by e-mail, not invited again", async () => {
+    const { world, ob, make, as } = await setup();
+    const first = await make("physician", "first");
+    const second = await make("physician", "second");
+    const nurse = await make("physician_staff", "nurse");
+    await ob.runAs(as(first), addStaff({ email: nurse.email }));
+    await ob.runAs(as(second), addStaff({ email: nurse.email, type: "office_admin" }));
+    expect(world.mailsTo(nurse.email).map((m) => m.subject)).toEqual([
+      "You can now act for Dr. first Test on Crown",
+      "You can now act for Dr. second Test on Crown",
+    ]);
+    expect(await ob.runAs(as(nurse), countUnread)).toEqual({ count: 2 });
+  });
+
+  it("the provider search finds active physicians by any part of the name, then offers 'No Physician'", async () => {
+    const { ob, make } = await setup();
+    await make("physician", "Hopper");
+    const found = await ob.run(searchPhysicians({ name: "opp" }));
+    expect(found.map((p) => p.name)).toEqual(["Dr. Hopper Test", "No Physician"]);
+  });
+
+  it("reminders follow the date of birth and the last upload", async () => {
+    const { world, ob, make, as } = await setup();
+    const doctor = await make("physician", "doc3");
+    const parent = await make("parent", "dad");
+    world.users.set(parent.id, { ...world.users.get(parent.id)!, status: "AdditionalInformationRequired" });
+    const { results } = await ob.runAs(
+      as(parent),
+      registerBaby({ physician_identifier: doctor.id, first_name: "Ben", last_name: "Test", date_of_birth: "2026-03-10", relation: "father" }),
+    );
+    const scans = async () => (await ob.runAs(as(parent), reminders)).filter((r) => r.type === "scan_due");
+    expect(await scans()).toMatchObject([{ baby_name: "Ben Test", month: 4, due_since: "2026-06-10", next_due: "2026-07-10" }]);
+    ob.uploads.set(results.baby.identifier, new Date("2026-06-12T08:00:00Z"));
+    expect(await scans()).toEqual([]);
+    world.clock.set(new Date("2026-07-11T00:00:00Z"));
+    expect(await scans()).toMatchObject([{ month: 5 }]);
+    world.clock.set(new Date("2026-10-10T00:00:00Z"));
+    expect(await scans()).toEqual([]);
+  });
+});
