@@ -13,7 +13,7 @@ export const startTestServer = async (kind: DatabaseKind, env: Record<string, st
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crown-api-"));
   const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1", ...env });
   const testDb = await createTestDatabase(kind);
-  const services = await composeServices(config, { db: testDb.db, kind, close: async () => undefined });
+  const services = await composeServices(config, { db: testDb.db, kind, close: async () => undefined, url: testDb.url, pglite: testDb.pglite });
   const app = createServerApp(config, services, () => undefined);
   let address = 0;
 

@@ -203,3 +203,17 @@ export type LiveHub = ReturnType<typeof makeLiveHub>;
 /** The live ports: events over `db`, and the feed of `hub` (started by the caller). */
 export const makeLiveLayer = (db: Kysely<Database>, hub: LiveHub) =>
   Layer.mergeAll(Layer.succeed(LiveEvents, makeLiveEvents(db)), Layer.succeed(LiveFeed, hub.feed));
+
+/** No LISTEN available: wake every stream now and then (they read after their own cursors anyway). */
+export const pollingNotificationSource = (everyMs = 1000): NotificationSource => {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    start: async (_deliver, resync) => {
+      timer = setInterval(resync, everyMs);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer) clearInterval(timer);
+    },
+  };
+};

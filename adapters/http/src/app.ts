@@ -8,6 +8,8 @@ import { HttpFailure } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
+import { chatRoutes } from "./routes/chat.ts";
+import { liveRoutes } from "./routes/live.ts";
 import { onboardingRoutes } from "./routes/onboarding.ts";
 import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
 import { reportsRoutes } from "./routes/reports.ts";
@@ -22,6 +24,8 @@ export interface ApiOptions {
   readonly clientIp: (c: import("hono").Context<Env>) => string | null;
   readonly publicUrl: string;
   readonly log?: (line: Record<string, unknown>) => void;
+  /** Seconds between an event stream's session checks (default 15). */
+  readonly liveCheckSeconds?: number;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -41,6 +45,8 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", onboardingRoutes())
     .route("/", practiceRoutes())
     .route("/", notificationRoutes())
+    .route("/", chatRoutes())
+    .route("/", liveRoutes({ checkSeconds: options.liveCheckSeconds }))
     .route("/", reportsRoutes())
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 

@@ -13,6 +13,7 @@ import { mailLayerFromEnv } from "@crown/mail";
 import { storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 import { sessionPresenter } from "./presenter.ts";
+import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -21,6 +22,10 @@ export interface ConnectedDatabase {
   readonly db: Kysely<Database>;
   readonly kind: "postgres" | "pglite";
   readonly close: () => Promise<void>;
+  /** PostgreSQL: the URL, for the live events' LISTEN connection. */
+  readonly url?: string | undefined;
+  /** PGlite: the embedded database, for its own LISTEN. */
+  readonly pglite?: Parameters<typeof liveHubFor>[0]["pglite"];
 }
 
 /**
@@ -30,6 +35,9 @@ export interface ConnectedDatabase {
 export const composeServices = async (config: ServerConfig, given?: ConnectedDatabase, givenModel?: PipelineModel) => {
   const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
+  // Live events from every process reach the streams open in this one.
+  const hub = liveHubFor({ url: given ? given.url : config.databaseUrl, pglite: (database as ConnectedDatabase).pglite }, (line) => console.error(JSON.stringify(line)));
+  await hub.start();
   const secret = await loadOrCreateServerSecret(config.dataDir);
   const loaded = givenModel ?? (await loadModel());
   const ports = Layer.mergeAll(
@@ -38,6 +46,8 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
+    chatConfigLayer(config),
+    liveFeedLayer(hub),
     reportPipelineLayer(database.db, loaded.model, loaded.analyze),
   );
   // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction;
@@ -53,6 +63,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     run: <A, E>(effect: Effect.Effect<A, E, Layer.Layer.Success<typeof layer>>) => runtime.runPromise(effect),
     close: async () => {
       await runtime.dispose();
+      await hub.stop();
       await loaded.model?.close?.();
       await database.close();
     },

@@ -13,6 +13,8 @@ export interface ServerConfig {
   /** Run the background worker inside the server process (default) or leave it to `crown worker`. */
   readonly runWorker: boolean;
   readonly passwordMaxAgeDays: number;
+  /** Chat messages left unread this long are e-mailed to the other side (`CHAT_EMAIL_DELAY_SECONDS`, default 15 minutes). */
+  readonly chatEmailDelaySeconds: number;
   readonly buyKitsUrl: string;
   readonly webinarUrl: string;
 }
@@ -38,6 +40,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     runWorker: env.CROWN_WORKER !== "off",
     passwordMaxAgeDays: int(env.PASSWORD_MAX_AGE_DAYS, 365),
+    chatEmailDelaySeconds: int(env.CHAT_EMAIL_DELAY_SECONDS, 15 * 60),
     buyKitsUrl: env.BUY_KITS_URL ?? "https://shop.example.org/crown-kit",
     webinarUrl: env.WEBINAR_URL ?? "https://meet.example.org/crown-webinar",
   };

@@ -2,6 +2,7 @@ import { Effect, Option, Schema } from "effect";
 import { type Caller, CurrentUser, type User, Users } from "../accounts/model.ts";
 import { publish, publishToAll } from "../live/service.ts";
 import { Babies, babyName } from "../onboarding/model.ts";
+import { Notifications } from "../notifications/model.ts";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { Reports } from "../report/model.ts";
@@ -223,8 +224,8 @@ const writeInto = (
         const patch = { lastMessageAt: at, updatedAt: at, ...(reopened ? { status: "open" as const, closedAt: null } : {}) };
         yield* conversations.update(conversation.id, patch);
         const updated: Conversation = { ...conversation, ...patch };
-        if (author.kind === "support") yield* (yield* ChatMessages).markRead(conversation.id, "support", at);
         yield* announceMessage(updated, message);
+        if (author.kind === "support") yield* readAndAnnounce(updated, "support", at);
         return { conversation: updated, message };
       }),
     );
@@ -288,23 +289,25 @@ export const writeMessage = (input: unknown, images: ReadonlyArray<IncomingImage
     return { conversation: presentConversation(conversation), message: (yield* presentAll([message], conversation))[0]! };
   });
 
-/** Read receipts: marks the support team's messages read and tells the team (and the caller's other tabs). */
+/** Marks the other side's messages read and, when that changed anything, sends the read receipt and new counts. */
+const readAndAnnounce = (conversation: Conversation, reader: ChatSide, at: Date) =>
+  Effect.gen(function* () {
+    const changed = yield* (yield* ChatMessages).markRead(conversation.id, reader, at);
+    if (changed > 0) {
+      const receipt = { conversation_identifier: conversation.id, reader, read_at: at.toISOString() };
+      const team = (yield* (yield* Conversations).supportTeam()).map((u) => u.id);
+      if (conversation.userId !== null) yield* publish(conversation.userId, "chat.read", receipt);
+      yield* publishToAll(team, "chat.read", receipt);
+      yield* announceUnread(conversation, reader, team);
+    }
+    return changed;
+  });
+
+/** Read receipts: marks the other side's messages read and tells both sides (and the reader's other tabs). */
 const markConversationRead = (conversation: Conversation, reader: ChatSide) =>
   Effect.gen(function* () {
     const at = yield* now;
-    return yield* transaction(
-      Effect.gen(function* () {
-        const changed = yield* (yield* ChatMessages).markRead(conversation.id, reader, at);
-        if (changed > 0) {
-          const receipt = { conversation_identifier: conversation.id, reader, read_at: at.toISOString() };
-          const team = (yield* (yield* Conversations).supportTeam()).map((u) => u.id);
-          if (conversation.userId !== null) yield* publish(conversation.userId, "chat.read", receipt);
-          yield* publishToAll(team, "chat.read", receipt);
-          yield* announceUnread(conversation, reader, team);
-        }
-        return changed;
-      }),
-    );
+    return yield* transaction(readAndAnnounce(conversation, reader, at));
   });
 
 export const readMyConversation = Effect.gen(function* () {
@@ -670,3 +673,14 @@ const setStatus = (id: string, status: "open" | "closed") =>
 
 export const close = (id: string) => setStatus(id, "closed");
 export const reopen = (id: string) => setStatus(id, "open");
+
+/** What a new event stream starts with: the counts the bell and the chat badge show. */
+export const liveSnapshot = Effect.gen(function* () {
+  const { user } = yield* CurrentUser;
+  const chat = yield* myUnreadCount;
+  const notifications = yield* Effect.serviceOption(Notifications);
+  return {
+    chat_unread: chat.count,
+    notifications_unread: Option.isSome(notifications) ? yield* notifications.value.countUnread(user.id) : 0,
+  };
+});

@@ -1,0 +1,107 @@
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { Effect, type ManagedRuntime } from "effect";
+import { Accounts, type Caller, Chat, CurrentUser, Live, LiveFeed } from "@crown/core";
+import { runUseCase } from "../effect-bridge.ts";
+import type { Env } from "../env.ts";
+import { documented } from "../openapi.ts";
+import { bearerToken } from "../request.ts";
+
+documented({
+  method: "get",
+  path: "/events",
+  summary:
+    "Server-Sent Events for this tab: chat.message, chat.read, chat.unread, chat.conversation, notifications.count, report.status (each with an id), after a first `ready` event with the counts. Authenticated by the bearer token, or ?token= (a stream ticket from GET /chat/token, or the session token) since EventSource cannot set headers. Resumes after Last-Event-ID (header, or ?last_event_id=) without losing or repeating an event; ends when the session ends.",
+  tag: "Live",
+  auth: true,
+  response: "event-stream",
+});
+
+export interface LiveRouteOptions {
+  /** Seconds between session checks and keep-alives (default 15). */
+  readonly checkSeconds?: number;
+}
+
+/** `GET /events`: one stream per signed-in tab. */
+export const liveRoutes = (options: LiveRouteOptions = {}) =>
+  new Hono<Env>().get("/events", async (c) => {
+    const given = bearerToken(c) ?? c.req.query("token") ?? null;
+    const caller: Caller = await runUseCase(c, given !== null && Live.isTicket(given) ? Live.authenticateTicket(given) : Accounts.authenticate(given));
+    c.set("caller", caller);
+    const runtime = c.get("runtime") as ManagedRuntime.ManagedRuntime<any, never>;
+    const run = <A>(effect: Effect.Effect<A, never, any>): Promise<A> => runtime.runPromise(Effect.provideService(effect, CurrentUser, caller));
+    let cursor = await runUseCase(c, Live.streamStart(c.req.header("last-event-id") ?? c.req.query("last_event_id") ?? null));
+    const checkMs = (options.checkSeconds ?? Live.LIVE_SESSION_CHECK_SECONDS) * 1000;
+    c.header("x-accel-buffering", "no");
+
+    return streamSSE(
+      c,
+      async (stream) => {
+        let closed = false;
+        let woken = false;
+        let ended = false;
+        let resume: (() => void) | null = null;
+        const signal = () => {
+          woken = true;
+          resume?.();
+        };
+        const unsubscribe = await run(
+          Effect.flatMap(LiveFeed, (feed) =>
+            feed.subscribe(caller.user.id, caller.session.id, {
+              wake: signal,
+              ended: () => {
+                ended = true;
+                signal();
+              },
+            }),
+          ),
+        );
+        stream.onAbort(() => {
+          closed = true;
+          signal();
+        });
+        try {
+          const snapshot = await run(Chat.liveSnapshot);
+          await stream.writeSSE({ event: "ready", data: JSON.stringify({ last_event_id: cursor, ...snapshot }), retry: 3000 });
+          let lastCheck = Date.now();
+          while (!closed && !ended) {
+            // Everything committed after the cursor, in order; subscribing first means nothing is missed.
+            for (;;) {
+              const events = await run(Live.eventsAfter(cursor));
+              for (const event of events) {
+                await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) });
+                cursor = event.id;
+              }
+              if (events.length < Live.LIVE_BATCH || closed) break;
+            }
+            if (!woken) {
+              await new Promise<void>((resolve) => {
+                const timer = setTimeout(resolve, Math.max(0, checkMs - (Date.now() - lastCheck)));
+                resume = () => {
+                  clearTimeout(timer);
+                  resolve();
+                };
+              });
+              resume = null;
+            }
+            woken = false;
+            if (closed || ended) break;
+            if (Date.now() - lastCheck >= checkMs) {
+              lastCheck = Date.now();
+              if (!(await run(Live.sessionStillLive(caller)))) {
+                ended = true;
+                break;
+              }
+              await stream.write(": keep-alive\n\n");
+            }
+          }
+          if (ended && !closed) await stream.writeSSE({ event: "session_ended", data: JSON.stringify({ message: "Your session has ended. Please sign in again." }) });
+        } finally {
+          unsubscribe();
+        }
+      },
+      async () => {
+        // The client went away mid-write: nothing to answer.
+      },
+    );
+  });
