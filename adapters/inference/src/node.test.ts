@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzePhoto, letterbox, QUALITY_REASONS, type PhotoAnalysis } from "@crown/core/measurement/index";
 import { analyzeOptionsFrom } from "./card.ts";
 import { decodeImage, loadHeadContourModel, ortWasmDir, type LoadedHeadContourModel } from "./node.ts";
-import { modelAvailable, modelPath, samplePhotos } from "./testing.ts";
+import { modelAvailable, modelPath, samplePhotos, samplesDir, sampleTruth } from "./testing.ts";
 
 describe.skipIf(!modelAvailable())("onnxruntime-node head-contour model", () => {
   let model: LoadedHeadContourModel;
@@ -55,6 +55,27 @@ describe.skipIf(!modelAvailable())("onnxruntime-node head-contour model", () => 
       expect(ahead).toBeLessThan(0.8 * a.length!);
     }
     if (a.cva_mm !== null) expect(a.sticker).not.toBeNull();
+  });
+
+  // The samples' rendered truth: a loose check here, the benchmark reports the real error.
+  const truth = sampleTruth();
+  it.skipIf(truth.size === 0)("accepts most good samples, measures them near the truth, and rejects the bad ones", async () => {
+    const options = analyzeOptionsFrom(model.card);
+    let goodAccepted = 0;
+    let good = 0;
+    for (const [name, t] of truth) {
+      const a = await analyzePhoto(await decodeImage(readFileSync(join(samplesDir(), name))), model, options);
+      if (!t.good) {
+        expect(a.accepted, `${name} shows ${t.reasons.join("; ")}`).toBe(false);
+        continue;
+      }
+      good++;
+      if (!a.accepted) continue;
+      goodAccepted++;
+      expect(Math.abs(a.ci! - t.ci), `${name} CI`).toBeLessThan(3);
+      expect(Math.abs(a.cvai! - t.cvai), `${name} CVAI`).toBeLessThan(3);
+    }
+    expect(goodAccepted).toBeGreaterThanOrEqual(Math.ceil(good / 2));
   });
 
   it("is deterministic", async () => {
