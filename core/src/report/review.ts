@@ -10,7 +10,7 @@ import { type Baby, Babies, babyName } from "../onboarding/model.ts";
 import { displayName, physicianName, requireActive } from "../practice/access.ts";
 import { composeMail } from "../shared/mail.ts";
 import { ValidationFailed } from "../shared/errors.ts";
-import { audit, BlobStore, now, Random, transaction } from "../shared/ports.ts";
+import { audit, BlobStore, Mailer, now, type OutgoingMail, Random, transaction } from "../shared/ports.ts";
 import { OptionalText, Required, validate } from "../shared/validation.ts";
 import { reportNotFound } from "./access.ts";
 import { geometryOf, summarize } from "./analysis.ts";
@@ -344,6 +344,10 @@ const recipients = (report: Report, baby: Option.Option<Baby>) =>
     return found.filter(Option.isSome).map((u) => u.value);
   });
 
+/** Sends the mails of a committed change; a mail server that fails does not undo the change (logged as a defect-free warning). */
+const sendAfterCommit = (mails: ReadonlyArray<OutgoingMail>) =>
+  Effect.flatMap(Mailer, (mailer) => Effect.forEach(mails, (m) => Effect.catchAllCause(mailer.send(m), (cause) => Effect.logWarning("mail not sent", cause)), { discard: true }));
+
 const resultsPath = (user: User) => (user.type === "parent" ? "/parent-results" : "/results");
 
 export const requestRecapture = (reportId: string, input: unknown) =>
@@ -354,24 +358,23 @@ export const requestRecapture = (reportId: string, input: unknown) =>
     if (reasons.some((r) => !(QUALITY_REASONS as ReadonlyArray<string>).includes(r))) return yield* ValidationFailed.field("reasons", REVIEW_MESSAGES.reasonUnknown);
     const note = request.note?.trim() || null;
     const config = yield* AccountsConfig;
-    return yield* reviewAction(reportId, "recapture_requested", { reasons, note }, (report, reviewer) =>
+    const outbox: OutgoingMail[] = [];
+    const done = yield* reviewAction(reportId, "recapture_requested", { reasons, note }, (report, reviewer) =>
       Effect.gen(function* () {
         const status = yield* advance(report, { type: "REQUEST_RECAPTURE", reviewerId: reviewer.id });
         yield* (yield* Reports).update(report.id, { status, recaptureReasons: reasons, reviewNote: note ?? report.reviewNote, reviewerId: reviewer.id, updatedAt: yield* now });
         const baby = yield* babyOf(report);
         const name = Option.isSome(baby) ? babyName(baby.value) : report.babyName;
         for (const user of yield* recipients(report, baby)) {
-          yield* notify(
-            user.id,
-            "recapture_requested",
-            `A new capture of ${name} is needed: ${reasons.join("; ")}.`,
-            report.id,
-            recaptureMail(user, name, reasons, note, `${config.publicUrl}/uploads`),
-          );
+          yield* notify(user.id, "recapture_requested", `A new capture of ${name} is needed: ${reasons.join("; ")}.`, report.id);
+          outbox.push(recaptureMail(user, name, reasons, note, `${config.publicUrl}/uploads`));
         }
         return { status, reasons };
       }),
     );
+    // E-mails go out once the transaction has committed: none tells of a change that was rolled back.
+    yield* sendAfterCommit(outbox);
+    return done;
   });
 
 export const reopenReport = (reportId: string) =>
@@ -476,6 +479,7 @@ export const publishReport = (reportId: string) =>
     const blobs = yield* BlobStore;
     yield* blobs.put(blobKey, pdf, "application/pdf");
     const config = yield* AccountsConfig;
+    const outbox: OutgoingMail[] = [];
     const published = reviewAction(reportId, "published", { version, sha256: digest.hex() }, (report, reviewer) =>
       Effect.gen(function* () {
         // Another publish won the race: this PDF is not the version it claims to be.
@@ -497,10 +501,13 @@ export const publishReport = (reportId: string) =>
         yield* (yield* Reports).update(report.id, { status, version, publishedAt: at, reviewerId: reviewer.id, babyName: document.baby.name, updatedAt: at });
         const baby = yield* babyOf(report);
         for (const user of yield* recipients(report, baby)) {
-          yield* notify(user.id, "report_published", `The head-shape report of ${document.baby.name} is ready.`, report.id, publishedMail(user, document.baby.name, `${config.publicUrl}${resultsPath(user)}`));
+          yield* notify(user.id, "report_published", `The head-shape report of ${document.baby.name} is ready.`, report.id);
+          outbox.push(publishedMail(user, document.baby.name, `${config.publicUrl}${resultsPath(user)}`));
         }
         return { report_identifier: report.id, status, version, summary: presentSummary(report.analysis) };
       }),
     );
-    return yield* Effect.tapErrorCause(published, () => blobs.remove(blobKey));
+    const result = yield* Effect.tapErrorCause(published, () => blobs.remove(blobKey));
+    yield* sendAfterCommit(outbox);
+    return result;
   });
