@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { aggregateAccepted, medianWithSpread } from "./aggregate.ts";
+import { aggregateAccepted, bestAccepted, medianWithSpread } from "./aggregate.ts";
 
 describe("medianWithSpread", () => {
   it("takes the middle value, or the mean of the two middle ones", () => {
@@ -36,5 +36,16 @@ describe("aggregateAccepted", () => {
 
   it("has no figures without accepted photos", () => {
     expect(aggregateAccepted([{ accepted: false, ci: 80, cvai: 1, cva_mm: null }])).toEqual({ accepted: 0, ci: null, cvai: null, cva_mm: null });
+  });
+});
+
+describe("bestAccepted", () => {
+  const photo = (accepted: boolean, qualityMargin: number, ci: number) => ({ accepted, qualityMargin, ci, cvai: 0, cva_mm: null });
+
+  it("keeps accepted photos only, most confident first, ties in their original order, up to the limit", () => {
+    const photos = [photo(true, 0.5, 1), photo(false, 0, 2), photo(true, 0.1, 3), photo(true, 0.5, 4), photo(true, 0.9, 5)];
+    expect(bestAccepted(photos, 3).map((p) => p.ci)).toEqual([3, 1, 4]);
+    expect(bestAccepted(photos).map((p) => p.ci)).toEqual([3, 1, 4, 5]);
+    expect(bestAccepted([photo(false, 0, 1)])).toEqual([]);
   });
 });

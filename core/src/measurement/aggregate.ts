@@ -44,3 +44,20 @@ export const aggregateAccepted = (photos: readonly MeasuredPhoto[]): AggregatedI
     cva_mm: medianWithSpread(values((p) => p.cva_mm)),
   };
 };
+
+export interface RankedPhoto extends MeasuredPhoto {
+  /** Largest probability-to-threshold ratio of the quality reasons; lower is better (see qualityMargin). */
+  readonly qualityMargin: number;
+}
+
+/**
+ * The best accepted photos or frames, fewest doubts of the quality model first, at most `limit`:
+ * how the server picks a video's frames for a report (auto-capture keeps the first good ones instead).
+ */
+export const bestAccepted = <P extends RankedPhoto>(photos: readonly P[], limit = 10): P[] =>
+  photos
+    .filter((p) => p.accepted)
+    .map((p, order) => ({ p, order }))
+    .sort((a, b) => a.p.qualityMargin - b.p.qualityMargin || a.order - b.order)
+    .slice(0, limit)
+    .map(({ p }) => p);

@@ -13,7 +13,9 @@ declare global {
 
 const client = connectHeadContourWorker(new Worker("./worker.js", { type: "module" }));
 
-const ready = client.load({ modelUrl: "/model/head-contour.onnx", cardUrl: "/model/model.json", wasmPaths: "/ort/" }).then(() => {
+// ?threads=N tries multi-threaded wasm (the page is served cross-origin isolated).
+const threads = Number(new URLSearchParams(location.search).get("threads") ?? 1);
+const ready = client.load({ modelUrl: "/model/head-contour.onnx", cardUrl: "/model/model.json", wasmPaths: "/ort/", threads }).then(() => {
   document.getElementById("status")!.textContent = "ready";
 });
 

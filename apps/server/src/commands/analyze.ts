@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import {
   aggregateAccepted,
   analyzePhoto,
+  bestAccepted,
   ciBand,
   cvaiBand,
   QUALITY_REASONS,
@@ -161,7 +162,7 @@ export const analyzeFile = async (file: string, model: LoadedHeadContourModel): 
  */
 export const summarizeVideo = (file: string, analyses: readonly PhotoAnalysis[]): FileResult => {
   const accepted = analyses.filter((a) => a.accepted);
-  const best = [...accepted].sort((a, b) => a.qualityMargin - b.qualityMargin).slice(0, BEST_FRAMES);
+  const best = bestAccepted(analyses, BEST_FRAMES);
   const figures = aggregateAccepted(best);
   const video = { frames: analyses.length, accepted: accepted.length, used: best.length, ci: figures.ci, cvai: figures.cvai, cva_mm: figures.cva_mm };
   if (best.length > 0) {
