@@ -1,4 +1,5 @@
 import { Context, Effect, Option } from "effect";
+import type { OutgoingMail } from "../shared/ports.ts";
 import type { UserStatus, UserType } from "./status.ts";
 
 /** An account as the domain sees it. `id` is the opaque identifier used on the wire. */
@@ -113,8 +114,11 @@ export class AccountsConfig extends Context.Tag("crown/AccountsConfig")<Accounts
  * notification is written with its cause, or not at all). Optional: without it nothing reacts.
  */
 export interface AccountHooksPort {
-  /** An invited user (staff member or caregiver) set a password from the invitation link; the e-mail is verified. */
-  readonly invitationAccepted: (user: User) => Effect.Effect<void>;
+  /**
+   * An invited user (staff member or caregiver) set a password from the invitation link; the e-mail
+   * is verified. Answers the mails to send once the transaction has committed.
+   */
+  readonly invitationAccepted: (user: User) => Effect.Effect<ReadonlyArray<OutgoingMail>>;
 }
 export class AccountHooks extends Context.Tag("crown/AccountHooks")<AccountHooks, AccountHooksPort>() {}
 

@@ -383,7 +383,7 @@ export const resetPassword = (input: unknown) =>
     const users = yield* Users;
     const at = yield* now;
     const passwordHash = yield* (yield* PasswordHasher).hash(request.password);
-    const user = yield* transaction(
+    const { user, mails } = yield* transaction(
       Effect.gen(function* () {
         const tokens = yield* OneTimeTokens;
         const digest = secrets.digest(request.token);
@@ -403,12 +403,14 @@ export const resetPassword = (input: unknown) =>
           yield* users.update(user.id, { emailVerifiedAt: at, status });
           yield* audit({ action: "account.invitation_accepted", actorId: user.id, subjectId: user.id, details: { from: user.status, to: status } });
           const hooks = yield* Effect.serviceOption(AccountHooks);
-          if (Option.isSome(hooks)) yield* hooks.value.invitationAccepted({ ...user, passwordHash, emailVerifiedAt: at, status });
+          // The hooks' mails (e.g. "your invitation was accepted") go out after the commit, like ours.
+          const hookMails = Option.isSome(hooks) ? yield* hooks.value.invitationAccepted({ ...user, passwordHash, emailVerifiedAt: at, status }) : [];
+          return { user, mails: hookMails };
         }
-        return user;
+        return { user, mails: [passwordChangedMail(user.email, user.firstName)] };
       }),
     );
-    yield* send(passwordChangedMail(user.email, user.firstName));
+    for (const mail of mails) yield* send(mail);
     return { message: MESSAGES.passwordChanged };
   });
 

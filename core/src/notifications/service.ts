@@ -17,10 +17,11 @@ export const NOTIFICATION_MESSAGES = {
 } as const;
 
 /**
- * Writes a notification for `userId` and, when given, sends its e-mail. Call it inside the
- * transaction of the event that causes it: both are committed together or not at all.
+ * Writes a notification for `userId`. Call it inside the transaction of the event that causes it:
+ * both are committed together or not at all. Its e-mail, if any, goes out after the commit
+ * (`sendAll`), so no mail ever tells of something that was rolled back.
  */
-export const notify = (userId: string, kind: NotificationKind, text: string, subjectId: string | null, mail?: OutgoingMail) =>
+export const notify = (userId: string, kind: NotificationKind, text: string, subjectId: string | null) =>
   Effect.gen(function* () {
     const notification: Notification = {
       id: (yield* Random).identifier(),
@@ -34,9 +35,12 @@ export const notify = (userId: string, kind: NotificationKind, text: string, sub
     yield* (yield* Notifications).insert(notification);
     // The bell of every open tab updates when this transaction commits.
     yield* publish(userId, "notifications.count", { count: yield* (yield* Notifications).countUnread(userId), kind, subject_identifier: subjectId });
-    if (mail) yield* (yield* Mailer).send(mail);
     return notification;
   });
+
+/** Sends mails one by one, after the transaction that decided them has committed. */
+export const sendAll = (mails: ReadonlyArray<OutgoingMail>) =>
+  Effect.flatMap(Mailer, (mailer) => Effect.forEach(mails, (mail) => mailer.send(mail), { discard: true }));
 
 export const presentNotification = (n: Notification) => ({
   identifier: n.id,

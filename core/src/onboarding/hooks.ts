@@ -5,7 +5,7 @@ import { Notifications } from "../notifications/model.ts";
 import { notify } from "../notifications/service.ts";
 import { displayName } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
-import { AuditLog, Mailer, Random, Transactor } from "../shared/ports.ts";
+import { AuditLog, Mailer, type OutgoingMail, Random, Transactor } from "../shared/ports.ts";
 import { Sessions } from "../accounts/model.ts";
 import { invitationAcceptedMail } from "./emails.ts";
 import { Babies, babyName } from "./model.ts";
@@ -13,10 +13,11 @@ import { Babies, babyName } from "./model.ts";
 /**
  * What onboarding does when an invited person accepts (inside the acceptance's transaction):
  * a caregiver whose baby a practice registered is Active at once (the baby is the "first baby"),
- * and whoever invited them is notified, in the bell and by e-mail.
+ * and whoever invited them is notified in the bell; the e-mails it answers go out after the commit.
  */
 export const invitationAccepted = (user: User) =>
   Effect.gen(function* () {
+    const mails: OutgoingMail[] = [];
     const users = yield* Users;
     const config = yield* AccountsConfig;
     const name = displayName(user) || user.email;
@@ -30,7 +31,8 @@ export const invitationAccepted = (user: User) =>
         const physician = yield* users.findById(baby.physicianId);
         if (Option.isNone(physician)) continue;
         const text = `${name} accepted the invitation for ${babyName(baby)}.`;
-        yield* notify(physician.value.id, "invitation_accepted", text, baby.id, invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
+        yield* notify(physician.value.id, "invitation_accepted", text, baby.id);
+        mails.push(invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
       }
     }
     if (user.type === "physician_staff") {
@@ -38,9 +40,11 @@ export const invitationAccepted = (user: User) =>
         const physician = yield* users.findById(delegation.physicianId);
         if (Option.isNone(physician)) continue;
         const text = `${name} (${user.email}) accepted your invitation and joined your staff.`;
-        yield* notify(physician.value.id, "invitation_accepted", text, user.id, invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
+        yield* notify(physician.value.id, "invitation_accepted", text, user.id);
+        mails.push(invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
       }
     }
+    return mails;
   });
 
 type HookNeeds = Users | Babies | Delegations | Notifications | Random | Mailer | AccountsConfig | Sessions | Transactor | AuditLog;

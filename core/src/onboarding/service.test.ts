@@ -2,6 +2,7 @@ import { Effect, Exit } from "effect";
 import { describe, expect, it } from "vitest";
 import type { Caller, Session, User } from "../accounts/model.ts";
 import { createVerifiedUser, resetPassword } from "../accounts/service.ts";
+import { Notifications } from "../notifications/model.ts";
 import { countUnread, reminders } from "../notifications/service.ts";
 import { addPatient, addStaff } from "../practice/service.ts";
 import { Mailer } from "../shared/ports.ts";
@@ -32,17 +33,29 @@ const setup = async () => {
 };
 
 describe("onboarding use cases (in-memory world)", () => {
-  it("an approval whose e-mail fails leaves neither the status nor the notification", async () => {
+  it("an approval whose notification cannot be written is rolled back and mails nothing; the mail goes after the commit", async () => {
     const { world, ob, make } = await setup();
     const user = await make("parent", "waiting");
     world.users.set(user.id, { ...world.users.get(user.id)!, status: "WaitingApproval" });
-    const dying = Effect.provideService(approve(user.id, null), Mailer, { send: () => Effect.die(new Error("SMTP down")) });
-    expect(Exit.isFailure(await world.exit(Effect.provide(dying, ob.layer)))).toBe(true);
+    const broken = Effect.provideService(approve(user.id, null), Notifications, {
+      insert: () => Effect.die(new Error("disk full")),
+      list: () => Effect.die(new Error("unused")),
+      countUnread: () => Effect.succeed(0),
+      markRead: () => Effect.succeed(0),
+    });
+    expect(Exit.isFailure(await world.exit(Effect.provide(broken, ob.layer)))).toBe(true);
     expect(world.users.get(user.id)!.status).toBe("WaitingApproval");
-    expect(ob.notifications.size).toBe(0);
+    expect(world.mailsTo(user.email).filter((m) => m.subject.includes("approved"))).toEqual([]);
     await ob.run(approve(user.id, null));
     expect(world.users.get(user.id)!.status).toBe("Active");
     expect(ob.notifications.size).toBe(1);
+    expect(world.mailsTo(user.email).filter((m) => m.subject.includes("approved"))).toHaveLength(1);
+    // A mail server failing after the commit does not undo the approval.
+    const other = await make("parent", "waiting2");
+    world.users.set(other.id, { ...world.users.get(other.id)!, status: "WaitingApproval" });
+    const mailDown = Effect.provideService(approve(other.id, null), Mailer, { send: () => Effect.die(new Error("SMTP down")) });
+    expect(Exit.isFailure(await world.exit(Effect.provide(mailDown, ob.layer)))).toBe(true);
+    expect(world.users.get(other.id)!.status).toBe("Active");
   });
 
   it("a patient whose caregiver already has an account joins it at once, with a notification and an e-mail", async () => {

@@ -1,11 +1,11 @@
 import { Effect, Option } from "effect";
 import { AccountsConfig, CurrentUser, type User, Users } from "../accounts/model.ts";
 import { changeStatus } from "../accounts/service.ts";
-import { notify, pageOf } from "../notifications/service.ts";
+import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { ACCESS_MESSAGES, physicianName, requireActive, requireType } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
-import { audit, Mailer, now, Random, RequestContext, transaction } from "../shared/ports.ts";
+import { audit, now, Random, RequestContext, transaction } from "../shared/ports.ts";
 import { latestToday } from "./dates.ts";
 import { approvedMail, rejectedMail } from "./emails.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent, onboardingFlags } from "./lifecycle.ts";
@@ -448,30 +448,38 @@ export const approveAccount = (input: unknown) =>
 
 /** The approval itself, for the admin API and `crown user:approve`. */
 export const approve = (userId: string, actorId: string | null) =>
-  transaction(
-    Effect.gen(function* () {
-      const user = yield* Effect.flatMap((yield* Users).findById(userId), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
-      if (user.status !== "WaitingApproval") return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
-      const changed = yield* changeStatus(user.id, { type: "APPROVED" }, actorId);
-      const config = yield* AccountsConfig;
-      yield* notify(user.id, "account_approved", "Your account has been approved. Welcome to Crown!", user.id, approvedMail(user.email, user.firstName, `${config.publicUrl}/`));
-      return { identifier: changed.id, email: changed.email, status: changed.status };
-    }),
-  );
+  Effect.gen(function* () {
+    const config = yield* AccountsConfig;
+    const { result, mail } = yield* transaction(
+      Effect.gen(function* () {
+        const user = yield* Effect.flatMap((yield* Users).findById(userId), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
+        if (user.status !== "WaitingApproval") return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
+        const changed = yield* changeStatus(user.id, { type: "APPROVED" }, actorId);
+        yield* notify(user.id, "account_approved", "Your account has been approved. Welcome to Crown!", user.id);
+        return {
+          result: { identifier: changed.id, email: changed.email, status: changed.status },
+          mail: approvedMail(user.email, user.firstName, `${config.publicUrl}/`),
+        };
+      }),
+    );
+    yield* sendAll([mail]);
+    return result;
+  });
 
 export const rejectAccount = (input: unknown) =>
   Effect.gen(function* () {
     const admin = yield* requireAdmin;
     const { identifier, reason } = yield* validateForm(IdentifierRequest, input);
-    return yield* transaction(
+    const { result, mail } = yield* transaction(
       Effect.gen(function* () {
         const user = yield* Effect.flatMap((yield* Users).findById(identifier), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
         if (user.status !== "WaitingApproval") return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
         const changed = yield* changeStatus(user.id, { type: "REJECTED" }, admin.user.id);
         // A rejected account cannot sign in, so the e-mail is its only news.
-        yield* (yield* Mailer).send(rejectedMail(user.email, user.firstName, reason ?? null));
-        return { identifier: changed.id, email: changed.email, status: changed.status };
+        return { result: { identifier: changed.id, email: changed.email, status: changed.status }, mail: rejectedMail(user.email, user.firstName, reason ?? null) };
       }),
     );
+    yield* sendAll([mail]);
+    return result;
   });
 

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { AccountsConfig, OneTimeTokens, Sessions, type User, Users } from "../accounts/model.ts";
 import { newUser } from "../accounts/service.ts";
-import { notify, pageOf } from "../notifications/service.ts";
+import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { latestToday } from "../onboarding/dates.ts";
 import { caregiverInvitationMail, patientLinkedMail, staffAddedMail, staffInvitationMail } from "../onboarding/emails.ts";
 import { Babies, type Baby, type BabyPatch, babyName } from "../onboarding/model.ts";
@@ -15,7 +15,7 @@ import {
   validateForm,
 } from "../onboarding/schemas.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
-import { audit, Mailer, now, PasswordHasher, Random, Secrets, transaction } from "../shared/ports.ts";
+import { audit, now, type OutgoingMail, PasswordHasher, Random, Secrets, transaction } from "../shared/ports.ts";
 import { type ActingFor, actingPhysician, displayName, physicianName } from "./access.ts";
 import { type Delegation, Delegations } from "./model.ts";
 
@@ -181,11 +181,13 @@ export const addPatient = (input: unknown) =>
         yield* (yield* Babies).insert(baby);
         const doctor = physicianName(acting.physician);
         const name = babyName(baby);
+        const mails: OutgoingMail[] = [];
         if (parent !== null && invitation !== null) {
-          yield* (yield* Mailer).send(caregiverInvitationMail(parent.email, doctor, name, invitation.url, invitation.ttlDays));
+          mails.push(caregiverInvitationMail(parent.email, doctor, name, invitation.url, invitation.ttlDays));
         } else if (parent !== null) {
           const config = yield* AccountsConfig;
-          yield* notify(parent.id, "patient_added", `${doctor} added ${name} to your account.`, baby.id, patientLinkedMail(parent.email, parent.firstName, doctor, name, `${config.publicUrl}/`));
+          yield* notify(parent.id, "patient_added", `${doctor} added ${name} to your account.`, baby.id);
+          mails.push(patientLinkedMail(parent.email, parent.firstName, doctor, name, `${config.publicUrl}/`));
         }
         yield* audit({
           action: "patient.added",
@@ -193,9 +195,9 @@ export const addPatient = (input: unknown) =>
           subjectId: baby.id,
           details: { physician: acting.physician.id, caregiver: parent?.id ?? null, invited: invitation !== null },
         });
-        return presentPatient(baby, acting.physician);
+        return { patient: presentPatient(baby, acting.physician), mails };
       }),
-    );
+    ).pipe(Effect.tap(({ mails }) => sendAll(mails)), Effect.map(({ patient }) => patient));
   });
 
 /** Edits a patient of the acting physician; the caregiver e-mail is not editable. Another practice's patient answers 404. */
@@ -286,15 +288,17 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
         };
         yield* delegations.insert(delegation);
         const doctor = physicianName(acting.physician);
+        let mail: OutgoingMail;
         if (invitationUrl !== null) {
-          yield* (yield* Mailer).send(staffInvitationMail(staff.email, doctor, staffType, invitationUrl, Math.round(config.invitationTtlSeconds / 86400)));
+          mail = staffInvitationMail(staff.email, doctor, staffType, invitationUrl, Math.round(config.invitationTtlSeconds / 86400));
         } else {
-          yield* notify(staff.id, "staff_added", `${doctor} added you to their staff.`, acting.physician.id, staffAddedMail(staff.email, staff.firstName, doctor, `${config.publicUrl}/`));
+          yield* notify(staff.id, "staff_added", `${doctor} added you to their staff.`, acting.physician.id);
+          mail = staffAddedMail(staff.email, staff.firstName, doctor, `${config.publicUrl}/`);
         }
         yield* audit({ action: "staff.added", actorId: acting.caller.user.id, subjectId: staff.id, details: { physician: acting.physician.id, staff_type: staffType } });
-        return presentStaff({ delegation, user: staff });
+        return { member: presentStaff({ delegation, user: staff }), mail };
       }),
-    );
+    ).pipe(Effect.tap(({ mail }) => sendAll([mail])), Effect.map(({ member }) => member));
   });
 
 export const listStaff = (page: number, input: unknown, types: ReadonlyArray<StaffType>) =>

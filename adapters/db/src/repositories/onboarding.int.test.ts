@@ -15,6 +15,7 @@ import { Effect, Exit, Layer, Option } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aUser, at, testId } from "../testing-fixtures.ts";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "../testing.ts";
+import { makeNotifications } from "./onboarding.ts";
 
 const aBaby = (overrides: Partial<Baby> & { createdBy: string }): Baby => ({
   id: testId(),
@@ -122,25 +123,27 @@ describe.each(await databaseKinds())("onboarding repositories on %s", (kind) => 
     expect(await run(Effect.flatMap(Notifications, (n) => n.countUnread(other.id)))).toBe(1);
   });
 
-  it("writes the approval and its notification in one transaction: a failure after them leaves neither", async () => {
+  it("writes the approval and its notification in one transaction, and mails only after the commit", async () => {
     const waiting = await insertUser({ status: "WaitingApproval" });
     let ids = 0;
-    const services = (mailer: Layer.Layer<Mailer>) =>
-      Layer.mergeAll(
-        t.layer,
-        mailer,
-        Layer.succeed(Random, { identifier: () => `01TXTEST${String(++ids).padStart(18, "0")}${kind}`, secret: () => "secret" }),
-        Layer.succeed(AccountsConfig, defaultAccountsSettings("http://crown.test")),
-      );
-    const failingMail = Layer.succeed(Mailer, { send: () => Effect.die(new Error("SMTP is down")) });
-    const failed = await Effect.runPromiseExit(Effect.provide(Onboarding.approve(waiting.id, null), services(failingMail)));
+    const sent: string[] = [];
+    const services = Layer.mergeAll(
+      t.layer,
+      Layer.succeed(Mailer, { send: (m) => Effect.sync(() => void sent.push(m.to)) }),
+      Layer.succeed(Random, { identifier: () => `01TXTEST${String(++ids).padStart(18, "0")}${kind}`, secret: () => "secret" }),
+      Layer.succeed(AccountsConfig, defaultAccountsSettings("http://crown.test")),
+    );
+    // The notification cannot be written: the status change is rolled back and nothing is mailed.
+    const broken = Effect.provideService(Onboarding.approve(waiting.id, null), Notifications, {
+      ...makeNotifications(t.db),
+      insert: () => Effect.die(new Error("disk full")),
+    });
+    const failed = await Effect.runPromiseExit(Effect.provide(broken, services));
     expect(Exit.isFailure(failed)).toBe(true);
     expect(Option.getOrThrow(await run(Effect.flatMap(Users, (u) => u.findById(waiting.id)))).status).toBe("WaitingApproval");
-    expect(await run(Effect.flatMap(Notifications, (n) => n.countUnread(waiting.id)))).toBe(0);
+    expect(sent).toEqual([]);
 
-    const sent: string[] = [];
-    const workingMail = Layer.succeed(Mailer, { send: (m) => Effect.sync(() => void sent.push(m.to)) });
-    await Effect.runPromise(Effect.provide(Onboarding.approve(waiting.id, null), services(workingMail)));
+    await Effect.runPromise(Effect.provide(Onboarding.approve(waiting.id, null), services));
     expect(Option.getOrThrow(await run(Effect.flatMap(Users, (u) => u.findById(waiting.id)))).status).toBe("Active");
     expect(await run(Effect.flatMap(Notifications, (n) => n.countUnread(waiting.id)))).toBe(1);
     expect(sent).toEqual([waiting.email]);
