@@ -204,3 +204,16 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(result.ci).not.toBeNull();
   });
 });
+
+describe("the HeadContourModel port as an Effect service", () => {
+  it("provides a model to a use case through its tag", async () => {
+    const { Effect } = await import("effect");
+    const { HeadContourModel } = await import("./model.ts");
+    const program = Effect.gen(function* () {
+      const model = yield* HeadContourModel;
+      return yield* Effect.promise(() => analyzePhoto(render(base), model));
+    });
+    const result = await Effect.runPromise(Effect.provideService(program, HeadContourModel, colourModel()));
+    expect(result.accepted).toBe(true);
+  });
+});

@@ -14,7 +14,7 @@ export interface HeadContourModel {
   run(input: Float32Array, n: number): Promise<HeadContourOutputs>;
 }
 
-export const HeadContourModel = Context.GenericTag<HeadContourModel>("@crown/core/measurement/HeadContourModel");
+export const HeadContourModel = Context.GenericTag<HeadContourModel>("crown/HeadContourModel");
 
 /** models/head-contour/model.json: the fields the measurement needs. */
 export interface HeadContourCard {
