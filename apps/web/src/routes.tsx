@@ -17,6 +17,7 @@ const BabyDetails = lazy(() => import("./pages/onboarding/BabyDetails.tsx"));
 const ChildDetails = lazy(() => import("./pages/onboarding/ChildDetails.tsx"));
 const Baa = lazy(() => import("./pages/onboarding/Baa.tsx"));
 const Dashboard = lazy(() => import("./pages/dashboard/Dashboard.tsx"));
+const SupportInbox = lazy(() => import("./support/SupportInbox.tsx"));
 const Profile = lazy(() => import("./pages/profile/Profile.tsx"));
 const ExternalRedirect = lazy(() => import("./pages/ExternalRedirect.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound.tsx"));
@@ -68,6 +69,7 @@ export const router = createBrowserRouter([
     element: <AppLayout />,
     children: [
       { path: "/dashboard", element: auth(<Dashboard />) },
+      { path: "/support", element: auth(<SupportInbox />) },
       { path: "/profile", element: auth(<Profile />) },
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },

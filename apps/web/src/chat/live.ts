@@ -1,0 +1,163 @@
+import { useEffect, useRef, useState } from "react";
+import { API_BASE } from "../api/client.ts";
+import { sessionActor } from "../session/store.ts";
+
+/**
+ * The tab's one live connection: an EventSource on `GET /events`. EventSource cannot send an
+ * Authorization header, so it opens with a stream ticket from `GET /chat/token` (it names the
+ * session, opens only this stream and dies with the session) rather than the session token itself.
+ * The browser resends `Last-Event-ID` on its own reconnects; when we have to open a new
+ * EventSource (a new ticket), we pass the last id as `?last_event_id=`, so no event is lost or repeated.
+ */
+
+export type LiveEventName =
+  | "ready"
+  | "chat.message"
+  | "chat.read"
+  | "chat.unread"
+  | "chat.conversation"
+  | "notifications.count"
+  | "report.status"
+  | "session_ended";
+
+type Handler = (data: any) => void;
+
+const EVENT_NAMES: ReadonlyArray<LiveEventName> = ["ready", "chat.message", "chat.read", "chat.unread", "chat.conversation", "notifications.count", "report.status", "session_ended"];
+
+const handlers = new Map<LiveEventName, Set<Handler>>();
+let source: EventSource | null = null;
+let lastEventId: string | null = null;
+let token: string | null = null;
+let retry: number | null = null;
+let attempt = 0;
+/** The latest `ready` snapshot, for components that mount after it arrived. */
+let snapshot: { chat_unread: number; notifications_unread: number } | null = null;
+
+const emit = (name: LiveEventName, data: unknown) => {
+  for (const h of [...(handlers.get(name) ?? [])]) {
+    try {
+      h(data);
+    } catch (error) {
+      console.error("live event handler failed", error);
+    }
+  }
+};
+
+const stop = () => {
+  if (retry !== null) window.clearTimeout(retry);
+  retry = null;
+  source?.close();
+  source = null;
+};
+
+const open = async () => {
+  stop();
+  const current = token;
+  if (!current) return;
+  let ticket: string;
+  try {
+    const res = await fetch(`${API_BASE}/chat/token`, { headers: { Authorization: `Bearer ${current}` } });
+    if (res.status === 401) {
+      // The session is gone: the session machine signs out on the next call that sees it.
+      sessionActor.send({ type: "UNAUTHORISED", message: "Your session has ended. Please sign in again." });
+      return;
+    }
+    if (!res.ok) throw new Error(String(res.status));
+    ticket = await res.text();
+  } catch {
+    schedule();
+    return;
+  }
+  if (token !== current) return;
+  const query = new URLSearchParams({ token: ticket });
+  if (lastEventId) query.set("last_event_id", lastEventId);
+  const es = new EventSource(`${API_BASE}/events?${query.toString()}`);
+  source = es;
+  for (const name of EVENT_NAMES) {
+    es.addEventListener(name, (event) => {
+      const message = event as MessageEvent<string>;
+      if (message.lastEventId) lastEventId = message.lastEventId;
+      let data: unknown = message.data;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        // plain text
+      }
+      if (name === "ready") {
+        attempt = 0;
+        snapshot = data as typeof snapshot;
+      }
+      if (name === "session_ended") {
+        stop();
+        sessionActor.send({ type: "UNAUTHORISED", message: "Your session has ended. Please sign in again." });
+      }
+      emit(name, data);
+    });
+  }
+  es.onerror = () => {
+    // CONNECTING: the browser retries by itself (with Last-Event-ID). CLOSED: it gave up (e.g. a 401
+    // on reconnect, or the ticket's session ended): we try again with a fresh ticket.
+    if (es.readyState === EventSource.CLOSED && source === es) schedule();
+  };
+};
+
+const schedule = () => {
+  if (retry !== null || !token) return;
+  const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempt++, 5));
+  retry = window.setTimeout(() => {
+    retry = null;
+    void open();
+  }, delay);
+};
+
+/** Follows the session: opens the stream when signed in, closes it on sign-out. */
+const follow = (next: string | null) => {
+  if (next === token) return;
+  token = next;
+  lastEventId = null;
+  snapshot = null;
+  attempt = 0;
+  if (next && handlers.size > 0) void open();
+  else stop();
+};
+sessionActor.subscribe((s) => follow(s.context.session?.token ?? null));
+
+const subscribe = (name: LiveEventName, handler: Handler) => {
+  let set = handlers.get(name);
+  if (!set) handlers.set(name, (set = new Set()));
+  set.add(handler);
+  if (!source && retry === null) {
+    token = sessionActor.getSnapshot().context.session?.token ?? null;
+    if (token) void open();
+  }
+  return () => {
+    set.delete(handler);
+    if (set.size === 0) handlers.delete(name);
+    if (handlers.size === 0) stop();
+  };
+};
+
+/** Calls `handler` for every live event `name` while the component is mounted. */
+export const useLiveEvent = (name: LiveEventName, handler: Handler) => {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => subscribe(name, (data) => ref.current(data)), [name]);
+};
+
+/** The caller's unread chat count (support: conversations with unread messages), kept live. */
+export const useUnreadChatCount = (): number => {
+  const [count, setCount] = useState(snapshot?.chat_unread ?? 0);
+  useLiveEvent("ready", (d) => setCount(Number(d?.chat_unread ?? 0)));
+  useLiveEvent("chat.unread", (d) => setCount(Number(d?.count ?? 0)));
+  return count;
+};
+
+/**
+ * Keeps the bell's unread count (session machine `lists.notificationCount`) live: mount it once on
+ * the signed-in pages (the chat widget does).
+ */
+export const useLiveBellCount = () => {
+  const set = (count: number) => sessionActor.send({ type: "LISTS", patch: { notificationCount: count } });
+  useLiveEvent("ready", (d) => set(Number(d?.notifications_unread ?? 0)));
+  useLiveEvent("notifications.count", (d) => set(Number(d?.count ?? 0)));
+};
