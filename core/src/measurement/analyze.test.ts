@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { analyzePhoto, insideOutline } from "./analyze.ts";
 import { measureHead } from "./geometry.ts";
 import type { Point, RgbImage } from "./image.ts";
-import type { HeadContourModel } from "./model.ts";
+import { Effect } from "effect";
+import { HeadContourModel } from "./model.ts";
 
 /**
  * A stand-in for the network that reads colours: skin is head, pure green is the nose tip,
@@ -207,8 +208,6 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
 
 describe("the HeadContourModel port as an Effect service", () => {
   it("provides a model to a use case through its tag", async () => {
-    const { Effect } = await import("effect");
-    const { HeadContourModel } = await import("./model.ts");
     const program = Effect.gen(function* () {
       const model = yield* HeadContourModel;
       return yield* Effect.promise(() => analyzePhoto(render(base), model));
