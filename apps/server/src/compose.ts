@@ -13,6 +13,7 @@ import { mailLayerFromEnv } from "@crown/mail";
 import { storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 import { sessionPresenter } from "./presenter.ts";
+import { mountModelAssets } from "./static-assets.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
@@ -110,6 +111,7 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
           return c.json({ status: "unavailable" }, 503);
         }
       });
+      mountModelAssets(app);
       mountSpa(app, "/kiosk/", path.join(repoRoot, "apps/kiosk/dist"));
       mountSpa(app, "/", path.join(repoRoot, "apps/web/dist"));
     },

@@ -63,6 +63,7 @@ export const router = createBrowserRouter([
       { path: "/baby-details", element: auth(<BabyDetails />, false) },
       { path: "/child-details", element: auth(<ChildDetails />, false) },
       { path: "/baa", element: auth(<Baa />) },
+      ...captureFooterRoutes.map((r) => ({ path: r.path, element: auth(r.element) })),
     ],
   },
   {
@@ -71,6 +72,7 @@ export const router = createBrowserRouter([
       { path: "/dashboard", element: auth(<Dashboard />) },
       { path: "/support", element: auth(<SupportInbox />) },
       { path: "/profile", element: auth(<Profile />) },
+      ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element) })),
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },
       { path: "*", element: <NotFound /> },

@@ -57,6 +57,16 @@ export const navItems = (session: Session): ReadonlyArray<NavItem> => {
         { label: "Buy Kits", to: "/buy-kits", external: true },
         { label: "Webinar", to: "/webinar", external: true },
       ];
+    case "reviewer":
+      return [
+        { label: "Review", to: "/review" },
+        { label: "Help Center", to: "/help-center" },
+      ];
+    case "admin":
+      return [
+        { label: "Admin", to: "/admin" },
+        { label: "Review", to: "/review" },
+      ];
     default: {
       const items: NavItem[] = [
         { label: "Home", to: "/dashboard" },

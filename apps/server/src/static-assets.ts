@@ -1,0 +1,44 @@
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
+import { Readable } from "node:stream";
+import type { Hono } from "hono";
+import type { Env } from "@crown/http";
+import { ortWasmDir } from "@crown/inference/node";
+import { DEFAULT_MODEL_PATH } from "./reports.ts";
+
+/**
+ * What the browser needs to run the head-contour model itself (capture page, kiosk): the model and
+ * its card at /models/, onnxruntime-web's wasm and loader at /ort/, both from this server, never a CDN.
+ */
+const TYPES: Record<string, string> = { ".wasm": "application/wasm", ".mjs": "text/javascript; charset=utf-8", ".onnx": "application/octet-stream", ".json": "application/json; charset=utf-8" };
+
+const sendFile = (file: string) => {
+  const size = statSync(file).size;
+  const body = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "content-length": String(size), "cache-control": "public, max-age=3600" },
+  });
+};
+
+export const mountModelAssets = (app: Hono<Env>, modelPath = process.env.CROWN_MODEL ?? DEFAULT_MODEL_PATH) => {
+  const files: Record<string, string> = {
+    "/models/head-contour.onnx": modelPath,
+    "/models/head-contour.json": join(dirname(modelPath), "model.json"),
+  };
+  for (const [route, file] of Object.entries(files)) {
+    app.get(route, (c) => (existsSync(file) ? sendFile(file) : c.json({ message: "The head-contour model is not installed on this server." }, 404)));
+  }
+  let ortDir: string | null = null;
+  try {
+    ortDir = ortWasmDir();
+  } catch {
+    ortDir = null;
+  }
+  app.get("/ort/:file", (c) => {
+    const name = basename(c.req.param("file"));
+    const file = ortDir ? join(ortDir, name) : null;
+    if (!file || !/^ort-wasm[\w.-]*\.(wasm|mjs)$/.test(name) || !existsSync(file)) return c.json({ message: "Not found" }, 404);
+    return sendFile(file);
+  });
+};

@@ -1,0 +1,100 @@
+import { useEffect, useState } from "react";
+import { Button } from "react-aria-components";
+import { messageOf } from "../api/client.ts";
+import { formatUsDate } from "../reporting/api.ts";
+import { Pager } from "../reporting/listing.tsx";
+import { useSession } from "../session/store.ts";
+import { FormMessage } from "../ui/fields.tsx";
+import { PageSpinner } from "../ui/Loader.tsx";
+import { toast } from "../ui/toasts.tsx";
+import { approveUser, pendingUsers, type PendingUser, rejectUser } from "./api.ts";
+import { AdminDirectory } from "./AdminDirectory.tsx";
+
+function PendingApprovals() {
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<ReadonlyArray<PendingUser> | null>(null);
+  const [lastPage, setLastPage] = useState(1);
+  const [reload, setReload] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    pendingUsers(page)
+      .then((r) => {
+        setRows(r.results.data);
+        setLastPage(Math.max(1, r.results.last_page));
+      })
+      .catch((e) => {
+        setRows([]);
+        setError(messageOf(e));
+      });
+  }, [page, reload]);
+  const act = async (fn: () => Promise<unknown>, ok: string) => {
+    try {
+      await fn();
+      toast(ok, "success");
+      setReload((n) => n + 1);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="pending-title">
+      <h2 id="pending-title">Pending approvals</h2>
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      {rows === null ? (
+        <PageSpinner />
+      ) : rows.length === 0 ? (
+        <p className="empty">No accounts are waiting for approval.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Type</th>
+                <th scope="col">Signed up</th>
+                <th scope="col">Babies</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((u) => (
+                <tr key={u.identifier}>
+                  <td>
+                    {u.first_name} {u.last_name}
+                  </td>
+                  <td>{u.email}</td>
+                  <td>{u.type}</td>
+                  <td>{formatUsDate(u.created_at)}</td>
+                  <td>{(u.babies ?? []).map((b) => `${b.name}${b.physician ? ` (${b.physician.name})` : ""}${b.referral_code ? ` code ${b.referral_code}` : ""}`).join("; ")}</td>
+                  <td className="cell-actions">
+                    <Button className="btn btn-sm btn-primary" aria-label={`Approve ${u.email}`} onPress={() => void act(() => approveUser(u.identifier), "Account approved")}>
+                      Approve
+                    </Button>{" "}
+                    <Button className="btn btn-sm btn-secondary" aria-label={`Reject ${u.email}`} onPress={() => void act(() => rejectUser(u.identifier, "Rejected by an administrator"), "Account rejected")}>
+                      Reject
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Pending approval pages" />
+    </section>
+  );
+}
+
+/** /admin: pending approvals, users (block, unblock), physicians and kiosk devices. */
+export default function AdminConsole() {
+  const session = useSession();
+  if (session?.userRole !== "admin") return <FormMessage tone="error">The admin console is for Crown's administrators.</FormMessage>;
+  return (
+    <div className="admin-page">
+      <h1>Admin console</h1>
+      <PendingApprovals />
+      <AdminDirectory />
+    </div>
+  );
+}

@@ -1,0 +1,277 @@
+import { CalendarDays, GENDERS, PATIENT_MAX_AGE_MONTHS, PatientRequest, RELATIONS } from "@crown/core";
+import { type FormEvent, useEffect, useState } from "react";
+import { Button, Form } from "react-aria-components";
+import { messageOf } from "../api/client.ts";
+import { formatLongDate } from "../reporting/api.ts";
+import { PAGE_SIZE, padRows, Pager, SearchBox } from "../reporting/listing.tsx";
+import { useSession } from "../session/store.ts";
+import { cap, Choice } from "../ui/choices.tsx";
+import { ModalDialog } from "../ui/dialogs.tsx";
+import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
+import { focusFirstError, useForm } from "../ui/form.ts";
+import { PageSpinner } from "../ui/Loader.tsx";
+import { toast } from "../ui/toasts.tsx";
+import { actingFor, addPatient, listPatients, type Patient, updatePatient } from "./api.ts";
+
+const localToday = () => CalendarDays.dayOf(new Date(Date.now() - new Date().getTimezoneOffset() * 60_000));
+const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+const earliestBirth = () => {
+  const d = new Date();
+  d.setMonth(d.getMonth() - PATIENT_MAX_AGE_MONTHS);
+  return iso(d);
+};
+
+interface Values {
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  gender: string;
+  date_of_birth: string;
+  email: string;
+  phone: string;
+  relation: string;
+  previous_condition: string;
+  referral_code: string;
+}
+
+const empty: Values = { first_name: "", middle_name: "", last_name: "", gender: "", date_of_birth: "", email: "", phone: "", relation: "", previous_condition: "", referral_code: "" };
+
+const valuesOf = (p: Patient): Values => ({
+  first_name: p.first_name ?? "",
+  middle_name: p.middle_name ?? "",
+  last_name: p.last_name ?? "",
+  gender: p.gender ?? "",
+  date_of_birth: p.date_of_birth ?? "",
+  email: p.email ?? "",
+  phone: p.phone ?? "",
+  relation: p.relation ?? "",
+  previous_condition: p.previous_condition ?? "",
+  referral_code: p.referral_code ?? "",
+});
+
+const FIELD_RENAME: Record<string, string> = { mobile_number: "phone" };
+
+function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (saved: boolean) => void }) {
+  const session = useSession();
+  const form = useForm<Values>(editing ? valuesOf(editing) : empty);
+  const [pending, setPending] = useState(false);
+  const { values: v, set, errors } = form;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const trimmed = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x.trim()])) as unknown as Values;
+    const body: Record<string, unknown> = {
+      ...trimmed,
+      name: [trimmed.first_name, trimmed.middle_name, trimmed.last_name].filter(Boolean).join(" "),
+      ...actingFor(session),
+      ...(editing ? { identifier: editing.identifier } : {}),
+    };
+    for (const k of Object.keys(body)) if (body[k] === "") delete body[k];
+    if (editing) delete body.email;
+    if (!form.validate(PatientRequest(localToday()), body)) return focusFirstError();
+    setPending(true);
+    try {
+      if (editing) await updatePatient(body);
+      else await addPatient(body);
+      toast(editing ? "Patient details updated successfully" : "Patient details added successfully", "success");
+      form.setValues(empty);
+      onDone(true);
+    } catch (err) {
+      // Server field errors per field, joined by commas (spec section 5).
+      form.serverErrors(err, "Some error occurred", FIELD_RENAME);
+      const anyErr = err as { errors?: Record<string, ReadonlyArray<string>> };
+      if (anyErr.errors) form.setErrors(Object.fromEntries(Object.entries(anyErr.errors).map(([k, list]) => [FIELD_RENAME[k] ?? k, list.join(", ")])));
+      toast(messageOf(err), "error");
+      focusFirstError();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="page-title">
+      <h1 id="page-title">{editing ? "Edit Patient" : "Add Patient"}</h1>
+      <Form className="form" onSubmit={submit} validationBehavior="aria">
+        {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
+        <div className="grid-3">
+          <Field name="first_name" label="First name" value={v.first_name} onChange={(x) => set("first_name", x)} error={errors.first_name ?? errors.name} isRequired />
+          <Field name="middle_name" label="Middle name (optional)" value={v.middle_name} onChange={(x) => set("middle_name", x)} error={errors.middle_name} />
+          <Field name="last_name" label="Last name" value={v.last_name} onChange={(x) => set("last_name", x)} error={errors.last_name} isRequired />
+        </div>
+        <div className="grid-2">
+          <Field
+            name="date_of_birth"
+            label="Date of birth"
+            type="date"
+            value={v.date_of_birth}
+            onChange={(x) => set("date_of_birth", x)}
+            error={errors.date_of_birth}
+            isRequired
+            max={iso(new Date())}
+            description={`Not older than ${PATIENT_MAX_AGE_MONTHS} months (earliest ${formatLongDate(earliestBirth())})`}
+          />
+          <Choice name="gender" label="Gender" options={GENDERS.map((g) => ({ value: g, label: cap(g) }))} value={v.gender} onChange={(x) => set("gender", x)} error={errors.gender} />
+        </div>
+        <div className="grid-2">
+          <Field
+            name="email"
+            label="Caregiver e-mail (optional)"
+            type="email"
+            value={v.email}
+            onChange={(x) => set("email", x)}
+            error={errors.email}
+            isReadOnly={editing !== null}
+            {...(editing ? { description: "The caregiver e-mail cannot be changed." } : {})}
+          />
+          <Field name="phone" label="Caregiver mobile number (optional)" type="tel" inputMode="tel" value={v.phone} onChange={(x) => set("phone", x)} error={errors.phone} />
+        </div>
+        <Choice name="relation" label="Caregiver relationship (optional)" options={RELATIONS.map((r) => ({ value: r, label: cap(r) }))} value={v.relation} onChange={(x) => set("relation", x)} error={errors.relation} />
+        <Field name="previous_condition" label="Previous condition (optional)" value={v.previous_condition} onChange={(x) => set("previous_condition", x)} error={errors.previous_condition} />
+        <Field name="referral_code" label="Referral code (optional)" value={v.referral_code} onChange={(x) => set("referral_code", x)} error={errors.referral_code} />
+        <div className="form-actions">
+          <Button className="btn btn-ghost" onPress={() => onDone(false)}>
+            Cancel
+          </Button>
+          <SubmitButton isPending={pending}>{editing ? "Update Patient" : "Add Patient"}</SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** /my-patients: list, add and edit; removal only through customer support. */
+export default function MyPatients() {
+  const session = useSession();
+  const acting = actingFor(session);
+  const [mode, setMode] = useState<"list" | "add" | "edit">("list");
+  const [editing, setEditing] = useState<Patient | null>(null);
+  const [rows, setRows] = useState<ReadonlyArray<Patient> | null>(null);
+  const [page, setPage] = useState(1);
+  const [lastPage, setLastPage] = useState(1);
+  const [search, setSearch] = useState("");
+  const [reload, setReload] = useState(0);
+  const [removeOpen, setRemoveOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (mode !== "list") return;
+    if (session?.userRole === "physician_staff" && !session.activePhysicianId) return;
+    let live = true;
+    setRows(null);
+    setError(null);
+    listPatients(page, { per_page: PAGE_SIZE, search, ...acting })
+      .then((r) => {
+        if (!live) return;
+        setRows(r.results.data);
+        setLastPage(Math.max(1, r.results.last_page));
+      })
+      .catch((e) => {
+        if (!live) return;
+        setRows([]);
+        setError(messageOf(e));
+      });
+    return () => {
+      live = false;
+    };
+  }, [mode, page, search, reload, acting.physician_identifier]);
+
+  if (mode !== "list") {
+    return (
+      <PatientForm
+        key={editing?.identifier ?? "new"}
+        editing={mode === "edit" ? editing : null}
+        onDone={(saved) => {
+          setMode("list");
+          setEditing(null);
+          if (saved) setReload((n) => n + 1);
+        }}
+      />
+    );
+  }
+
+  return (
+    <section className="panel" aria-labelledby="page-title">
+      <div className="list-head">
+        <h1 id="page-title">My Patients</h1>
+        <div className="list-tools">
+          <SearchBox
+            label="Search patients"
+            placeholder="Search for Patients"
+            onSearch={(q) => {
+              setSearch(q);
+              setPage(1);
+            }}
+          />
+          <Button className="btn btn-primary" onPress={() => setMode("add")}>
+            Add
+          </Button>
+        </div>
+      </div>
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      {rows === null ? (
+        <PageSpinner />
+      ) : rows.length === 0 ? (
+        <p className="empty">No patients found</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="sr-only">Patients, page {page}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Date of Birth</th>
+                <th scope="col">Email</th>
+                <th scope="col">Previous Condition</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {padRows(rows).map((p, i) =>
+                p ? (
+                  <tr key={p.identifier}>
+                    <td>
+                      {p.name}
+                      {p.gender ? <span className="muted small"> ({cap(p.gender)})</span> : null}
+                    </td>
+                    <td>{formatLongDate(p.date_of_birth)}</td>
+                    <td>{p.email ?? ""}</td>
+                    <td>{p.previous_condition ?? ""}</td>
+                    <td className="cell-actions">
+                      <Button
+                        className="link-inline"
+                        aria-label={`Edit ${p.name}`}
+                        onPress={() => {
+                          setEditing(p);
+                          setMode("edit");
+                        }}
+                      >
+                        Edit
+                      </Button>
+                      <span aria-hidden="true"> | </span>
+                      <Button className="link-inline" aria-label={`Remove ${p.name}`} onPress={() => setRemoveOpen(true)}>
+                        Remove
+                      </Button>
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
+                    <td colSpan={5}>&nbsp;</td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Patient pages" />
+      <ModalDialog isOpen={removeOpen} onOpenChange={setRemoveOpen} title="Remove patient" dismissable>
+        <p>Please contact customer support to remove patient</p>
+        <div className="dialog-actions">
+          <Button className="btn btn-primary" onPress={() => setRemoveOpen(false)} autoFocus>
+            OK
+          </Button>
+        </div>
+      </ModalDialog>
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+import { useMachine } from "@xstate/react";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "react-aria-components";
+import { Link } from "react-router-dom";
+import { messageOf, request } from "../api/client.ts";
+import { updateSession, useSession } from "../session/store.ts";
+import { FormMessage } from "../ui/fields.tsx";
+import { PageSpinner } from "../ui/Loader.tsx";
+import { drawQuestions, FEEDBACK_TEXT, passes, type QuizManifest, quizMachine, type QuizPool, type QuizQuestion } from "./quizMachine.ts";
+
+export type QuizKind = "quiz" | "optional-quiz" | "no-cap-quiz";
+
+const retryPath: Record<QuizKind, string> = {
+  quiz: "/quiz-instructions",
+  "optional-quiz": "/optional-quiz-instructions",
+  "no-cap-quiz": "/nocap-instructions/quiz",
+};
+
+let manifestPromise: Promise<QuizManifest> | null = null;
+const loadManifest = () => {
+  manifestPromise ??= fetch("/quiz/manifest.json").then((r) => {
+    if (!r.ok) throw new Error("The quiz could not be loaded. Please try again later.");
+    return r.json() as Promise<QuizManifest>;
+  });
+  manifestPromise.catch(() => (manifestPromise = null));
+  return manifestPromise;
+};
+
+function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray<QuizQuestion> }) {
+  const session = useSession();
+  const [state, send] = useMachine(quizMachine, { input: { questions } });
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const recorded = useRef(false);
+  const { index, score, verdict } = state.context;
+  const total = questions.length;
+  const q = questions[index]!;
+  const done = state.matches("result");
+  const passed = passes(score, total);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (!done || recorded.current) return;
+    recorded.current = true;
+    const mode: QuizPool = kind === "no-cap-quiz" ? "nocap" : "cap";
+    request("POST", "/user/update-quiz", { json: { identifier: session?.userIdentifier, mode, score, total } })
+      .then(() => {
+        if (passed) updateSession(kind === "quiz" ? { isQuizTime: false, quizCompleted: true } : { quizCompleted: true });
+      })
+      .catch((e) => {
+        if (passed) setSaveError(messageOf(e));
+      });
+  }, [done]);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [index, done]);
+
+  if (done) {
+    return passed ? (
+      <section className="card quiz-result" aria-labelledby="page-title">
+        <h1 id="page-title" tabIndex={-1} ref={headingRef}>
+          Congrats! You passed the quiz.
+        </h1>
+        <p className="lead">
+          You scored {score} out of {total}.
+        </p>
+        {saveError ? <FormMessage tone="error">{saveError}</FormMessage> : null}
+        <Link className="btn btn-primary" to="/dashboard">
+          OK
+        </Link>
+      </section>
+    ) : (
+      <section className="card quiz-result" aria-labelledby="page-title">
+        <h1 id="page-title" tabIndex={-1} ref={headingRef}>
+          Better Luck Next Time!
+        </h1>
+        <p className="lead">
+          You scored {score} out of {total}.
+        </p>
+        <a className="btn btn-primary" href={retryPath[kind]}>
+          Try again!
+        </a>
+      </section>
+    );
+  }
+
+  const feedback = state.matches("feedback") && verdict;
+  return (
+    <section className="card quiz" aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1} ref={headingRef} className="quiz-counter">
+        Question {index + 1}/{total}
+      </h1>
+      <p className="muted">Is this photo good enough to measure the head?</p>
+      <img className="quiz-image" src={q.image} alt={`Quiz photo ${index + 1} of ${total}: a baby's head seen from above`} width={480} height={480} />
+      {feedback ? (
+        <div className={`quiz-feedback ${verdict === "correct" ? "ok" : "wrong"}`} role="status">
+          <p className="quiz-verdict">{FEEDBACK_TEXT[verdict]}</p>
+          <p>{q.reason}</p>
+          <Button className="btn btn-secondary" onPress={() => send({ type: "NEXT" })}>
+            {index + 1 < total ? "Next question" : "See my score"}
+          </Button>
+        </div>
+      ) : (
+        <div className="quiz-answers">
+          <Button className="btn btn-good" onPress={() => send({ type: "ANSWER", good: true })}>
+            GOOD
+          </Button>
+          <Button className="btn btn-bad" onPress={() => send({ type: "ANSWER", good: false })}>
+            BAD
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** /quiz, /optional-quiz and /no-cap-quiz: 10 shuffled questions from the matching pool. */
+export default function Quiz({ kind }: { kind: QuizKind }) {
+  const [questions, setQuestions] = useState<QuizQuestion[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    loadManifest()
+      .then((m) => setQuestions(drawQuestions(m[kind === "no-cap-quiz" ? "nocap" : "cap"] ?? [])))
+      .catch((e: Error) => setError(e.message));
+  }, [kind]);
+  if (error) return <FormMessage tone="error">{error}</FormMessage>;
+  if (!questions) return <PageSpinner />;
+  if (questions.length === 0) return <FormMessage tone="error">The quiz could not be loaded. Please try again later.</FormMessage>;
+  return <QuizRun key={kind} kind={kind} questions={questions} />;
+}

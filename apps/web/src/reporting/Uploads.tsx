@@ -1,0 +1,185 @@
+import { useEffect, useMemo, useState } from "react";
+import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
+import { Link } from "react-router-dom";
+import { messageOf } from "../api/client.ts";
+import { PatientPicker, type PickedBaby } from "../capture/PatientPicker.tsx";
+import { isProvider } from "../capture/rules.ts";
+import { selectedBaby, useSession } from "../session/store.ts";
+import { FormMessage } from "../ui/fields.tsx";
+import { PageSpinner } from "../ui/Loader.tsx";
+import { toast } from "../ui/toasts.tsx";
+import { type Attachment, attachmentPath, blobUrl, formatUsDate, myUploads, thumbPath, type UploadItem } from "./api.ts";
+
+export const ATTACHMENTS_STEP = 7;
+
+const keyOf = (a: Attachment) => `${a.report_identifier}:${a.identifier}`;
+
+function Thumb({ a, onOpen }: { a: Attachment; onOpen: () => void }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    if (a.file_type !== "image") return;
+    let live = true;
+    blobUrl(thumbPath(a), `thumb:${keyOf(a)}`)
+      .then((u) => live && setSrc(u))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [a.identifier]);
+  const label = `${a.file_type === "video" ? "Video" : "Photo"} ${a.file_name}`;
+  return (
+    <Button className="thumb" onPress={onOpen} aria-label={`Open ${label}`}>
+      {a.file_type === "video" ? (
+        <span className="thumb-video" aria-hidden="true">
+          <svg viewBox="0 0 24 24" width="32" height="32">
+            <path d="M8 5v14l11-7z" fill="currentColor" />
+          </svg>
+        </span>
+      ) : src ? (
+        <img src={src} alt="" />
+      ) : (
+        <span className="thumb-loading" aria-hidden="true" />
+      )}
+      <span className="thumb-name">{a.file_name}</span>
+    </Button>
+  );
+}
+
+/** The full-screen Attachment dialog: the image or the video. */
+function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () => void }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setSrc(null);
+    setError(null);
+    if (!a) return;
+    blobUrl(attachmentPath(a), `file:${keyOf(a)}`)
+      .then((u) => {
+        setSrc(u);
+        toast("Attachment fetched successfully", "success");
+      })
+      .catch((e) => setError(messageOf(e)));
+  }, [a?.identifier]);
+  return (
+    <ModalOverlay className="modal-overlay fullscreen-overlay" isOpen={a !== null} onOpenChange={(o) => !o && onClose()} isDismissable>
+      <Modal className="modal modal-fullscreen">
+        <Dialog className="dialog">
+          <div className="row-between">
+            <Heading slot="title" className="dialog-title">
+              Attachment
+            </Heading>
+            <Button className="btn btn-secondary btn-sm" onPress={onClose}>
+              Close
+            </Button>
+          </div>
+          {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+          {!src && !error ? <PageSpinner /> : null}
+          {src && a?.file_type === "video" ? <video className="attachment-media" src={src} controls playsInline aria-label={a.file_name} /> : null}
+          {src && a?.file_type === "image" ? <img className="attachment-media" src={src} alt={`Attachment ${a.file_name}`} /> : null}
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+/** /uploads: the attachments of the selected baby's uploads, 7 at first and 7 more per Load More. */
+export default function Uploads() {
+  const session = useSession();
+  const provider = isProvider(session);
+  const parentBaby = selectedBaby(session);
+  const [picked, setPicked] = useState<PickedBaby | null>(null);
+  const baby = provider ? picked : parentBaby ? { identifier: parentBaby.identifier, name: parentBaby.name } : null;
+  const [uploads, setUploads] = useState<UploadItem[] | null>(null);
+  const [page, setPage] = useState(1);
+  const [lastPage, setLastPage] = useState(1);
+  const [shown, setShown] = useState(ATTACHMENTS_STEP);
+  const [open, setOpen] = useState<Attachment | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setUploads(null);
+    setPage(1);
+    setShown(ATTACHMENTS_STEP);
+    setError(null);
+  }, [baby?.identifier]);
+
+  useEffect(() => {
+    if (!baby) return;
+    let live = true;
+    myUploads(page, baby.identifier)
+      .then((r) => {
+        if (!live) return;
+        setUploads((list) => (page === 1 ? [...r.results.data] : [...(list ?? []), ...r.results.data]));
+        setLastPage(Math.max(1, r.results.last_page));
+      })
+      .catch((e) => {
+        if (!live) return;
+        setUploads([]);
+        setError(messageOf(e));
+      });
+    return () => {
+      live = false;
+    };
+  }, [baby?.identifier, page]);
+
+  const total = useMemo(() => (uploads ?? []).reduce((s, u) => s + u.attachments.length, 0), [uploads]);
+  // Fetch the next page of uploads when Load More needs more attachments than are loaded.
+  useEffect(() => {
+    if (uploads && shown > total && page < lastPage) setPage((p) => p + 1);
+  }, [shown, total, page, lastPage, uploads]);
+
+  let budget = shown;
+  const groups = (uploads ?? []).map((u) => {
+    const take = u.attachments.slice(0, Math.max(0, budget));
+    budget -= take.length;
+    return { upload: u, attachments: take };
+  });
+
+  return (
+    <section className="panel uploads-page" aria-labelledby="page-title">
+      <h1 id="page-title">My Uploads</h1>
+      <p className="card-subtitle">{baby ? `Photos and videos uploaded for ${baby.name}.` : "Photos and videos uploaded for your baby."}</p>
+      {provider ? <PatientPicker value={picked} onChange={setPicked} /> : null}
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      {!baby ? (
+        provider ? null : <p className="empty">No uploads found</p>
+      ) : uploads === null ? (
+        <PageSpinner />
+      ) : total === 0 ? (
+        <div className="empty">
+          <p>No uploads found</p>
+          <Link className="btn btn-primary" to="/select-cap-mode">
+            Start a scan
+          </Link>
+        </div>
+      ) : (
+        <>
+          {groups
+            .filter((g) => g.attachments.length > 0)
+            .map(({ upload, attachments }) => (
+              <section key={upload.identifier} className="upload-group" aria-label={`Upload of ${formatUsDate(upload.upload_date ?? upload.uploaded_date)}`}>
+                <h2 className="upload-title">
+                  {upload.baby_name} · Uploaded on {formatUsDate(upload.upload_date ?? upload.uploaded_date)}{" "}
+                  <span className="pill">{upload.status === "published" ? "Result ready" : upload.status === "recapture_requested" ? "Recapture requested" : "In review"}</span>
+                </h2>
+                {upload.recapture_reasons && upload.recapture_reasons.length > 0 ? <p className="muted small">Please capture again: {upload.recapture_reasons.join("; ")}</p> : null}
+                <ul className="thumb-grid">
+                  {attachments.map((a) => (
+                    <li key={a.identifier}>
+                      <Thumb a={a} onOpen={() => setOpen(a)} />
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+          {shown < total || page < lastPage ? (
+            <Button className="link-btn" onPress={() => setShown((s) => s + ATTACHMENTS_STEP)}>
+              Load More
+            </Button>
+          ) : null}
+        </>
+      )}
+      <AttachmentDialog a={open} onClose={() => setOpen(null)} />
+    </section>
+  );
+}

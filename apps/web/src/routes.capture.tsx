@@ -1,0 +1,58 @@
+import { lazy, type ReactNode } from "react";
+import "./screens.css";
+
+/**
+ * The capture, quiz, reporting, practice, help and console screens (issue 7). routes.tsx wraps
+ * each element in its sign-in guard and layout; every screen is its own lazy chunk.
+ */
+
+const named = <K extends string>(load: () => Promise<Record<K, React.ComponentType<any>>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
+
+const instructions = () => import("./capture/Instructions.tsx");
+const SelectCapMode = named(instructions, "SelectCapMode");
+const CapInstructions = named(instructions, "CapInstructions");
+const NoCapInstructions = named(instructions, "NoCapInstructions");
+const CapturePage = lazy(() => import("./capture/CapturePage.tsx"));
+const Quiz = lazy(() => import("./quiz/Quiz.tsx"));
+const Uploads = lazy(() => import("./reporting/Uploads.tsx"));
+const Results = lazy(() => import("./reporting/Results.tsx"));
+const MyPatients = lazy(() => import("./practice/MyPatients.tsx"));
+const MyStaff = lazy(() => import("./practice/MyStaff.tsx"));
+const HelpCenter = lazy(() => import("./help/HelpCenter.tsx"));
+const Workflow = lazy(() => import("./help/Workflow.tsx"));
+const ReviewQueue = named(() => import("./consoles/Review.tsx"), "ReviewQueue");
+const ReviewReport = named(() => import("./consoles/Review.tsx"), "ReviewReport");
+const AdminConsole = lazy(() => import("./consoles/Admin.tsx"));
+
+export interface CaptureRoute {
+  readonly path: string;
+  readonly element: ReactNode;
+}
+
+/** Header and footer. */
+export const captureAppRoutes: ReadonlyArray<CaptureRoute> = [
+  { path: "/select-cap-mode", element: <SelectCapMode /> },
+  { path: "/instructions", element: <CapInstructions variant="capture" /> },
+  { path: "/nocap-instructions/:mode", element: <NoCapInstructions /> },
+  { path: "/optional-quiz-instructions", element: <CapInstructions variant="optional-quiz" /> },
+  { path: "/optional-quiz", element: <Quiz kind="optional-quiz" /> },
+  { path: "/no-cap-quiz", element: <Quiz kind="no-cap-quiz" /> },
+  { path: "/capture", element: <CapturePage /> },
+  { path: "/uploads", element: <Uploads /> },
+  { path: "/results", element: <Results /> },
+  { path: "/staff-results", element: <Results /> },
+  { path: "/parent-results", element: <Results parent /> },
+  { path: "/my-patients", element: <MyPatients /> },
+  { path: "/my-staff", element: <MyStaff /> },
+  { path: "/help-center", element: <HelpCenter /> },
+  { path: "/workflow", element: <Workflow /> },
+  { path: "/review", element: <ReviewQueue /> },
+  { path: "/review/:id", element: <ReviewReport /> },
+  { path: "/admin", element: <AdminConsole /> },
+];
+
+/** Footer only. */
+export const captureFooterRoutes: ReadonlyArray<CaptureRoute> = [
+  { path: "/quiz-instructions", element: <CapInstructions variant="quiz" /> },
+  { path: "/quiz", element: <Quiz kind="quiz" /> },
+];
