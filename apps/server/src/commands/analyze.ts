@@ -23,6 +23,11 @@ import {
 } from "@crown/inference";
 
 const DEFAULT_MODEL = fileURLToPath(new URL("../../../../models/head-contour/head-contour.onnx", import.meta.url));
+/**
+ * Photos are shrunk to this side on decoding (libvips shrinks JPEGs while decoding, fast): the
+ * model sees 160 px either way, and the indices and the sticker scale do not depend on pixel size.
+ */
+const DECODE_MAX_SIDE = 1600;
 /** A report uses at most this many photos; so does a video's measurement. */
 const BEST_FRAMES = 10;
 
@@ -135,7 +140,7 @@ export const analyzeFile = async (file: string, model: LoadedHeadContourModel): 
   if (media.kind === "image") {
     let image;
     try {
-      image = await decodeImage(bytes);
+      image = await decodeImage(bytes, { maxSide: DECODE_MAX_SIDE });
     } catch (error) {
       return unreadable(file, `the ${media.mime} image could not be decoded (${(error as Error).message})`);
     }
