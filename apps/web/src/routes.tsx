@@ -1,8 +1,13 @@
-import { lazy, type ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
 import { homeFor } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
-import { AppLayout, FooterOnlyLayout, PublicLayout } from "./ui/layouts.tsx";
+import { PublicLayout } from "./ui/layouts.tsx";
+import { PageSpinner } from "./ui/Loader.tsx";
+import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
+
+const AppLayout = lazy(() => import("./ui/AppLayouts.tsx"));
+const FooterOnlyLayout = lazy(() => import("./ui/AppLayouts.tsx").then((m) => ({ default: m.FooterOnlyLayout })));
 
 const Login = lazy(() => import("./pages/Login.tsx"));
 const SignUp = lazy(() => import("./pages/SignUp.tsx"));
@@ -58,7 +63,11 @@ export const router = createBrowserRouter([
     ],
   },
   {
-    element: <FooterOnlyLayout />,
+    element: (
+      <Suspense fallback={<PageSpinner />}>
+        <FooterOnlyLayout />
+      </Suspense>
+    ),
     children: [
       { path: "/baby-details", element: auth(<BabyDetails />, false) },
       { path: "/child-details", element: auth(<ChildDetails />, false) },
@@ -67,7 +76,11 @@ export const router = createBrowserRouter([
     ],
   },
   {
-    element: <AppLayout />,
+    element: (
+      <Suspense fallback={<PageSpinner />}>
+        <AppLayout />
+      </Suspense>
+    ),
     children: [
       { path: "/dashboard", element: auth(<Dashboard />) },
       { path: "/support", element: auth(<SupportInbox />) },

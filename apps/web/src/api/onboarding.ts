@@ -41,4 +41,4 @@ export const staffPhysicians = () => request<ReadonlyArray<PhysicianRef>>("GET",
 export const signBaa = (v: { identifier: string; email: string; name: string; covered_entity: string }) =>
   request<unknown>("POST", "/user/sign-baa", { json: v });
 
-export const acceptDisclaimer = () => request<unknown>("POST", "/user/accept-disclaimer", { json: {} });
+export const acceptDisclaimer = () => request<unknown>("POST", "/user/accept-disclaimer", { json: { accepted: true } });

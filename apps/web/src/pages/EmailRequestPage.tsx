@@ -5,7 +5,7 @@ import { Link } from "react-router-dom";
 import { messageOf } from "../api/client.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
-import { Card } from "../ui/layouts.tsx";
+import { Card } from "../ui/Card.tsx";
 
 /** Forgot-password and resend-verification share one shape: an e-mail, a button, a message. */
 export function EmailRequestPage(p: { title: string; subtitle: string; button: string; success: string; send: (email: string) => Promise<unknown> }) {

@@ -10,7 +10,7 @@ import { sessionActor, useNotice } from "../session/store.ts";
 import { AppLinks } from "../ui/AppLinks.tsx";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
-import { Card } from "../ui/layouts.tsx";
+import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 
 /** The server's message for an expired password; the login shows its own text with a reset link. */

@@ -7,7 +7,7 @@ import { isMobileBrowser } from "../config.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
-import { Card } from "../ui/layouts.tsx";
+import { Card } from "../ui/Card.tsx";
 
 /** The mobile app opens the same path and query through its own scheme. */
 export const appDeepLink = (search: string) => `crown://reset-password${search}`;

@@ -6,7 +6,7 @@ import { signUp } from "../api/accounts.ts";
 import { messageOf } from "../api/client.ts";
 import { CheckField, Field, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
-import { Card } from "../ui/layouts.tsx";
+import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 
 type Role = "physician" | "parent" | "other";

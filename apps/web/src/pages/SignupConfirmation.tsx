@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router-dom";
-import { Card } from "../ui/layouts.tsx";
+import { Card } from "../ui/Card.tsx";
 
 export default function SignupConfirmation() {
   const state = (useLocation().state ?? {}) as { email?: string; message?: string; token?: unknown };

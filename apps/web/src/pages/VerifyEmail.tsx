@@ -3,7 +3,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { verifyEmail } from "../api/accounts.ts";
 import { messageOf } from "../api/client.ts";
 import { FormMessage } from "../ui/fields.tsx";
-import { Card } from "../ui/layouts.tsx";
+import { Card } from "../ui/Card.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 
 type State = { kind: "waiting" } | { kind: "done"; message: string } | { kind: "failed"; message: string };

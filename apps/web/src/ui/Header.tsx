@@ -18,7 +18,7 @@ import {
   Separator,
 } from "react-aria-components";
 import { NavLink, useNavigate } from "react-router-dom";
-import { getProfilePhoto } from "../api/accounts.ts";
+import { getProfile, getProfilePhoto } from "../api/accounts.ts";
 import { notifications, notificationsCount, readNotifications, rowsOf } from "../api/dashboard.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import type { Session } from "../machines/session.ts";
@@ -158,10 +158,16 @@ function Avatar({ session }: { session: Session }) {
 }
 
 /** Loads the profile photo once per session (it needs the bearer token). */
-export const loadProfilePicture = () =>
-  getProfilePhoto()
-    .then((url) => sessionActor.send({ type: "LISTS", patch: { profilePicture: url } }))
-    .catch(() => sessionActor.send({ type: "LISTS", patch: { profilePicture: null } }));
+export const loadProfilePicture = async () => {
+  try {
+    // Ask for the image only when the profile says there is one (a 404 would be noise in the console).
+    const { results } = await getProfile();
+    const url = results.photo ? await getProfilePhoto() : null;
+    sessionActor.send({ type: "LISTS", patch: { profilePicture: url } });
+  } catch {
+    sessionActor.send({ type: "LISTS", patch: { profilePicture: null } });
+  }
+};
 
 function ProfileMenu({ session }: { session: Session }) {
   const navigate = useNavigate();
@@ -176,9 +182,10 @@ function ProfileMenu({ session }: { session: Session }) {
   };
   return (
     <MenuTrigger>
-      <Button className="profile-btn" aria-label={`Account menu for ${session.firstName} ${session.lastName}`}>
+      <Button className="profile-btn">
         <Avatar session={session} />
         <span className="profile-name">{session.firstName}</span>
+        <span className="sr-only">, account menu</span>
         <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
           <path d="M2 4l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" />
         </svg>

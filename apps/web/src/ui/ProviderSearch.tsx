@@ -39,7 +39,13 @@ export function ProviderSearch(p: {
           const exact = list.find((x) => x.name.toLowerCase() === q.toLowerCase());
           if (exact) p.onChange(exact);
         })
-        .catch(() => setItems(q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase() ? [NO_PHYSICIAN] : []))
+        .catch((e: unknown) => {
+          if (e instanceof DOMException && e.name === "AbortError") return;
+          // Without an answer, 'No Physician' still works: it needs no lookup.
+          const typedNone = q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase();
+          setItems(typedNone ? [NO_PHYSICIAN] : []);
+          if (typedNone) p.onChange(NO_PHYSICIAN);
+        })
         .finally(() => setSearching(false));
     }, 250);
     return () => {

@@ -84,7 +84,8 @@ export function FormMessage({ tone, children }: { readonly tone: "error" | "succ
 
 export function SubmitButton({ children, isPending, className }: { readonly children: ReactNode; readonly isPending?: boolean; readonly className?: string }) {
   return (
-    <Button type="submit" className={`btn btn-primary ${className ?? ""}`} isPending={isPending ?? false}>
+    // Not RAC's isPending: its live announcer leaves an unlabeled role=img node that axe flags.
+    <Button type="submit" className={`btn btn-primary ${className ?? ""}`} isDisabled={isPending ?? false} aria-busy={isPending ?? false}>
       {children}
     </Button>
   );

@@ -1,4 +1,4 @@
-import { check } from "@crown/core";
+import { check, ResetPasswordForm } from "@crown/core";
 import { Either, type Schema } from "effect";
 import { useCallback, useState } from "react";
 import { ApiError } from "../api/client.ts";
@@ -30,6 +30,13 @@ export function useForm<V extends object>(initial: V) {
       }
       const next: Record<string, string> = {};
       for (const [field, list] of Object.entries(result.left.errors)) if (list[0] && !next[field]) next[field] = list[0];
+      // A struct's cross-field rule only runs once every field is valid; show the mismatch as soon as it is known.
+      const v = input as { password?: unknown; confirm_password?: unknown };
+      if (!next.confirm_password && typeof v?.password === "string" && typeof v.confirm_password === "string" && v.confirm_password !== "") {
+        const pair = check(ResetPasswordForm, { password: v.password, confirm_password: v.confirm_password });
+        const mismatch = Either.isLeft(pair) ? pair.left.errors.confirm_password?.[0] : undefined;
+        if (mismatch) next.confirm_password = mismatch;
+      }
       setErrors(next);
       return null;
     },

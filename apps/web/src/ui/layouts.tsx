@@ -1,10 +1,9 @@
-import { type ReactNode, Suspense } from "react";
+import { Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { isMobileBrowser } from "../config.ts";
 import { AppLinks } from "./AppLinks.tsx";
 import { Logo } from "./Brand.tsx";
 import { Footer } from "./Footer.tsx";
-import { AppHeader } from "./Header.tsx";
 import { PageSpinner } from "./Loader.tsx";
 
 /** Signed-out screens: a calm brand panel beside the form card. */
@@ -34,47 +33,5 @@ export function PublicLayout() {
   );
 }
 
-/** Signed-in screens with header and footer. */
-export function AppLayout() {
-  return (
-    <div className="app-shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <AppHeader />
-      <main className="app-main" id="main">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
-      </main>
-      <Footer />
-    </div>
-  );
-}
 
-/** Onboarding and BAA: footer only, no header. */
-export function FooterOnlyLayout() {
-  return (
-    <div className="app-shell footer-only">
-      <div className="bare-top">
-        <Logo to="/" />
-      </div>
-      <main className="app-main narrow" id="main">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
-      </main>
-      <Footer />
-    </div>
-  );
-}
-
-export function Card({ title, children, subtitle, wide }: { title: string; subtitle?: ReactNode; children: ReactNode; wide?: boolean }) {
-  return (
-    <section className={`card${wide ? " card-wide" : ""}`} aria-labelledby="page-title">
-      <h1 id="page-title">{title}</h1>
-      {subtitle ? <p className="card-subtitle">{subtitle}</p> : null}
-      {children}
-    </section>
-  );
-}
+export { Card } from "./Card.tsx";

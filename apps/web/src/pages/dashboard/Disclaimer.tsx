@@ -51,7 +51,7 @@ export function DisclaimerDialog({ isOpen }: { isOpen: boolean }) {
       </CheckField>
       {error && read ? <FormMessage tone="error">{error}</FormMessage> : null}
       <div className="dialog-actions">
-        <Button className="btn btn-primary" isDisabled={!read} isPending={pending} onPress={() => void accept()}>
+        <Button className="btn btn-primary" isDisabled={!read || pending} onPress={() => void accept()}>
           Continue
         </Button>
       </div>

@@ -3,7 +3,7 @@ import { Button, Form } from "react-aria-components";
 import { useNavigate } from "react-router-dom";
 import { links } from "../../config.ts";
 import { loadDraft, saveDraft, takeBabyErrors } from "../../forms/babyDraft.ts";
-import { BabyDetailsForm } from "../../forms/onboarding.ts";
+import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";
 import { signOutNow } from "../../session/signOut.ts";
 import { useSession } from "../../session/store.ts";
 import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
@@ -40,7 +40,7 @@ export default function BabyDetails() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const valid = form.validate(BabyDetailsForm, babyFormInput(form.values));
+    const valid = form.validate(babyDetailsSchema(), withoutBlanks(babyFormInput(form.values)));
     if (!valid) return focusFirstError();
     saveDraft({
       ...loadDraft(),

@@ -184,7 +184,7 @@ export default function ChildDetails() {
         <Button className="btn btn-ghost" onPress={skip} isDisabled={pending}>
           Skip
         </Button>
-        <Button className="btn btn-primary" onPress={next} isPending={pending}>
+        <Button className="btn btn-primary" onPress={next} isDisabled={pending}>
           Continue
         </Button>
       </div>

@@ -3,7 +3,7 @@ import { Button, Form } from "react-aria-components";
 import { getProfile } from "../../api/accounts.ts";
 import { addBaby, updateChild } from "../../api/onboarding.ts";
 import type { Baby } from "../../api/types.ts";
-import { BabyDetailsForm, GENDERS } from "../../forms/onboarding.ts";
+import { babyDetailsSchema, GENDERS, withoutBlanks } from "../../forms/onboarding.ts";
 import { updateSession } from "../../session/store.ts";
 import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
 import { Choice, cap } from "../../ui/choices.tsx";
@@ -52,11 +52,15 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
     e.preventDefault();
     if (!editing) return;
     form.setFormError(null);
-    const valid = form.validate(BabyDetailsForm, babyFormInput(form.values));
+    const valid = form.validate(babyDetailsSchema(), withoutBlanks(babyFormInput(form.values)));
     if (!valid) return focusFirstError();
     setPending(true);
     const payload = {
-      ...valid,
+      physician_identifier: valid.physician_identifier,
+      first_name: valid.first_name,
+      last_name: valid.last_name,
+      date_of_birth: valid.date_of_birth,
+      relation: valid.relation,
       middle_name: valid.middle_name ?? "",
       referral_code: valid.referral_code ?? "",
       ...(form.values.gender ? { gender: form.values.gender } : {}),
@@ -108,7 +112,7 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
             <Button className="btn btn-secondary" onPress={cancel}>
               Cancel
             </Button>
-            <Button type="submit" className="btn btn-primary" isPending={pending}>
+            <Button type="submit" className="btn btn-primary" isDisabled={pending}>
               {baby ? "Update" : "Add Child"}
             </Button>
           </>

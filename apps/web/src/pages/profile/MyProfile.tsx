@@ -168,7 +168,7 @@ export function MyProfile() {
               <Button className="btn btn-secondary" onPress={cancel}>
                 Cancel
               </Button>
-              <Button type="submit" className="btn btn-primary" isPending={pending}>
+              <Button type="submit" className="btn btn-primary" isDisabled={pending}>
                 Update
               </Button>
             </>

@@ -1,0 +1,47 @@
+import { lazy, Suspense } from "react";
+import { Outlet } from "react-router-dom";
+import { Logo } from "./Brand.tsx";
+import { Footer } from "./Footer.tsx";
+import { AppHeader } from "./Header.tsx";
+import { PageSpinner } from "./Loader.tsx";
+
+const ChatWidget = lazy(() => import("../chat/ChatWidget.tsx"));
+
+/** Signed-in screens with header and footer. */
+export default function AppLayout() {
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <AppHeader />
+      <main className="app-main" id="main">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Suspense fallback={null}>
+        <ChatWidget />
+      </Suspense>
+    </div>
+  );
+}
+
+/** Onboarding and BAA: footer only, no header. */
+export function FooterOnlyLayout() {
+  return (
+    <div className="app-shell footer-only">
+      <div className="bare-top">
+        <Logo to="/" />
+      </div>
+      <main className="app-main narrow" id="main">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+

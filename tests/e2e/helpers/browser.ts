@@ -1,0 +1,77 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { repoRoot } from "./server.ts";
+
+/** Debian Chromium, never a downloaded browser. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+
+export interface Tab {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Console errors and uncaught exceptions seen so far (failed resource loads of expected 4xx are listed apart). */
+  readonly errors: string[];
+  readonly failedResponses: string[];
+}
+
+export const openTab = async (browser: Browser, baseURL: string, size: { width: number; height: number } = DESKTOP, userAgent?: string): Promise<Tab> => {
+  const context = await browser.newContext({ baseURL, viewport: size, ...(userAgent ? { userAgent } : {}) });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const failedResponses: string[] = [];
+  page.on("console", (m) => {
+    // Chromium logs every 4xx answer as "Failed to load resource"; tests check those apart.
+    if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) {
+      errors.push(m.text());
+      if (process.env.CROWN_E2E_DEBUG) console.log("console error:", m.text());
+    }
+  });
+  page.on("pageerror", (e) => {
+    errors.push(String(e));
+    if (process.env.CROWN_E2E_DEBUG) console.log("page error:", String(e));
+  });
+  page.on("response", (r) => {
+    if (r.status() >= 400) failedResponses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  return { context, page, errors, failedResponses };
+};
+
+export const screensDir = path.join(repoRoot, "tests/artifacts/screens");
+
+/** Saves `<name>-phone.png` and `<name>-desktop.png` of the current screen. */
+export const screenshotBoth = async (page: Page, name: string) => {
+  mkdirSync(screensDir, { recursive: true });
+  const original = page.viewportSize() ?? DESKTOP;
+  for (const [label, size] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(screensDir, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(original);
+};
+
+/** Serious or critical axe-core violations on the page (none allowed). */
+export const seriousViolations = async (page: Page) => {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+};
+
+export const encodePassword = (p: string) => Buffer.from(p, "utf8").toString("base64");
+
+/** A unique address per test run. */
+export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.test`;

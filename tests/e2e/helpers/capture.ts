@@ -1,0 +1,89 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { encodePassword } from "./browser.ts";
+import { type CrownServer, repoRoot } from "./server.ts";
+
+/** Shared steps of the capture and reporting browser suites (issue 7). */
+
+const SAMPLES = path.join(repoRoot, "models/head-contour/samples");
+
+/** The rendered clip as Chromium's fake camera wants it (.y4m); rebuilt from clip.mp4 with ffmpeg when missing. */
+export const fakeCameraClip = (): string => {
+  const y4m = path.join(SAMPLES, "clip.y4m");
+  if (existsSync(y4m)) return y4m;
+  const mp4 = path.join(SAMPLES, "clip.mp4");
+  if (!existsSync(mp4)) throw new Error(`No rendered clip: run models/head-contour/make_assets.py samples ${SAMPLES}`);
+  const out = path.join(mkdtempSync(path.join(tmpdir(), "crown-clip-")), "clip.y4m");
+  const r = spawnSync("ffmpeg", ["-y", "-loglevel", "error", "-i", mp4, "-pix_fmt", "yuv420p", out], { stdio: "inherit" });
+  if (r.status !== 0) throw new Error("ffmpeg could not convert clip.mp4 to clip.y4m");
+  return out;
+};
+
+/** Debian Chromium with the rendered clip fed as the camera. */
+export const launchWithFakeCamera = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-video-capture=${fakeCameraClip()}`,
+    ],
+  });
+
+export interface ApiUser {
+  readonly token: string;
+  readonly identifier: string;
+  readonly email: string;
+}
+
+export const api = async <T = unknown>(server: CrownServer, method: string, route: string, token?: string, body?: unknown): Promise<T> => {
+  const res = await fetch(`${server.url}/api/v1/en${route}`, {
+    method,
+    headers: { "content-type": "application/json", accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${text}`);
+  return (text ? (JSON.parse(text) as { results: T }).results : (undefined as T)) as T;
+};
+
+export const signInApi = async (server: CrownServer, email: string, password: string): Promise<ApiUser & Record<string, unknown>> => {
+  const r = await api<{ token: string; identifier: string; email: string }>(server, "POST", "/user/sign-in", undefined, { email, password: encodePassword(password) });
+  return { ...r, email };
+};
+
+/** Signs up through the API and follows the e-mailed verification link. */
+export const signUpVerified = async (server: CrownServer, type: "parent" | "physician", v: { email: string; password: string; first: string; last: string }) => {
+  const before = (await server.outbox()).length;
+  await api(server, "POST", "/user/sign-up", undefined, { first_name: v.first, last_name: v.last, email: v.email, password: encodePassword(v.password), phone: "5551234567", type });
+  const link = new URL(await server.waitForLink(v.email, "/verify-email", before));
+  const q = link.searchParams;
+  await api(server, "GET", `/email/verify/${q.get("id")}/${q.get("token")}?expires=${q.get("expires")}&signature=${q.get("signature")}`);
+};
+
+/** First-login chores done through the API: the disclaimer (everyone) and the BAA (physicians). */
+export const finishOnboarding = async (server: CrownServer, user: ApiUser, physician: boolean) => {
+  await api(server, "POST", "/user/accept-disclaimer", user.token, { accepted: true }).catch(() => undefined);
+  if (physician) await api(server, "POST", "/user/sign-baa", user.token, { name: "Dr Test", covered_entity: "Crown Test Practice" }).catch(() => undefined);
+};
+
+/** Signs in through the login form and waits to leave it. */
+export const signIn = async (page: Page, email: string, password: string, landing: RegExp = /\/(dashboard|review|admin)$/) => {
+  await page.goto("/");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.waitForURL(landing);
+};
+
+export const daysAgo = (n: number) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);

@@ -1,0 +1,79 @@
+import type { Page } from "playwright-core";
+import type { CrownServer } from "./server.ts";
+
+/** Steps several browser suites share. */
+
+/** True when the server already answers `path` (a 404 "Not found" means the route is not there yet). */
+export const hasRoute = async (server: CrownServer, method: "GET" | "POST", path: string): Promise<boolean> => {
+  const res = await fetch(`${server.url}/api/v1/en${path}`, { method, headers: { "content-type": "application/json" }, ...(method === "POST" ? { body: "{}" } : {}) });
+  return res.status !== 404;
+};
+
+export const signInThroughForm = async (page: Page, email: string, password: string) => {
+  await page.goto("/");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+};
+
+export const signUpThroughForm = async (page: Page, role: "Provider" | "Parent" | "Other", v: { first: string; last: string; email: string; password: string; phone: string }) => {
+  await page.goto("/sign-up");
+  await page.getByText(role, { exact: true }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("First name").fill(v.first);
+  await page.getByLabel("Last name").fill(v.last);
+  await page.getByLabel("Email").fill(v.email);
+  await page.getByLabel("Password", { exact: true }).fill(v.password);
+  await page.getByLabel("Confirm password").fill(v.password);
+  await page.getByLabel("Mobile number").fill(v.phone);
+  await page.getByText("I accept the").click();
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await page.waitForURL(/\/signup-confirmation$/);
+};
+
+export const signOutThroughMenu = async (page: Page) => {
+  await page.getByRole("button", { name: /account menu/i }).click();
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await page.waitForURL((u) => u.pathname === "/");
+};
+
+/** The header's main navigation labels, in order. */
+export const navLabels = async (page: Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
+
+/** Ticks the first-login disclaimer and continues (the Continue button is disabled until then). */
+export const acceptDisclaimer = async (page: Page) => {
+  const dialog = page.getByRole("alertdialog", { name: "Disclaimer" });
+  await dialog.waitFor();
+  const cont = dialog.getByRole("button", { name: "Continue" });
+  if (!(await cont.isDisabled())) throw new Error("Continue must be disabled before the tick");
+  await dialog.getByText("I have read the Disclaimer").click();
+  await cont.click();
+};
+
+/** A 1x1 PNG for the profile photo. */
+export const PNG_1PX = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+/** Signs in through the API and answers the bearer token (for setting up state, not for what is under test). */
+export const apiToken = async (server: CrownServer, email: string, password: string): Promise<string> => {
+  const res = await fetch(`${server.url}/api/v1/en/user/sign-in`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: Buffer.from(password, "utf8").toString("base64"), device_type: "web" }),
+  });
+  const body = (await res.json()) as { results: { token: string } };
+  return body.results.token;
+};
+
+/** An admin approves a WaitingApproval account by e-mail (through the admin API). */
+export const approveByAdmin = async (server: CrownServer, adminEmail: string, adminPassword: string, email: string) => {
+  const token = await apiToken(server, adminEmail, adminPassword);
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const pending = (await (await fetch(`${server.url}/api/v1/en/admin/users/pending`, { headers })).json()) as { results: { data: Array<{ identifier: string; email: string }> } };
+  const user = pending.results.data.find((u) => u.email === email);
+  if (!user) throw new Error(`${email} is not waiting for approval`);
+  const res = await fetch(`${server.url}/api/v1/en/admin/users/approve`, { method: "POST", headers, body: JSON.stringify({ identifier: user.identifier }) });
+  if (!res.ok) throw new Error(`approve answered ${res.status}: ${await res.text()}`);
+};

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { findLink, readOutbox, type OutboxMessage } from "@crown/mail";
+
+/**
+ * Starts the real Crown server (`pnpm crown start`) on a free port and a temporary data dir, for
+ * the browser tests. E-mails land as .eml files in `${dataDir}/mail`, read back with `outbox`.
+ */
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+
+/** The portal must be built: the server serves apps/web/dist at `/`. */
+export const ensureWebBuilt = () => {
+  if (process.env.CROWN_E2E_SKIP_BUILD === "1" && existsSync(path.join(repoRoot, "apps/web/dist/index.html"))) return;
+  if (existsSync(path.join(repoRoot, "apps/web/dist/index.html")) && process.env.CROWN_E2E_REBUILD !== "1") return;
+  const r = spawnSync("pnpm", ["--filter", "@crown/web", "build"], { cwd: repoRoot, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("Building apps/web failed");
+};
+
+export interface CrownServer {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly log: () => string;
+  readonly outbox: () => Promise<OutboxMessage[]>;
+  /** Waits for the newest e-mail to `to` whose text has a link under `pathPrefix`, and answers that link. */
+  readonly waitForLink: (to: string, pathPrefix: string, after?: number) => Promise<string>;
+  readonly stop: () => Promise<void>;
+}
+
+export const startCrown = async (env: Record<string, string> = {}): Promise<CrownServer> => {
+  ensureWebBuilt();
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-e2e-"));
+  const url = `http://localhost:${port}`;
+  let output = "";
+  const child: ChildProcess = spawn("pnpm", ["crown", "start"], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), CROWN_DATA_DIR: dataDir, PUBLIC_URL: url, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (d) => (output += String(d)));
+  child.stderr?.on("data", (d) => (output += String(d)));
+
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`crown start exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`crown start did not become ready:\n${output}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+
+  const outbox = () => readOutbox(dataDir);
+  const waitForLink = async (to: string, pathPrefix: string, after = 0): Promise<string> => {
+    const until = Date.now() + 20_000;
+    for (;;) {
+      const mails = (await outbox()).slice(after).filter((m) => m.to.toLowerCase().includes(to.toLowerCase()));
+      for (const m of mails.reverse()) {
+        const link = findLink(m.text, pathPrefix) ?? findLink(m.html.replace(/&amp;/g, "&"), pathPrefix);
+        if (link) return link;
+      }
+      if (Date.now() > until) throw new Error(`No e-mail to ${to} with a ${pathPrefix} link`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once("exit", r));
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        child.kill("SIGTERM");
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  return { url, port, dataDir, log: () => output, outbox, waitForLink, stop };
+};
+
+/** Demo accounts the server seeds on first start (printed at start). */
+export const DEMO_PASSWORD = "Crown-demo-2026!";
+export const DEMO = {
+  parent: "parent@demo.crown",
+  physician: "physician@demo.crown",
+  staff: "nurse@demo.crown",
+  admin: "admin@demo.crown",
+} as const;
