@@ -161,6 +161,9 @@ const sampleSquare = (image: RgbImage, t: InputTransform): Float32Array => {
     if (y > lastRow) lastRow = y;
   }
   const band = new Float32Array((lastRow - firstRow + 1) * 3 * size);
+  // Byte offsets of each tap within a row, so the inner loop is one multiply-add per channel.
+  const tapOffset = Int32Array.from(xs.index, (x) => x * channels);
+  const { start: tapStart, count: tapCount, weight: tapWeight } = xs;
   for (let y = firstRow; y <= lastRow; y++) {
     const base = y * width * channels;
     const o = (y - firstRow) * 3 * size;
@@ -168,10 +171,10 @@ const sampleSquare = (image: RgbImage, t: InputTransform): Float32Array => {
       let r = 0;
       let g = 0;
       let b = 0;
-      const end = xs.start[i]! + xs.count[i]!;
-      for (let k = xs.start[i]!; k < end; k++) {
-        const w = xs.weight[k]!;
-        const p = base + xs.index[k]! * channels;
+      const end = tapStart[i]! + tapCount[i]!;
+      for (let k = tapStart[i]!; k < end; k++) {
+        const w = tapWeight[k]!;
+        const p = base + tapOffset[k]!;
         r += w * data[p]!;
         g += w * data[p + 1]!;
         b += w * data[p + 2]!;
