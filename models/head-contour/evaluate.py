@@ -87,41 +87,65 @@ def find_sticker(prob):
     return polygon_centroid(out), rad
 
 
+def run_batched(model, views, bs=32):
+    outs = [run(model, views[i:i + bs]) for i in range(0, len(views), bs)]
+    return [np.concatenate([o[k] for o in outs]) for k in range(4)]
+
+
+def analyse_many(model, imgs):
+    """Two-pass analysis of photos (RGB uint8), batched. Returns dicts in photo coordinates."""
+    v1s, t1s = [], []
+    for img in imgs:
+        H, W = img.shape[:2]
+        x0, y0, side = letterbox_box(W, H)
+        v1, t1 = view(img, x0, y0, side)
+        v1s.append(v1)
+        t1s.append(t1)
+    M1, N1, S1, Q1 = run_batched(model, v1s)
+    v2s, t2s, found = [], [], []
+    for i, img in enumerate(imgs):
+        sc1, ox1, oy1 = t1s[i]
+        reg = largest_region(M1[i])
+        if reg is None:
+            found.append(False)
+            v2s.append(v1s[i])
+            t2s.append(t1s[i])
+            continue
+        found.append(True)
+        bx, by, bw, bh = reg[1]
+        px0, py0 = ox1 + bx * sc1, oy1 + by * sc1
+        pw, ph = bw * sc1, bh * sc1
+        cside = max(pw, ph) / CROP_FILL
+        cx, cy = px0 + pw / 2, py0 + ph / 2
+        v2, t2 = view(img, cx - cside / 2, cy - cside / 2, cside)
+        v2s.append(v2)
+        t2s.append(t2)
+    M2, N2, S2, Q2 = run_batched(model, v2s)
+    results = []
+    for i in range(len(imgs)):
+        sc1, ox1, oy1 = t1s[i]
+        sc2, ox2, oy2 = t2s[i]
+        res = {"found": found[i], "quality": Q2[i] if found[i] else Q1[i], "quality1": Q1[i]}
+        reg2 = largest_region(M2[i]) if found[i] else None
+        if reg2 is not None:
+            out = trace_outline(M2[i], reg2[0])
+            res["outline"] = out * sc2 + np.array([ox2, oy2]) if out is not None else None
+            nose = find_nose(N2[i])
+            if nose is None:
+                nz = find_nose(N1[i])
+                res["nose"] = nz[0] * sc1 + np.array([ox1, oy1]) if nz else None
+            else:
+                res["nose"] = nose[0] * sc2 + np.array([ox2, oy2])
+            st = find_sticker(S2[i])
+            res["sticker"] = (st[0] * sc2 + np.array([ox2, oy2]), st[1] * sc2) if st else None
+            res["view2"] = v2s[i]
+            res["maps2"] = (M2[i], N2[i], S2[i])
+        results.append(res)
+    return results
+
+
 def analyse(model, img):
-    """Two-pass analysis of one photo (RGB uint8). Returns dict in photo coordinates."""
-    H, W = img.shape[:2]
-    x0, y0, side = letterbox_box(W, H)
-    v1, (sc1, ox1, oy1) = view(img, x0, y0, side)
-    m1, n1, s1, q1 = [a[0] for a in run(model, [v1])]
-    reg = largest_region(m1)
-    if reg is None:
-        return {"found": False, "quality": q1}
-    bx, by, bw, bh = reg[1]
-    # region bounds in photo pixels
-    px0, py0 = ox1 + bx * sc1, oy1 + by * sc1
-    pw, ph = bw * sc1, bh * sc1
-    cside = max(pw, ph) / CROP_FILL
-    cx, cy = px0 + pw / 2, py0 + ph / 2
-    v2, (sc2, ox2, oy2) = view(img, cx - cside / 2, cy - cside / 2, cside)
-    m2, n2, s2, q2 = [a[0] for a in run(model, [v2])]
-    res = {"found": True, "quality": q2, "quality1": q1}
-    reg2 = largest_region(m2)
-    if reg2 is None:
-        res["found"] = False
-        return res
-    out = trace_outline(m2, reg2[0])
-    res["outline"] = out * sc2 + np.array([ox2, oy2]) if out is not None else None
-    nose = find_nose(n2)
-    if nose is None:
-        nz = find_nose(n1)
-        res["nose"] = nz[0] * sc1 + np.array([ox1, oy1]) if nz else None
-    else:
-        res["nose"] = nose[0] * sc2 + np.array([ox2, oy2])
-    st = find_sticker(s2)
-    res["sticker"] = (st[0] * sc2 + np.array([ox2, oy2]), st[1] * sc2) if st else None
-    res["view2"] = v2
-    res["maps2"] = (m2, n2, s2)
-    return res
+    return analyse_many(model, [img])[0]
 
 
 def main():
@@ -131,8 +155,9 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--onnx", default=None)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     model = HeadContourNet()
     model.load_state_dict(torch.load(args.model))
     model.eval()
@@ -140,9 +165,11 @@ def main():
     items = truth["items"][: args.limit or None]
     t0 = time.time()
     rows = []
-    for it in items:
-        img = cv2.imread(os.path.join(args.eval_dir, it["image"]))[..., ::-1].copy()
-        r = analyse(model, img)
+    results = []
+    for i in range(0, len(items), 64):
+        imgs = [cv2.imread(os.path.join(args.eval_dir, it["image"]))[..., ::-1].copy() for it in items[i:i + 64]]
+        results += analyse_many(model, imgs)
+    for it, r in zip(items, results):
         pred = [i for i in range(8) if r["quality"][i] >= 0.5]
         row = {"image": it["image"], "truth_reasons": it["reasons"], "pred_reasons": pred, "ci_true": it["ci"], "cvai_true": it["cvai"],
                "kind": it["kind"], "cap": it["cap"]}

@@ -97,14 +97,15 @@ def truth_indices(s):
     return g["ci"], g["cvai"]
 
 
-def head_surface(s, n_al, n_be):
+def head_surface(s, n_al, n_be, n_up=None):
     """Vault (beta >= 0) and lower head (beta < 0) grid points and outward normals."""
     al = np.linspace(0, 2 * math.pi, n_al, endpoint=False)
     r = radius(s, al)
     b = s["L"] / 2
     hz = s["hz"] * b * 0.9
     hl = s["hl"]
-    be = np.concatenate([np.linspace(-1.35, 0, n_be // 2, endpoint=False), np.linspace(0, math.pi / 2 - 1e-3, n_be - n_be // 2)])
+    n_up = n_up or n_be - n_be // 2
+    be = np.concatenate([np.linspace(-1.35, 0, n_be // 2, endpoint=False), np.linspace(0, math.pi / 2 - 1e-3, n_up)])
     A, Bt = np.meshgrid(al, be, indexing="xy")  # (n_be, n_al)
     R = r[None, :]
     # Vault profile: slightly flatter top than an ellipse; lower part narrows to the chin/neck.
@@ -322,9 +323,9 @@ def _hair_texture(Pn, rng_seed, whorl):
     rr = np.linalg.norm(d, axis=-1)
     r2 = np.random.default_rng(rng_seed)
     ph = r2.uniform(0, 6.28)
-    t = np.sin(ang * r2.uniform(90, 160) + 5 * np.sin(rr * 9 + ph) + 2 * np.sin(ang * 7))
-    t2 = np.sin(ang * r2.uniform(300, 420) + ph)
-    return 0.5 + 0.3 * t + 0.2 * t2
+    t = np.sin(ang * r2.uniform(50, 90) + 5 * np.sin(rr * 9 + ph) + 2 * np.sin(ang * 7))
+    fade = np.clip(rr * 3, 0, 1)  # strands converge at the whorl: fade the stripes there (no aliasing)
+    return 0.5 + 0.35 * t * fade
 
 
 def render(p, max_side=None):
@@ -351,7 +352,9 @@ def render(p, max_side=None):
     # ---- geometry in head coordinates
     n_al = int(np.clip(2 * math.pi * Rmax * ppc * 0.8, 120, 2600))
     n_be = int(np.clip(math.pi * (Rmax + hz) / 2 * ppc * 0.85, 60, 900))
-    P, N, A, Bt, hz = head_surface(s, n_al, n_be)
+    # the upper dome faces the camera (and is nearer): sample it densely so the 2x2 splats leave no gaps
+    n_up = int(np.clip(math.pi / 2 * max(Rmax, hz) * ppc * 1.1, 40, 900))
+    P, N, A, Bt, hz = head_surface(s, n_al, n_be, n_up)
     front = np.cos(A) > math.cos(math.radians(55))
     lab = np.where(Bt >= 0, L_VAULT, L_LOWER)
     # vault continues below the equator at the back and sides (occiput), face at the front
@@ -386,7 +389,9 @@ def render(p, max_side=None):
         spec = np.where(hairline, 0.5, 0.05)
     if p["cap"]:
         capm = Bt >= p["cap_edge"] + 0.06 * np.sin(3 * A)
-        ctex = 0.88 + 0.12 * np.sin(A * rng.uniform(120, 220)) * (0.6 + 0.4 * np.sin(Bt * 200))
+        k_rib = rng.uniform(120, 220)
+        rib_px = np.cos(Bt) * 2 * math.pi * Rmax * ppc / k_rib  # rib period in pixels
+        ctex = 0.9 + 0.1 * np.sin(A * k_rib) * np.clip(rib_px / 2 - 1, 0, 1)
         cc = p["cap_color"] * ctex[..., None]
         if rng.random() < 0.3:
             stripe = (np.sin(Bt * rng.uniform(15, 30)) > 0.3)[..., None]
