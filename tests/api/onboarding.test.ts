@@ -428,6 +428,24 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     expect((await server.get("/physician/list", nurse.token)).status).toBe(401);
   });
 
+  test("the OpenAPI document lists every onboarding, practice and notification call with its body schema", async () => {
+    const doc = await server.get("/openapi.json");
+    expect(doc.status).toBe(200);
+    const paths = doc.json.paths as Record<string, Record<string, { requestBody?: unknown }>>;
+    for (const [method, path] of [
+      ["post", "/user/register-baby"], ["post", "/user/add-baby"], ["post", "/user/update-baby"], ["post", "/user/update-child"],
+      ["post", "/user/add-childinfo-marketing"], ["get", "/physicians"], ["get", "/physician/list"], ["post", "/user/accept-disclaimer"],
+      ["post", "/user/sign-baa"], ["post", "/user/update-quiz"], ["get", "/admin/users/pending"], ["post", "/admin/users/approve"],
+      ["post", "/admin/users/reject"], ["post", "/patient/list"], ["post", "/patient/add"], ["post", "/patient/update"],
+      ["post", "/physician/add-user"], ["post", "/physician/nurse/add"], ["post", "/physician/nurse/list"], ["post", "/physician/staff/list"],
+      ["post", "/physician/nurse/remove"], ["post", "/physician/staff/remove"], ["get", "/user/notifications"],
+      ["get", "/user/notifications-count"], ["post", "/user/read-notifications"], ["get", "/user/reminders"],
+    ] as const) {
+      expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(paths["/user/register-baby"]!.post!.requestBody).toBeDefined();
+  });
+
   test("authorization matrix: parent, other parent, physician, staff of this physician, staff of another, admin, anonymous", async () => {
     const doctor = await physician("Matrix");
     const otherDoctor = await physician("Other");
