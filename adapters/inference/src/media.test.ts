@@ -43,6 +43,14 @@ describe("decodeImage", () => {
     expect([...image.data.subarray(0, 3)]).toEqual([10, 20, 30]);
   });
 
+  it("gives 8-bit RGB for 16-bit and greyscale photos", async () => {
+    const png16 = await sharp({ create: { width: 4, height: 2, channels: 3, background: { r: 200, g: 100, b: 50 } } }).toColourspace("rgb16").png().toBuffer();
+    expect([...(await decodeImage(png16)).data.subarray(0, 3)]).toEqual([200, 100, 50]);
+    const grey = await sharp({ create: { width: 4, height: 2, channels: 3, background: { r: 90, g: 90, b: 90 } } }).greyscale().png().toBuffer();
+    const image = await decodeImage(grey);
+    expect([image.channels, image.data.length]).toEqual([3, 24]);
+  });
+
   it("refuses bytes that are not an image", async () => {
     await expect(decodeImage(new TextEncoder().encode("not an image"))).rejects.toThrow();
   });
