@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect";
 import { Accounts, type UserType } from "@crown/core";
 import type { Services } from "./compose.ts";
+import { seedDemoPractice } from "./seed-practice.ts";
 
 export interface DemoAccount {
   readonly role: string;
@@ -30,5 +31,6 @@ export const seedDemo = async (services: Services): Promise<DemoAccount[]> => {
       }),
     );
   }
+  await services.run(seedDemoPractice({ parent: "parent@demo.crown", physician: "physician@demo.crown", nurse: "nurse@demo.crown" }));
   return DEMO_USERS.map((d) => ({ role: d.label, email: d.email, password: DEMO_PASSWORD }));
 };
