@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "@crown/db/testing";
 import { readOutbox } from "@crown/mail";
 import { readConfig } from "../../apps/server/src/config.ts";
 import { composeServices, createServerApp } from "../../apps/server/src/compose.ts";
-import { startReportWorker } from "../../apps/server/src/reports.ts";
+import { loadModel, startReportWorker } from "../../apps/server/src/reports.ts";
 import { b64, PASSWORD, type DatabaseKind } from "./harness.ts";
 
 /**
@@ -91,15 +91,17 @@ export const headVideo = async (s: HeadShape, seconds = 2): Promise<Uint8Array |
 };
 
 /** The real server app on a fresh database with the colour model and the job worker running. */
-export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean; worker?: boolean } = {}) => {
+export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean } = {}) => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crown-reports-"));
   const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1" });
   const testDb: TestDatabase = await createTestDatabase(kind);
-  const services = await composeServices(config, { db: testDb.db, kind, close: async () => undefined }, {
-    model: options.model === false ? null : colourModel(),
-    analyze: { inputSize: 160 },
-    problem: options.model === false ? "no model in this test" : null,
-  });
+  const services = await composeServices(
+    config,
+    { db: testDb.db, kind, close: async () => undefined },
+    options.model === "real"
+      ? await loadModel()
+      : { model: options.model === false ? null : colourModel(), analyze: { inputSize: 160 }, problem: options.model === false ? "no model in this test" : null },
+  );
   const app = createServerApp(config, services, (line) => {
     if (line.level === "error") console.error(line);
   });
@@ -122,7 +124,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const run = services.run as <A, E>(e: Effect.Effect<A, E, any>) => Promise<A>;
 
   /** An Active, verified user of any type, signed in. */
-  const user = async (type: UserType, firstName = "Sam", lastName = type) => {
+  const user = async (type: UserType, firstName = "Sam", lastName: string = type) => {
     const email = `${type}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.org`;
     const created = await run(Accounts.createVerifiedUser({ email, password: PASSWORD, type, firstName, lastName }));
     const signIn = await call("POST", "/user/sign-in", { body: { email, password: b64(PASSWORD), device_type: "web" } });
@@ -163,7 +165,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const upload = async (token: string, reportId: string, files: Array<{ name: string; bytes: Uint8Array; type?: string }>, identifierFirst = true) => {
     const form = new FormData();
     if (identifierFirst) form.append("report_identifier", reportId);
-    for (const f of files) form.append("attachments[]", new Blob([f.bytes], { type: f.type ?? "application/octet-stream" }), f.name);
+    for (const f of files) form.append("attachments[]", new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.type ?? "application/octet-stream" }), f.name);
     if (!identifierFirst) form.append("report_identifier", reportId);
     return call("POST", "/report/upload", { token, form });
   };

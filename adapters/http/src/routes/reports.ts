@@ -103,7 +103,7 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   }
   parser.on("field", (name, value) => push({ done: false, value: { type: "field", name, value } }));
   parser.on("file", (name, stream, info) => {
-    push({ done: false, value: { type: "file", name, fileName: info.filename ?? "", stream: Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array> } });
+    push({ done: false, value: { type: "file", name, fileName: info.filename ?? "", stream: fileStream(stream) } });
   });
   parser.on("close", () => {
     finished = true;
@@ -133,6 +133,13 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   };
   return { parts, close };
 };
+
+/**
+ * A file part as a web stream that pulls from busboy's stream directly (one read per pull, a
+ * bounded queue of about 1 MB): backpressure reaches the socket and no file is ever buffered.
+ */
+const fileStream = (stream: Readable): ReadableStream<Uint8Array> =>
+  Readable.toWeb(stream, { strategy: { highWaterMark: 1024 * 1024, size: (chunk: Uint8Array) => chunk.byteLength } } as never) as unknown as ReadableStream<Uint8Array>;
 
 const fileResponse = (blob: StoredBlob, headers: Record<string, string>) =>
   new Response(blob.body, { status: 200, headers: { "content-type": blob.contentType, "content-length": String(blob.size), ...headers } });
