@@ -1,0 +1,236 @@
+import { assign, not, setup, stateIn } from "xstate";
+
+/**
+ * The kiosk tablet's lifecycle as one machine: paired (or not), the attract screen, a staff member
+ * signed in with a PIN, a patient chosen, capturing, reviewing the shots, uploading, done, and back
+ * to the attract screen; or revoked, for good. The React app only renders its state and sends it
+ * events; side effects (starting an upload, releasing photos) are injected with `.provide(...)`.
+ *
+ * Patient data (the patient, the shots, the queued uploads) lives only in this context, in memory,
+ * and every way back to the attract screen or to `done` wipes it: the property tests walk every path.
+ */
+
+export const AUTO_CAPTURE_SHOTS = 10;
+/** Physicians and their staff need at least 3 good shots (capture-and-reporting.md §9). */
+export const MIN_KIOSK_SHOTS = 3;
+export const DEFAULT_IDLE_TIMEOUT_MS = 2 * 60 * 1000;
+
+export interface KioskDeviceInfo {
+  readonly identifier: string;
+  readonly name: string;
+  /** The practice: the physician the device belongs to. */
+  readonly practice: string;
+}
+export interface KioskStaff {
+  readonly identifier: string;
+  readonly name: string;
+}
+export interface KioskPatient {
+  readonly identifier: string;
+  readonly name: string;
+  readonly date_of_birth?: string | null;
+}
+/** A captured frame. `image` is whatever the app holds (a Blob in the browser); core never reads it. */
+export interface KioskShot {
+  readonly id: string;
+  readonly image: unknown;
+}
+export type UploadStep = "prepare" | "upload" | "finalize";
+export interface UploadProgress {
+  readonly step: UploadStep;
+  /** Bytes (or files) sent of `total`, for the progress bar. */
+  readonly sent: number;
+  readonly total: number;
+  readonly reportIdentifier: string | null;
+}
+
+export interface KioskContext {
+  readonly device: KioskDeviceInfo | null;
+  readonly idleTimeoutMs: number;
+  readonly staff: KioskStaff | null;
+  /** The kiosk session token of the signed-in staff member (ends after each patient). */
+  readonly session: string | null;
+  readonly patient: KioskPatient | null;
+  readonly shots: ReadonlyArray<KioskShot>;
+  /** Shots waiting to be sent; kept only in memory, and only until they are sent. */
+  readonly queue: ReadonlyArray<KioskShot>;
+  readonly upload: UploadProgress | null;
+  readonly online: boolean;
+  readonly error: string | null;
+}
+
+export interface KioskInput {
+  readonly device?: KioskDeviceInfo | null;
+  readonly idleTimeoutMs?: number;
+  readonly online?: boolean;
+}
+
+export type KioskEvent =
+  | { type: "PAIRED"; device: KioskDeviceInfo }
+  /** The server refused the device credential: the device was revoked. */
+  | { type: "REVOKED" }
+  | { type: "SIGNED_IN"; staff: KioskStaff; session: string }
+  | { type: "SIGN_OUT" }
+  /** No touch for the idle timeout. */
+  | { type: "IDLE_TIMEOUT" }
+  /** The server ended the kiosk session (expired or the staff member lost access). */
+  | { type: "SESSION_ENDED" }
+  | { type: "PATIENT_CHOSEN"; patient: KioskPatient }
+  /** Back to the patient search (another patient). */
+  | { type: "CHANGE_PATIENT" }
+  | { type: "START_CAPTURE" }
+  | { type: "SHOT_TAKEN"; shot: KioskShot }
+  | { type: "STOP_CAPTURE" }
+  | { type: "DISCARD_SHOT"; id: string }
+  | { type: "RETAKE" }
+  | { type: "UPLOAD" }
+  | { type: "UPLOAD_PROGRESS"; progress: UploadProgress }
+  /** One queued shot reached the server: it leaves the device's memory. */
+  | { type: "SHOT_SENT"; id: string }
+  | { type: "UPLOAD_SUCCEEDED" }
+  | { type: "UPLOAD_FAILED"; message: string }
+  | { type: "NETWORK_DOWN" }
+  | { type: "NETWORK_UP" }
+  | { type: "FINISH" };
+
+const wiped = {
+  staff: null,
+  session: null,
+  patient: null,
+  shots: [] as ReadonlyArray<KioskShot>,
+  queue: [] as ReadonlyArray<KioskShot>,
+  upload: null,
+  error: null,
+} satisfies Partial<KioskContext>;
+
+const patientWiped = {
+  patient: null,
+  shots: [] as ReadonlyArray<KioskShot>,
+  queue: [] as ReadonlyArray<KioskShot>,
+  upload: null,
+  error: null,
+} satisfies Partial<KioskContext>;
+
+/** True when the context holds nothing about a patient (the property every wipe must keep). */
+export const holdsNoPatientData = (context: KioskContext) =>
+  context.patient === null && context.shots.length === 0 && context.queue.length === 0 && context.upload === null;
+
+export const kioskMachine = setup({
+  types: {} as { context: KioskContext; events: KioskEvent; input: KioskInput },
+  guards: {
+    paired: ({ context }) => context.device !== null,
+    enoughShots: ({ context }) => context.shots.length >= MIN_KIOSK_SHOTS,
+    hasShots: ({ context }) => context.shots.length > 0,
+    allShotsTaken: ({ context }) => context.shots.length >= AUTO_CAPTURE_SHOTS,
+  },
+  actions: {
+    wipeSession: assign(() => wiped),
+    wipePatient: assign(() => patientWiped),
+    wipeEverything: assign(() => ({ ...wiped, device: null })),
+    /** Hook for the app: release what the wiped context pointed to (object URLs, camera frames). */
+    released: () => undefined,
+    /** Hook for the app: run prepare → upload → finalize, sending UPLOAD_PROGRESS, SHOT_SENT and the outcome. */
+    startUpload: () => undefined,
+    /** Hook for the app: resume a queued upload when the network is back. */
+    resumeUpload: () => undefined,
+  },
+}).createMachine({
+  id: "kiosk",
+  context: ({ input }) => ({
+    device: input.device ?? null,
+    idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    online: input.online ?? true,
+    ...wiped,
+  }),
+  initial: "starting",
+  // Guarded so that even a pure `transition` from the final `revoked` state changes nothing.
+  on: {
+    REVOKED: { guard: not(stateIn("revoked")), target: ".revoked" },
+    NETWORK_DOWN: { guard: not(stateIn("revoked")), actions: assign({ online: false }) },
+    NETWORK_UP: { guard: not(stateIn("revoked")), actions: assign({ online: true }) },
+  },
+  states: {
+    starting: { always: [{ guard: "paired", target: "idle" }, { target: "unpaired" }] },
+    unpaired: {
+      on: { PAIRED: { target: "idle", actions: assign({ device: ({ event }) => event.device }) } },
+    },
+    /** The attract screen: nobody signed in, nothing about any patient on the device. */
+    idle: {
+      entry: ["wipeSession", "released"],
+      on: {
+        SIGNED_IN: { target: "signedIn", actions: assign({ staff: ({ event }) => event.staff, session: ({ event }) => event.session }) },
+      },
+    },
+    signedIn: {
+      entry: ["wipePatient", "released"],
+      on: {
+        PATIENT_CHOSEN: { target: "patientChosen", actions: assign({ patient: ({ event }) => event.patient }) },
+        IDLE_TIMEOUT: "idle",
+        SIGN_OUT: "idle",
+        SESSION_ENDED: "idle",
+      },
+    },
+    patientChosen: {
+      on: {
+        START_CAPTURE: "capturing",
+        CHANGE_PATIENT: "signedIn",
+        IDLE_TIMEOUT: "idle",
+        SIGN_OUT: "idle",
+        SESSION_ENDED: "idle",
+      },
+    },
+    capturing: {
+      always: { guard: "allShotsTaken", target: "reviewing" },
+      on: {
+        SHOT_TAKEN: { actions: assign({ shots: ({ context, event }) => [...context.shots, event.shot].slice(0, AUTO_CAPTURE_SHOTS) }) },
+        STOP_CAPTURE: { guard: "hasShots", target: "reviewing" },
+        CHANGE_PATIENT: "signedIn",
+        IDLE_TIMEOUT: "idle",
+        SIGN_OUT: "idle",
+        SESSION_ENDED: "idle",
+      },
+    },
+    reviewing: {
+      on: {
+        DISCARD_SHOT: { actions: [assign({ shots: ({ context, event }) => context.shots.filter((s) => s.id !== event.id) }), "released"] },
+        RETAKE: { target: "capturing", actions: [assign({ shots: [], error: null }), "released"] },
+        UPLOAD: { guard: "enoughShots", target: "uploading" },
+        CHANGE_PATIENT: "signedIn",
+        IDLE_TIMEOUT: "idle",
+        SIGN_OUT: "idle",
+        SESSION_ENDED: "idle",
+      },
+    },
+    /**
+     * The shots move to the in-memory queue and leave it one by one as the server stores them. The
+     * idle timeout does not interrupt an upload (the queue would be lost); a dropped network keeps
+     * the queue until the network is back.
+     */
+    uploading: {
+      entry: [
+        assign({
+          queue: ({ context }) => context.shots,
+          upload: ({ context }) => ({ step: "prepare" as const, sent: 0, total: context.shots.length, reportIdentifier: null }),
+          error: null,
+        }),
+        "startUpload",
+      ],
+      on: {
+        UPLOAD_PROGRESS: { actions: assign({ upload: ({ event }) => event.progress }) },
+        SHOT_SENT: { actions: assign({ queue: ({ context, event }) => context.queue.filter((s) => s.id !== event.id) }) },
+        UPLOAD_SUCCEEDED: "done",
+        UPLOAD_FAILED: { target: "reviewing", actions: assign({ queue: [], upload: null, error: ({ event }) => event.message }) },
+        NETWORK_UP: { actions: [assign({ online: true }), "resumeUpload"] },
+        SESSION_ENDED: "idle",
+      },
+    },
+    /** Uploaded: the patient's data is already gone; the session ends with this patient. */
+    done: {
+      entry: ["wipeSession", "released"],
+      on: { FINISH: "idle", IDLE_TIMEOUT: "idle" },
+    },
+    revoked: { type: "final", entry: ["wipeEverything", "released"] },
+  },
+});
+
+export type KioskState = "starting" | "unpaired" | "idle" | "signedIn" | "patientChosen" | "capturing" | "reviewing" | "uploading" | "done" | "revoked";
