@@ -44,14 +44,19 @@ const emit = (name: LiveEventName, data: unknown) => {
 };
 
 const stop = () => {
+  generation++;
   if (retry !== null) window.clearTimeout(retry);
   retry = null;
   source?.close();
   source = null;
 };
 
+/** Each open() call gets a number; only the newest may create the EventSource (no leaked connections). */
+let generation = 0;
+
 const open = async () => {
   stop();
+  const mine = ++generation;
   const current = token;
   if (!current) return;
   let ticket: string;
@@ -68,7 +73,10 @@ const open = async () => {
     schedule();
     return;
   }
-  if (token !== current) return;
+  // A newer open() or a sign-out happened while the ticket was on its way: this one must not open a stream
+  // (an unclosed EventSource holds one of the browser's six connections to the host for good).
+  if (token !== current || mine !== generation) return;
+  source?.close();
   const query = new URLSearchParams({ token: ticket });
   if (lastEventId) query.set("last_event_id", lastEventId);
   const es = new EventSource(`${API_BASE}/events?${query.toString()}`);
