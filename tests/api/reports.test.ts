@@ -141,6 +141,18 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     }
     const parentResults = await s.post("/report/parent-results", { per_page: 10 }, parent.token);
     expect(parentResults.json.results.data[0]).toMatchObject({ identifier: reportId, read: true });
+
+    // A republish makes a new, separate version; the first stays as it was.
+    expect((await s.post(`/review/report/${reportId}/reopen`, {}, reviewer.token)).status).toBe(200);
+    await s.post(`/review/report/${reportId}/decision`, { attachment_identifier: photo1.identifier, decision: "accept" }, reviewer.token);
+    const republished = await s.post(`/review/report/${reportId}/publish`, {}, reviewer.token);
+    expect(republished.json.results.version).toBe(2);
+    const v2 = new Uint8Array(await (await s.get(`/report/${reportId}/parent-download`, parent.token)).response.arrayBuffer());
+    expect(Buffer.compare(Buffer.from(v2), Buffer.from(pdf))).not.toBe(0);
+    const versions = (await s.db.selectFrom("report_versions" as never).select(["version", "blob_key", "sha256"] as never).where("report_id" as never, "=", reportId as never).orderBy("version" as never).execute()) as Array<{ version: number; blob_key: string; sha256: string }>;
+    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+    expect(versions[0]!.blob_key).not.toBe(versions[1]!.blob_key);
+    await expect(s.db.updateTable("report_versions" as never).set({ sha256: "x" } as never).execute()).rejects.toThrow(/immutable/);
   });
 
   test("upload limits: format by the bytes, the spec's messages, no photo no finalize", async () => {

@@ -125,6 +125,27 @@ const checkCompleted = (w: ReportWorld, reportId: string) => {
 };
 
 describe("report pipeline on the in-memory world", () => {
+  it("without ffmpeg the report says so, and the video is kept for review", async () => {
+    const w = newWorld();
+    const id = (await w.run(w.as(PARENT)(prepareReport({ baby_identifier: BABY.id, analysis_type: "head_ci_cvai_analysis" })))).report_identifier;
+    const mp4 = new Uint8Array([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 1, 2, 3, 4]);
+    async function* files(): AsyncGenerator<UploadPart> {
+      yield { type: "field", name: "report_identifier", value: id };
+      yield { type: "file", name: "attachments[]", fileName: "photo.png", stream: new Blob([PHOTOS[0]! as Uint8Array<ArrayBuffer>]).stream() };
+      yield { type: "file", name: "attachments[]", fileName: "clip.mp4", stream: new Blob([mp4]).stream() };
+    }
+    await w.run(w.as(PARENT)(uploadAttachments(files())));
+    await w.run(w.as(PARENT)(finalizeReport({ report_identifier: id })));
+    await w.run(analyzeReport(id));
+    const report = w.reports.get(id)!;
+    expect(report.status).toBe("analyzed");
+    expect(report.analysis?.problems).toEqual([expect.stringMatching(/^Videos were not analysed: ffmpeg is not installed.*The videos are kept for review\.$/)]);
+    const video = [...w.attachments.values()].find((a) => a.reportId === id && a.kind === "video")!;
+    expect(video.extension).toBe("mp4");
+    expect(w.onboarding.world.blobs.has(video.blobKey)).toBe(true);
+    expect(report.analysis?.accepted).toBe(1);
+  });
+
   it("runs end to end with real geometry: the fake heads' CI comes out of the measurement", async () => {
     const w = newWorld();
     const { reportId, crashed } = await runAll(w);
