@@ -1,5 +1,5 @@
 // Inference benchmark (prints figures; no timed assertions):
-//   pnpm tsx tests/bench/inference.bench.ts [--eval DIR] [--limit N] [--no-browser] [--runs N]
+//   pnpm tsx tests/bench/inference.bench.ts [--eval DIR] [--limit N] [--no-browser] [--runs N] [--outline logits|probabilities]
 // - the model's size;
 // - server time per image with one thread (onnxruntime-node): one model pass, and a whole two-pass analysis;
 // - Chromium time per frame (onnxruntime-web wasm in a Web Worker, two passes, as auto-capture runs it);
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     limit: { type: "string" },
     runs: { type: "string" },
     "no-browser": { type: "boolean" },
+    outline: { type: "string" },
   },
 });
 const runs = Number(values.runs ?? 50);
@@ -54,7 +55,10 @@ process.stdout.write(`Head-contour model: ${path}\nload average ${loadavg()[0]!.
 line("model size", `${(statSync(path).size / 1e6).toFixed(2)} MB`, "at most 5 MB");
 
 const model = await loadHeadContourModel(path, { threads: 1 });
-const options = analyzeOptionsFrom(model.card);
+const options = {
+  ...analyzeOptionsFrom(model.card),
+  outlineFrom: values.outline === "probabilities" ? ("probabilities" as const) : ("logits" as const),
+};
 const size = model.card.input_size;
 const photos = samplePhotos();
 

@@ -152,6 +152,16 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     }
   });
 
+  it("can trace the outline on probabilities instead of logits", async () => {
+    const truth = (100 * 100) / 120;
+    const onLogits = await analyzePhoto(render(base), colourModel(), { outlineFrom: "logits" });
+    const onProbabilities = await analyzePhoto(render(base), colourModel(), { outlineFrom: "probabilities" });
+    expect(Math.abs(onLogits.ci! - truth)).toBeLessThan(0.3);
+    // This stand-in's logits are steep (±15 a pixel away from the edge): probabilities snap towards pixel midpoints.
+    expect(Math.abs(onProbabilities.ci! - truth)).toBeLessThan(1.5);
+    expect(onProbabilities.outline).not.toEqual(onLogits.outline);
+  });
+
   it("works on a photo much larger than the model's input", async () => {
     const scene: Scene = { ...base, width: 2400, height: 1800, centre: { x: 1300, y: 800 }, halfLength: 500, halfWidth: 430, facing: 1 };
     const result = await analyzePhoto(render(scene), colourModel());

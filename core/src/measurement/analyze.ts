@@ -3,7 +3,7 @@ import { measureHead, cvaMillimetres, type Segment } from "./geometry.ts";
 import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputTransform, type Point, type RgbImage } from "./image.ts";
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
-import { largestRegion, logitMap, regionTouches, sigmoid, traceOutline, type Outline, type Region } from "./outline.ts";
+import { largestRegion, logitMap, regionTouches, sigmoid, sigmoidMap, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
 import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
 
 export interface AnalyzeOptions {
@@ -16,6 +16,11 @@ export interface AnalyzeOptions {
   readonly nosePresence?: number;
   /** The head's share of the second pass's square crop. */
   readonly headShareOfCrop?: number;
+  /**
+   * Trace the 0.5 iso-line by linear interpolation of the logits (default) or of the probabilities.
+   * Logits suit a confident model whose probabilities jump from 0 to 1 within a pixel.
+   */
+  readonly outlineFrom?: "logits" | "probabilities";
 }
 
 export interface PhotoAnalysis {
@@ -61,13 +66,17 @@ export const readOutputs = (
   transform: InputTransform,
   photo: { width: number; height: number },
   nosePresence = 0.5,
+  outlineFrom: "logits" | "probabilities" = "logits",
 ): PassResult => {
   const size = transform.size;
   const plane = size * size;
   const slice = (a: Float32Array): Float32Array => a.subarray(i * plane, (i + 1) * plane);
-  // Outlines are traced on logits at 0 (probability 0.5), see traceOutline.
-  const mask = logitMap(slice(outputs.mask), size, size);
-  const region = largestRegion(mask, 0);
+  // Logits at level 0 or probabilities at 0.5: the same region, a different interpolation.
+  const level = outlineFrom === "logits" ? 0 : 0.5;
+  const toMap = (a: Float32Array): ProbabilityMap =>
+    outlineFrom === "logits" ? logitMap(slice(a), size, size) : sigmoidMap(slice(a), size, size);
+  const mask = toMap(outputs.mask);
+  const region = largestRegion(mask, level);
   const nose = findNoseTip(logitMap(slice(outputs.nose), size, size), { presence: nosePresence });
   const reasons = QUALITY_REASONS.length;
   const quality = Array.from(outputs.quality.subarray(i * reasons, (i + 1) * reasons), sigmoid);
@@ -77,9 +86,9 @@ export const readOutputs = (
     noseTip: nose ? toPhoto(transform, nose) : null,
     quality,
     touchesFrame: region !== null && regionTouches(region, photoRectInInput(transform, photo)),
-    outline: () => (region ? traceOutline(mask, region, 0).map((p) => toPhoto(transform, p)) : []),
+    outline: () => (region ? traceOutline(mask, region, level).map((p) => toPhoto(transform, p)) : []),
     sticker: () => {
-      const disc = findSticker(logitMap(slice(outputs.sticker), size, size), 0);
+      const disc = findSticker(toMap(outputs.sticker), level);
       return disc ? { centre: toPhoto(transform, disc.centre), radius: disc.radius * transform.scale } : null;
     },
   };
@@ -104,14 +113,15 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   const nosePresence = options.nosePresence ?? 0.5;
 
   const whole = letterbox(image, size);
-  const first = readOutputs(await model.run(whole.tensor, 1), 0, whole.transform, image, nosePresence);
+  const outlineFrom = options.outlineFrom ?? "logits";
+  const first = readOutputs(await model.run(whole.tensor, 1), 0, whole.transform, image, nosePresence, outlineFrom);
 
   let refined: PassResult | null = null;
   let crop: Box | null = null;
   if (first.region) {
     crop = headCrop(first.region, whole.transform, options.headShareOfCrop ?? 0.7);
     const closeUp = cropAround(image, crop, size);
-    refined = readOutputs(await model.run(closeUp.tensor, 1), 0, closeUp.transform, image, nosePresence);
+    refined = readOutputs(await model.run(closeUp.tensor, 1), 0, closeUp.transform, image, nosePresence, outlineFrom);
   }
 
   // The close-up judges quality (blur, hair, tilt show better at twice the resolution; a head cut by
