@@ -8,6 +8,7 @@ import { HttpFailure } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
+import { adminRoutes } from "./routes/admin.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { liveRoutes } from "./routes/live.ts";
 import { onboardingRoutes } from "./routes/onboarding.ts";
@@ -48,6 +49,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", chatRoutes())
     .route("/", liveRoutes({ checkSeconds: options.liveCheckSeconds }))
     .route("/", reportsRoutes())
+    .route("/", adminRoutes())
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;

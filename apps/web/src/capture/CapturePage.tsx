@@ -208,6 +208,28 @@ export default function CapturePage() {
     return { id: shotId.current++, blob, url: URL.createObjectURL(blob), good: analysis ? analysis.accepted : null, reasons: analysis?.reasons ?? [] };
   };
 
+  /** Records the model's verdict on one shot (in place, so the list being captured sees it too). */
+  const judge = (kept: Shot[], id: number, a: PhotoAnalysis) => {
+    const i = kept.findIndex((s) => s.id === id);
+    if (i < 0) return;
+    kept[i] = { ...kept[i]!, good: a.accepted, reasons: a.reasons };
+    setShots((list) => list.map((s) => (s.id === id ? { ...s, good: a.accepted, reasons: a.reasons } : s)));
+  };
+
+  /** Judges the shots the model had no time for during Regular Capture, one after another. */
+  const judgeRest = async (kept: Shot[], run: number) => {
+    for (const shot of kept) {
+      if (shot.good !== null || runRef.current !== run || !workerRef.current) continue;
+      const bitmap = await createImageBitmap(shot.blob);
+      const c = document.createElement("canvas");
+      c.width = bitmap.width;
+      c.height = bitmap.height;
+      c.getContext("2d")?.drawImage(bitmap, 0, 0);
+      const a = await analyse(c);
+      if (a) judge(kept, shot.id, a);
+    }
+  };
+
   const finishCapture = (kept: Shot[]) => {
     setShots(kept);
     const goodOnes = kept.filter((s) => s.good !== false);
@@ -269,29 +291,35 @@ export default function CapturePage() {
         setVideoNote("This browser cannot record MP4 video; the shots will be uploaded without a video.");
       }
     }
+    // Shots are taken on a clock; the model judges them as fast as it can, without holding the clock back.
     const started = performance.now();
-    let lastShot = -Infinity;
+    let judging = false;
+    const verdicts: Array<Promise<void>> = [];
     while (runRef.current === run) {
       const elapsed = performance.now() - started;
       setSecondsLeft(Math.max(0, Math.ceil(CAPTURE_SECONDS - elapsed / 1000)));
       if (elapsed >= CAPTURE_SECONDS * 1000 || (v && source === "video" && v.ended)) break;
       const canvas = grab(SHOT_MAX_SIDE);
-      if (!canvas) {
-        await sleep(100);
-        continue;
-      }
-      const analysis = workerRef.current ? await analyse(canvas) : null;
-      const now = performance.now();
-      if (now - lastShot >= REGULAR_SHOT_GAP_MS && kept.length < REGULAR_MAX_SHOTS) {
-        lastShot = now;
-        const shot = await toShot(canvas, analysis);
+      if (canvas && kept.length < REGULAR_MAX_SHOTS) {
+        const shot = await toShot(canvas, null);
         if (shot) {
           kept.push(shot);
           setShots([...kept]);
+          if (workerRef.current && !judging) {
+            judging = true;
+            verdicts.push(
+              analyse(canvas)
+                .then((a) => a && judge(kept, shot.id, a))
+                .finally(() => {
+                  judging = false;
+                }),
+            );
+          }
         }
       }
-      await sleep(workerRef.current ? 20 : 120);
+      await sleep(REGULAR_SHOT_GAP_MS);
     }
+    await Promise.race([Promise.all(verdicts), sleep(5000)]);
     if (recorder && recorder.state !== "inactive") {
       const stopped = new Promise<void>((r) => (recorder!.onstop = () => r()));
       recorder.stop();
@@ -299,7 +327,10 @@ export default function CapturePage() {
       const blob = new Blob(chunks, { type: "video/mp4" });
       if (blob.size > 0) setVideo(new File([blob], "capture.mp4", { type: "video/mp4" }));
     }
-    if (runRef.current === run) finishCapture(kept);
+    if (runRef.current === run) {
+      finishCapture(kept);
+      void judgeRest(kept, run);
+    }
   };
 
   const stop = () => {
@@ -308,6 +339,7 @@ export default function CapturePage() {
   };
 
   const restart = () => {
+    runRef.current++;
     for (const s of shots) URL.revokeObjectURL(s.url);
     setShots([]);
     setChosen(new Set());

@@ -133,6 +133,14 @@ function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; disabled:
           className="measure-overlay"
           viewBox={`0 0 ${w} ${h}`}
           preserveAspectRatio="xMidYMid meet"
+          onPointerDown={(e) => {
+            // No nose found by the model: the reviewer places it with a click on the photo.
+            if (disabled || nose || o.outline.length < 3) return;
+            const p = toSvg(e);
+            if (!p) return;
+            setNose(p);
+            void onNose(p);
+          }}
           onPointerMove={(e) => {
             if (!dragging.current) return;
             const p = toSvg(e);
@@ -181,6 +189,7 @@ function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; disabled:
           ) : null}
         </svg>
       ) : null}
+      {o && !nose && o.outline.length > 2 && !disabled ? <p className="place-hint">No nose tip was found: click the tip of the nose to place it.</p> : null}
     </div>
   );
 }

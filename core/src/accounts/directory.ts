@@ -1,0 +1,87 @@
+import { Effect, Schema } from "effect";
+import { pageOf } from "../notifications/service.ts";
+import { requireActive } from "../practice/access.ts";
+import { NotFound, ValidationFailed } from "../shared/errors.ts";
+import { OptionalText, Required, validate } from "../shared/validation.ts";
+import { type User, Users } from "./model.ts";
+import { changeStatus } from "./service.ts";
+import { USER_STATUSES, USER_TYPES } from "./status.ts";
+
+/** The admin console's user directory: every account, searchable, with block and unblock. */
+
+export const DIRECTORY_MESSAGES = {
+  users: "Users fetched successfully",
+  blocked: "User blocked successfully",
+  unblocked: "User unblocked successfully",
+  notBlockable: "This account cannot be blocked.",
+  notBlocked: "This account is not blocked.",
+  self: "You cannot block your own account.",
+} as const;
+
+export const DirectoryQuery = Schema.Struct({
+  search: OptionalText(100),
+  type: Schema.optionalWith(Schema.Literal(...USER_TYPES).annotations({ message: () => `Type must be one of ${USER_TYPES.join(", ")}` }), { nullable: true }),
+  status: Schema.optionalWith(Schema.Literal(...USER_STATUSES).annotations({ message: () => `Status must be one of ${USER_STATUSES.join(", ")}` }), { nullable: true }),
+});
+
+export const UserIdentifierRequest = Schema.Struct({ identifier: Required("Identifier") });
+
+const present = (u: User) => ({
+  identifier: u.id,
+  first_name: u.firstName,
+  last_name: u.lastName,
+  email: u.email,
+  phone: u.phone,
+  type: u.type,
+  status: u.status,
+  created_at: u.createdAt.toISOString(),
+});
+
+/** `GET /admin/users?page=&search=&type=&status=`: 10 a page, newest first. */
+export const listUsers = (page: number, input: unknown, perPage = 10) =>
+  Effect.gen(function* () {
+    yield* requireActive("admin");
+    const q = yield* validate(DirectoryQuery, input);
+    const users = yield* Users;
+    const statuses = q.status ? [q.status] : USER_STATUSES;
+    const all: User[] = [];
+    for (const s of statuses) all.push(...(yield* users.listByStatus(s)));
+    const needle = q.search && q.search.trim().length > 2 ? q.search.trim().toLowerCase() : null;
+    const rows = all
+      .filter((u) => !q.type || u.type === q.type)
+      .filter((u) => !needle || `${u.firstName} ${u.lastName} ${u.email}`.toLowerCase().includes(needle))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    return pageOf(rows.slice((page - 1) * perPage, page * perPage).map(present), rows.length, page, perPage);
+  });
+
+const target = (input: unknown) =>
+  Effect.gen(function* () {
+    const caller = yield* requireActive("admin");
+    const { identifier } = yield* validate(UserIdentifierRequest, input);
+    const user = yield* (yield* Users).findById(identifier);
+    if (user._tag === "None") return yield* NotFound.of("User");
+    return { caller, user: user.value };
+  });
+
+/** `POST /admin/users/block`: the account's sessions end at once (changeStatus revokes them). */
+export const blockUser = (input: unknown) =>
+  Effect.gen(function* () {
+    const { caller, user } = yield* target(input);
+    if (user.id === caller.user.id) return yield* ValidationFailed.field("identifier", DIRECTORY_MESSAGES.self);
+    if (user.status === "Blocked") return present(user);
+    const updated = yield* changeStatus(user.id, { type: "BLOCKED" }, caller.user.id).pipe(
+      Effect.catchAll(() => ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlockable)),
+    );
+    return present(updated);
+  });
+
+/** `POST /admin/users/unblock`. */
+export const unblockUser = (input: unknown) =>
+  Effect.gen(function* () {
+    const { caller, user } = yield* target(input);
+    if (user.status !== "Blocked") return yield* ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlocked);
+    const updated = yield* changeStatus(user.id, { type: "UNBLOCKED" }, caller.user.id).pipe(
+      Effect.catchAll(() => ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlocked)),
+    );
+    return present(updated);
+  });

@@ -1,0 +1,441 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, type Tab, uniqueEmail } from "./helpers/browser.ts";
+import { api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, signIn, signInApi, signUpVerified } from "./helpers/capture.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
+
+/**
+ * Capture and reporting end to end (issue 7), in Debian Chromium against the real server: a parent
+ * fails then passes the cap quiz, captures from a rendered clip fed as the camera, uploads with
+ * visible progress; a reviewer publishes; the parent and the provider download Result.pdf; a staff
+ * member switching physicians sees only that physician's results and patients.
+ */
+
+let server: CrownServer;
+let browser: Browser;
+let physician: ApiUser;
+let parentEmail: string;
+const PASSWORD = "Parent-pass1!";
+const BABY = { first: "Milo", last: "Tester" };
+
+beforeAll(async () => {
+  server = await startCrown();
+  browser = await launchWithFakeCamera();
+  physician = await signInApi(server, DEMO.physician, DEMO_PASSWORD);
+  await finishOnboarding(server, physician, true);
+  parentEmail = uniqueEmail("capture-parent");
+  await signUpVerified(server, "parent", { email: parentEmail, password: PASSWORD, first: "Paula", last: "Tester" });
+  const parent = await signInApi(server, parentEmail, PASSWORD);
+  await api(server, "POST", "/user/register-baby", parent.token, {
+    physician_identifier: physician.identifier,
+    first_name: BABY.first,
+    last_name: BABY.last,
+    date_of_birth: daysAgo(75),
+    relation: "mother",
+    gender: "male",
+  });
+  await finishOnboarding(server, parent, false);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Screenshot at phone and desktop width, and no serious axe-core violation. */
+const check = async (page: Page, name: string) => {
+  await page.waitForTimeout(200);
+  expect(await seriousViolations(page), name).toEqual([]);
+  await screenshotBoth(page, name);
+};
+
+/** A tab with generous timeouts: the test machine is shared and slow. */
+const tabOf = async (size = DESKTOP): Promise<Tab> => {
+  const tab = await openTab(browser, server.url, size);
+  tab.page.setDefaultTimeout(60_000);
+  tab.page.setDefaultNavigationTimeout(90_000);
+  return tab;
+};
+
+const noErrors = (tab: Tab) => expect(tab.errors, tab.errors.join("\n")).toEqual([]);
+
+type Manifest = Record<"cap" | "nocap", Array<{ image: string; good: boolean }>>;
+
+/** Answers the 10 questions: all right, or all wrong. */
+const answerQuiz = async (page: Page, manifest: Manifest, right: boolean, shots: boolean) => {
+  const truth = new Map([...manifest.cap, ...manifest.nocap].map((q) => [q.image, q.good]));
+  for (let i = 1; i <= 10; i++) {
+    await page.getByRole("heading", { name: `Question ${i}/10` }).waitFor();
+    const src = new URL((await page.locator("img.quiz-image").getAttribute("src")) ?? "", server.url).pathname;
+    const good = truth.get(src);
+    expect(good, src).not.toBeUndefined();
+    if (shots && i === 1) await check(page, "quiz-question");
+    await page.getByRole("button", { name: good === right ? "GOOD" : "BAD", exact: true }).click();
+    await page.locator(".quiz-feedback").waitFor();
+    if (shots && i === 1) await check(page, right ? "quiz-feedback-correct" : "quiz-feedback-wrong");
+    await page.getByRole("button", { name: i < 10 ? "Next question" : "See my score" }).click();
+  }
+};
+
+describe("parent: quiz, capture and upload", () => {
+  test("chooses the cap mode, reads the instructions (parent texts, 7 steps, liability closed) and the no-cap pages", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.goto("/select-cap-mode");
+    await page.getByRole("heading", { name: "Do you have Crown Kit?" }).waitFor();
+    await check(page, "select-cap-mode");
+    await page.getByRole("link", { name: /I have cap/ }).click();
+    await page.waitForURL(/\/instructions$/);
+    await page.getByRole("heading", { name: "How to scan with the cap" }).waitFor();
+    const steps = page.locator("ol.steps > li");
+    expect(await steps.count()).toBe(8); // 7 steps and the liability notice
+    const notice = page.getByRole("button", { name: /Cybersecurity and liability notice/ });
+    expect(await notice.getAttribute("aria-expanded")).toBe("false");
+    await page.getByText("You need at least 5 good shots.").waitFor();
+    await check(page, "instructions-cap-parent");
+    await notice.click();
+    expect(await notice.getAttribute("aria-expanded")).toBe("true");
+
+    await page.getByRole("link", { name: "Instructions" }).click();
+    await page.waitForURL(/\/select-cap-mode$/);
+    await page.getByRole("link", { name: /I dont have cap/ }).click();
+    await page.waitForURL(/\/nocap-instructions\/instructions$/);
+    await page.getByText("Have you taken the quiz? If not, please go and take it first (it takes < 5 min).").waitFor();
+    expect(await page.getByRole("link", { name: "Next" }).count()).toBe(0);
+    await check(page, "nocap-instructions-instructions");
+    await page.getByRole("link", { name: "Take the no-cap quiz" }).click();
+    await page.waitForURL(/\/nocap-instructions\/quiz$/);
+    await page.getByRole("link", { name: "Next" }).click();
+    await page.waitForURL(/\/no-cap-quiz$/);
+    await page.getByRole("heading", { name: "Question 1/10" }).waitFor();
+    await check(page, "no-cap-quiz");
+    await page.goto("/optional-quiz-instructions");
+    await check(page, "optional-quiz-instructions");
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+
+  test("fails the cap quiz, tries again and passes (8 of 10 needed), recorded by the server", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    const manifest = (await (await fetch(`${server.url}/quiz/manifest.json`)).json()) as Manifest;
+    await page.goto("/quiz-instructions");
+    await check(page, "quiz-instructions");
+    await page.getByRole("link", { name: "Next" }).click();
+    await page.waitForURL(/\/quiz$/);
+    await answerQuiz(page, manifest, false, true);
+    await page.getByRole("heading", { name: "Better Luck Next Time!" }).waitFor();
+    await page.getByText("You scored 0 out of 10.").waitFor();
+    await check(page, "quiz-fail");
+    await page.getByRole("link", { name: "Try again!" }).click();
+    await page.waitForURL(/\/quiz-instructions$/);
+    await page.getByRole("link", { name: "Next" }).click();
+    await answerQuiz(page, manifest, true, false);
+    await page.getByRole("heading", { name: "Congrats! You passed the quiz." }).waitFor();
+    await page.getByText("You scored 10 out of 10.").waitFor();
+    await check(page, "quiz-pass");
+    const parent = await signInApi(server, parentEmail, PASSWORD);
+    const onboarding = await api<{ is_quiz_time?: boolean }>(server, "GET", "/user/onboarding", parent.token);
+    expect(onboarding.is_quiz_time ?? false).toBe(false);
+    await page.getByRole("link", { name: "OK" }).click();
+    await page.waitForURL(/\/dashboard$/);
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+
+  test("captures from the camera with the model drawing the outline, picks 5 shots and uploads them with visible progress", async () => {
+    const tab = await tabOf(PHONE);
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.goto("/instructions");
+    await page.getByRole("link", { name: "Next" }).click();
+    await page.waitForURL(/\/capture\?cap=1$/);
+    await page.getByRole("button", { name: "Open the camera" }).click();
+    // The worker answers for live frames: a verdict (good, or the reason) under the preview.
+    const status = page.locator(".capture-status");
+    await expect
+      .poll(async () => (await status.textContent()) ?? "", { timeout: 240_000, interval: 1000 })
+      .toMatch(/Good frame|Image is|No nose|Head|Hair|Too much|No head/);
+    await page.setViewportSize(DESKTOP);
+    await check(page, "capture-live");
+    await page.setViewportSize(PHONE);
+    await page.getByRole("button", { name: "Regular Capture" }).click();
+    await page.getByRole("heading", { name: "Select good shots" }).waitFor({ timeout: 40_000 });
+    const boxes = page.locator(".shot input[type=checkbox]");
+    expect(await boxes.count()).toBeGreaterThanOrEqual(5);
+    for (let i = 0; i < (await boxes.count()); i++) {
+      const box = boxes.nth(i);
+      const checked = await box.isChecked();
+      if (i < 5 && !checked) await box.check();
+      if (i >= 5 && checked) await box.uncheck();
+    }
+    await check(page, "capture-select-shots");
+    await page.getByRole("button", { name: "Save" }).click();
+    const dialog = page.getByRole("dialog", { name: "Upload photos and video" });
+    await dialog.waitFor();
+    await check(page, "upload-dialog");
+    // Slow the upload down so the progress bars are seen moving.
+    await page.route("**/api/v1/en/report/upload**", async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+    await dialog.getByRole("button", { name: "Upload" }).click();
+    await dialog.getByRole("progressbar", { name: "Overall upload progress" }).waitFor();
+    await screenshotBoth(page, "upload-progress");
+    const success = page.getByRole("alertdialog", { name: "Images Uploaded Successfully" });
+    await success.waitFor({ timeout: 60_000 });
+    await success.getByText("We will review your photos and videos and get back to you soon").waitFor();
+    await check(page, "upload-success");
+    await success.getByRole("button", { name: "OK" }).click();
+    await page.waitForURL(/\/uploads$/);
+    await page.locator(".thumb").first().waitFor();
+    await check(page, "uploads");
+    await page.locator(".thumb").first().click();
+    const attachment = page.getByRole("dialog", { name: "Attachment" });
+    await attachment.locator(".attachment-media").waitFor();
+    await check(page, "uploads-attachment");
+    await attachment.getByRole("button", { name: "Close" }).click();
+    noErrors(tab);
+    await tab.context.close();
+  }, 480_000);
+
+  test("checks the upload limits before sending (format message)", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.goto("/capture?cap=0");
+    await page.locator("label.file-btn", { hasText: "Choose photos" }).locator("input").setInputFiles([
+      { name: "a.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") },
+    ]);
+    const dialog = page.getByRole("dialog", { name: "Upload photos and video" });
+    await dialog.getByRole("button", { name: "Upload" }).click();
+    await dialog.getByText("Files with only .jpg, .jpeg, .png, .mov or .mp4 formats are allowed for upload").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+});
+
+describe("review and results", () => {
+  test("a reviewer checks the photos (outline, axes, diagonals), fixes a nose tip where needed, accepts and publishes", async () => {
+    const tab = await tabOf(DESKTOP);
+    const { page } = tab;
+    await signIn(page, "reviewer@demo.crown", DEMO_PASSWORD, /\/review$/);
+    const link = page.getByRole("link", { name: `${BABY.first} ${BABY.last}` });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.locator("h1").first().waitFor();
+          return link.count();
+        },
+        { timeout: 150_000, interval: 3000 },
+      )
+      .toBeGreaterThan(0);
+    await check(page, "review-queue");
+    await link.click();
+    await page.locator(".review-card").first().waitFor();
+    await page.locator(".measured-photo img").first().waitFor();
+    const cards = page.locator(".review-card");
+    const n = Math.min(3, await cards.count());
+    for (let i = 0; i < n; i++) {
+      const card = cards.nth(i);
+      if (await card.locator(".place-hint").count()) {
+        // The model found no nose here: click the top of the outline to place it.
+        const point = await card.locator("svg.measure-overlay").evaluate((svg: SVGSVGElement) => {
+          const poly = svg.querySelector("polygon");
+          const pts = (poly?.getAttribute("points") ?? "").trim().split(/\s+/).map((p) => p.split(",").map(Number) as [number, number]);
+          const top = pts.reduce((a, b) => (b[1] < a[1] ? b : a));
+          const m = svg.getScreenCTM()!;
+          const p = new DOMPoint(top[0], top[1]).matrixTransform(m);
+          return { x: p.x, y: p.y };
+        });
+        await page.mouse.click(point.x, point.y);
+        await card.locator(".nose-handle").waitFor();
+        await page.getByText("Nose tip corrected and photo re-measured").first().waitFor();
+      }
+      const accept = card.getByRole("button", { name: /^Accept / });
+      if (await accept.isEnabled()) await accept.click();
+      await card.getByText("Accepted", { exact: true }).waitFor();
+    }
+    await check(page, "review-report");
+    await page.getByLabel("Reviewer's note").fill("Clear photos; plagiocephaly pattern to follow up.");
+    await page.getByRole("button", { name: "Save note" }).click();
+    await page.getByText("Note saved").first().waitFor();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText("Report published successfully").first().waitFor({ timeout: 60_000 });
+    await page.getByText("published", { exact: true }).waitFor();
+    await page.getByRole("button", { name: /Preview the PDF/ }).waitFor();
+    noErrors(tab);
+    await tab.context.close();
+  }, 480_000);
+
+  test("the parent downloads Result.pdf from Results", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Results" }).click();
+    await page.waitForURL(/\/parent-results$/);
+    const row = page.getByRole("row", { name: new RegExp(`${BABY.first} ${BABY.last}`) });
+    await row.waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(10); // padded to 10
+    await check(page, "parent-results");
+    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download the result/ }).click()]);
+    expect(download.suggestedFilename()).toBe("Result.pdf");
+    const popup = await page.waitForEvent("popup", { timeout: 5000 });
+    expect(popup.url()).toMatch(/^blob:/);
+    await page.getByText("Report downloaded successfully").waitFor();
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+
+  test("the provider sees the result unread and bold, downloads Result.pdf, and it becomes read", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, DEMO.physician, DEMO_PASSWORD);
+    await page.goto("/results");
+    await page.getByRole("heading", { name: "Results" }).waitFor();
+    await page.getByText("All the results are available here.").waitFor();
+    const row = page.getByRole("row", { name: new RegExp(`${BABY.first} ${BABY.last}`) });
+    await row.waitFor();
+    expect(await row.getAttribute("class")).toContain("unread");
+    await expect.poll(() => row.getByRole("cell").nth(1).textContent()).toMatch(/^Uploaded on \d{2}\/\d{2}\/\d{4}$/);
+    await check(page, "results-provider");
+    await page.getByRole("checkbox", { name: "Reviewed" }).check();
+    await page.getByText("No Result Found").waitFor();
+    await check(page, "results-provider-empty");
+    await page.getByRole("checkbox", { name: "Unread" }).check();
+    await row.waitFor();
+    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download the result/ }).click()]);
+    expect(download.suggestedFilename()).toBe("Result.pdf");
+    await page.waitForEvent("popup", { timeout: 5000 });
+    await page.getByRole("checkbox", { name: "Reviewed" }).check();
+    await row.waitFor();
+    expect(await row.getAttribute("class")).not.toContain("unread");
+    await page.getByRole("searchbox", { name: "Search for Results" }).fill("zz");
+    await page.waitForTimeout(500);
+    await row.waitFor(); // two characters do not search
+    await page.getByRole("searchbox", { name: "Search for Results" }).fill("zzzz");
+    await page.getByText("No Result Found").waitFor();
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+});
+
+describe("provider practice, help and consoles", () => {
+  test("provider screens: instructions (8 steps, 3 shots), patients, staff, help center, workflow", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, DEMO.physician, DEMO_PASSWORD);
+    await page.goto("/optional-quiz-instructions");
+    await page.getByRole("button", { name: /Results/ }).waitFor();
+    expect(await page.locator("ol.steps > li").count()).toBe(9);
+    await page.getByText("At least 3 good shots are needed for a report.").waitFor();
+    await check(page, "instructions-cap-provider");
+    await page.goto("/my-patients");
+    await page.getByRole("row", { name: new RegExp(`${BABY.first} ${BABY.last}`) }).waitFor();
+    await check(page, "my-patients");
+    await page.getByRole("button", { name: `Remove ${BABY.first} ${BABY.last}` }).click();
+    await page.getByText("Please contact customer support to remove patient").waitFor();
+    await check(page, "my-patients-remove");
+    await page.getByRole("button", { name: "OK" }).click();
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByRole("heading", { name: "Add Patient" }).waitFor();
+    await page.getByRole("button", { name: "Add Patient" }).click();
+    await page.getByText("First name is required").waitFor();
+    await check(page, "my-patients-add");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: `Edit ${BABY.first} ${BABY.last}` }).click();
+    await page.getByRole("button", { name: "Update Patient" }).waitFor();
+    await check(page, "my-patients-edit");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.goto("/my-staff");
+    await page.getByRole("heading", { name: "My Staff Members" }).waitFor();
+    await check(page, "my-staff");
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByLabel("Email").fill(DEMO.staff);
+    await page.getByRole("button", { name: "Add Staff" }).click();
+    await page.getByText("Staff member added successfully").waitFor();
+    await page.getByRole("row", { name: new RegExp(DEMO.staff) }).getByRole("cell", { name: "Nurse" }).waitFor();
+    await page.getByRole("columnheader", { name: "Staff Type" }).waitFor();
+    await check(page, "my-staff-list");
+    await page.goto("/help-center");
+    await page.getByRole("heading", { name: "Frequently asked questions" }).waitFor();
+    expect(await page.locator("ol.faq > li").count()).toBe(12);
+    await check(page, "help-center-provider");
+    await page.goto("/workflow");
+    await page.getByRole("heading", { name: "Workflow" }).waitFor();
+    expect(await page.locator("svg.flow-diagram").count()).toBe(2);
+    await check(page, "workflow");
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+
+  test("parent help center: 10 FAQs and the two-tab workflow", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.goto("/help-center");
+    await page.getByRole("heading", { name: "Frequently asked questions" }).waitFor();
+    expect(await page.locator("ol.faq > li").count()).toBe(10);
+    await page.getByRole("tab", { name: "With your provider" }).click();
+    await page.getByRole("button", { name: "How accurate is Crown?" }).click();
+    await page.getByText(/not photos of real infants/).waitFor();
+    await check(page, "help-center-parent");
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+
+  test("the admin console lists pending approvals, users and physicians", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, "admin@demo.crown", DEMO_PASSWORD, /\/admin$/);
+    await page.getByRole("heading", { name: "Pending approvals" }).waitFor();
+    await page.getByRole("heading", { name: "Kiosk devices" }).waitFor();
+    await check(page, "admin-console");
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+});
+
+describe("staff acting for two physicians", () => {
+  test("a staff member switches physicians and sees only that physician's results and patients", async () => {
+    const second = uniqueEmail("second-physician");
+    await signUpVerified(server, "physician", { email: second, password: PASSWORD, first: "Grace", last: "Hopper" });
+    const p2 = await signInApi(server, second, PASSWORD);
+    await finishOnboarding(server, p2, true);
+    await api(server, "POST", "/physician/add-user", p2.token, { email: DEMO.staff, type: "nurse" });
+    await api(server, "POST", "/patient/add", p2.token, { first_name: "Zoe", last_name: "Second", date_of_birth: daysAgo(40), gender: "female" });
+    const nurse = await signInApi(server, DEMO.staff, DEMO_PASSWORD);
+    await finishOnboarding(server, nurse, false);
+
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, DEMO.staff, DEMO_PASSWORD);
+    const select = page.getByRole("button", { name: /Acting for physician/ });
+    const choose = async (name: RegExp) => {
+      await select.click();
+      await page.getByRole("option", { name }).click();
+    };
+    await page.goto("/staff-results");
+    await choose(/Okafor/);
+    const milo = page.getByRole("row", { name: new RegExp(`${BABY.first} ${BABY.last}`) });
+    await milo.waitFor();
+    await check(page, "staff-results");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "My Patients" }).click();
+    await milo.waitFor();
+    expect(await page.getByRole("row", { name: /Zoe Second/ }).count()).toBe(0);
+
+    await choose(/Hopper/);
+    await page.getByRole("row", { name: /Zoe Second/ }).waitFor();
+    expect(await milo.count()).toBe(0);
+    await check(page, "staff-my-patients");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Results" }).click();
+    await page.getByText("No Result Found").waitFor();
+    expect(await milo.count()).toBe(0);
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+});
