@@ -122,8 +122,8 @@ function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; disabled:
   const w = o?.imageWidth ?? 640;
   const h = o?.imageHeight ?? 480;
   const sw = Math.max(2, w / 250);
-  const line = (s: readonly [Point, Point] | null | undefined, color: string, label: string) =>
-    s ? <line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={sw} aria-label={label} /> : null;
+  const line = (s: readonly [Point, Point] | null | undefined, color: string, what: string) =>
+    s ? <line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={sw} data-measure={what} /> : null;
   return (
     <div className="measured-photo">
       {src ? <img src={src} alt={`Photo ${a.file_name}`} /> : <div className="thumb-loading" />}
