@@ -183,6 +183,29 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(result.outline.length).toBeGreaterThan(100);
   });
 
+  it("takes no far-away peak for the nose, and no oversized disc for the sticker", async () => {
+    const inner = colourModel();
+    const size = 160;
+    const model: HeadContourModel = {
+      async run(input, n) {
+        const out = await inner.run(input, n);
+        const nose = new Float32Array(out.nose.length).fill(-10);
+        nose[2 * size + 2] = 10; // a confident peak in the corner of the frame
+        const sticker = Float32Array.from(out.mask); // a "sticker" as large as the head
+        return { ...out, nose, sticker };
+      },
+    };
+    const result = await analyzePhoto(render(base), model);
+    expect(result.noseTip).toBeNull();
+    expect(result.reasons).toEqual(["No nose visible"]);
+    const withNose = await analyzePhoto(render(base), {
+      run: async (input, n) => ({ ...(await inner.run(input, n)), sticker: (await inner.run(input, n)).mask }),
+    });
+    expect(withNose.accepted).toBe(true);
+    expect(withNose.sticker).toBeNull();
+    expect(withNose.cva_mm).toBeNull();
+  });
+
   it("rejects a photo without a head after one pass", async () => {
     const empty: RgbImage = { width: 100, height: 80, data: new Uint8Array(100 * 80 * 3), channels: 3 };
     const model = colourModel();

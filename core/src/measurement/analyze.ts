@@ -3,7 +3,7 @@ import { measureHead, cvaMillimetres, type Segment } from "./geometry.ts";
 import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputTransform, type Point, type RgbImage } from "./image.ts";
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
-import { largestRegion, logitMap, regionTouches, sigmoid, sigmoidMap, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
+import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
 import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
 
 export interface AnalyzeOptions {
@@ -130,7 +130,8 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   // Prefer the close-up; fall back to the whole photo where the close-up found nothing.
   const useRefined = refined !== null && refined.region !== null;
   const outline = useRefined ? refined!.outline() : first.outline();
-  const noseTip = refined?.noseTip ?? first.noseTip;
+  // A nose tip sits just beyond the forehead; a peak far from the head (or in its middle) is not one.
+  const noseTip = [refined?.noseTip ?? null, first.noseTip].find((p) => p !== null && plausibleNose(outline, p)) ?? null;
   const sticker = useRefined ? refined!.sticker() : first.sticker();
   const headFound = outline.length >= 3;
 
@@ -145,8 +146,12 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     },
     thresholds,
   );
-  const stickerInsideHead = sticker !== null && geometry !== null && insideOutline(outline, sticker.centre);
-  const measuredSticker = stickerInsideHead ? sticker : null;
+  // The sticker sits on the head and is small beside it (30 mm on a head about 150 mm wide);
+  // anything else is not the sticker, and then there is no scale rather than a wrong one.
+  const measuredSticker =
+    sticker !== null && geometry !== null && insideOutline(outline, sticker.centre) && sticker.radius <= 0.25 * geometry.width
+      ? sticker
+      : null;
 
   return {
     accepted: verdict.accepted,
@@ -168,6 +173,15 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     sticker: measuredSticker,
     crop,
   };
+};
+
+/** Whether `nose` lies where a nose tip can: between half and twice the head's radius from its centroid. */
+export const plausibleNose = (outline: Outline, nose: Point): boolean => {
+  if (outline.length < 3) return true;
+  const centre = polygonCentroid(outline);
+  const radius = Math.sqrt(Math.abs(polygonArea(outline)) / Math.PI);
+  const distance = Math.hypot(nose.x - centre.x, nose.y - centre.y);
+  return distance >= 0.5 * radius && distance <= 2 * radius;
 };
 
 /** Even-odd point-in-polygon: the sticker sits on the head, so a disc elsewhere is not the sticker. */
