@@ -22,3 +22,6 @@ export * from "./live/model.ts";
 export * as Live from "./live/service.ts";
 export * from "./chat/model.ts";
 export * as Chat from "./chat/service.ts";
+export * from "./kiosk/model.ts";
+export * from "./kiosk/machine.ts";
+export * as Kiosk from "./kiosk/service.ts";

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import { DatabaseClient } from "./executor.ts";
 import { makeLiveEvents } from "./live.ts";
 import { makeChatLayer } from "./repositories/chat.ts";
+import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
@@ -16,6 +17,7 @@ export * from "./repositories.ts";
 export * from "./repositories/onboarding.ts";
 export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
+export * from "./repositories/kiosk.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -33,4 +35,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeChatLayer(db),
     Layer.succeed(LiveEvents, makeLiveEvents(db)),
     makeReportsLayer(db),
+    makeKioskLayer(db),
   );

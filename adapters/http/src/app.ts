@@ -10,6 +10,7 @@ import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { chatRoutes } from "./routes/chat.ts";
+import { kioskRoutes } from "./routes/kiosk.ts";
 import { liveRoutes } from "./routes/live.ts";
 import { onboardingRoutes } from "./routes/onboarding.ts";
 import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
@@ -49,6 +50,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", chatRoutes())
     .route("/", liveRoutes({ checkSeconds: options.liveCheckSeconds }))
     .route("/", reportsRoutes())
+    .route("/", kioskRoutes())
     .route("/", adminRoutes())
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 

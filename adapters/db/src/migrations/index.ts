@@ -3,6 +3,7 @@ import * as m20261122T0400Accounts from "./2026-11-22T0400-accounts.ts";
 import * as m20261122T0500Onboarding from "./2026-11-22T0500-onboarding.ts";
 import * as m20261122T0600Reports from "./2026-11-22T0600-reports.ts";
 import * as m20261122T0700Chat from "./2026-11-22T0700-chat.ts";
+import * as m20261122T0800Kiosk from "./2026-11-22T0800-kiosk.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T0500-onboarding": m20261122T0500Onboarding,
   "2026-11-22T0600-reports": m20261122T0600Reports,
   "2026-11-22T0700-chat": m20261122T0700Chat,
+  "2026-11-22T0800-kiosk": m20261122T0800Kiosk,
 };
 
 const migratorFor = (db: Kysely<any>) =>

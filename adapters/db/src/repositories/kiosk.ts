@@ -1,0 +1,196 @@
+import { type KioskDevice, KioskDevices, type KioskDevicesPort, KioskPins, type KioskPinsPort, type KioskSession, KioskSessions, type KioskSessionsPort } from "@crown/core";
+import { Effect, Layer, Option } from "effect";
+import { type ColumnType, type Kysely, type Selectable, type Transaction } from "kysely";
+import { executor } from "../executor.ts";
+import type { Database, Timestamp } from "../schema.ts";
+
+/*
+ * Repositories of the kiosk (migration 2026-11-22T0800): devices, PINs and kiosk sessions.
+ * Their tables are declared here, beside the queries.
+ */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface KioskDevicesTable {
+  id: string;
+  physician_id: string;
+  name: string;
+  created_by: string | null;
+  created_at: CreatedAt;
+  pairing_digest: string | null;
+  pairing_expires_at: Timestamp | null;
+  credential_digest: string | null;
+  paired_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+}
+
+export interface KioskPinsTable {
+  user_id: string;
+  pin_hash: string;
+  updated_at: Timestamp;
+}
+
+export interface KioskSessionsTable {
+  id: string;
+  device_id: string;
+  staff_id: string;
+  physician_id: string;
+  token_digest: string;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface KioskDatabase extends Database {
+  kiosk_devices: KioskDevicesTable;
+  kiosk_pins: KioskPinsTable;
+  kiosk_sessions: KioskSessionsTable;
+}
+
+type Ex = Kysely<KioskDatabase> | Transaction<KioskDatabase>;
+
+const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
+  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
+
+export const deviceFromRow = (row: Selectable<KioskDevicesTable>): KioskDevice => ({
+  id: row.id,
+  physicianId: row.physician_id,
+  name: row.name,
+  createdBy: row.created_by ?? "",
+  createdAt: row.created_at,
+  pairingDigest: row.pairing_digest,
+  pairingExpiresAt: row.pairing_expires_at,
+  credentialDigest: row.credential_digest,
+  pairedAt: row.paired_at,
+  lastSeenAt: row.last_seen_at,
+  revokedAt: row.revoked_at,
+  revokedBy: row.revoked_by,
+});
+
+const oneDevice = (row: Selectable<KioskDevicesTable> | undefined) => Option.map(Option.fromNullable(row), deviceFromRow);
+
+export const makeKioskDevices = (db: Kysely<Database>): KioskDevicesPort => ({
+  insert: (d) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("kiosk_devices")
+        .values({
+          id: d.id,
+          physician_id: d.physicianId,
+          name: d.name,
+          created_by: d.createdBy,
+          created_at: d.createdAt,
+          pairing_digest: d.pairingDigest,
+          pairing_expires_at: d.pairingExpiresAt,
+          credential_digest: d.credentialDigest,
+          paired_at: d.pairedAt,
+          last_seen_at: d.lastSeenAt,
+          revoked_at: d.revokedAt,
+          revoked_by: d.revokedBy,
+        })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  findById: (id) => run(db, (ex) => ex.selectFrom("kiosk_devices").selectAll().where("id", "=", id).executeTakeFirst()).pipe(Effect.map(oneDevice)),
+  findByCredential: (digest) =>
+    run(db, (ex) => ex.selectFrom("kiosk_devices").selectAll().where("credential_digest", "=", digest).executeTakeFirst()).pipe(Effect.map(oneDevice)),
+  // One conditional update: the code is consumed and the credential bound, or nothing happens.
+  pair: (pairingDigest, credentialDigest, at) =>
+    run(db, (ex) =>
+      ex
+        .updateTable("kiosk_devices")
+        .set({ pairing_digest: null, pairing_expires_at: null, credential_digest: credentialDigest, paired_at: at, last_seen_at: at })
+        .where("pairing_digest", "=", pairingDigest)
+        .where("pairing_expires_at", ">", at)
+        .where("revoked_at", "is", null)
+        .where("paired_at", "is", null)
+        .returningAll()
+        .executeTakeFirst(),
+    ).pipe(Effect.map(oneDevice)),
+  listForPhysician: (physicianId) =>
+    run(db, (ex) => ex.selectFrom("kiosk_devices").selectAll().where("physician_id", "=", physicianId).orderBy("created_at", "desc").orderBy("id").execute()).pipe(
+      Effect.map((rows) => rows.map(deviceFromRow)),
+    ),
+  revoke: (id, at, by) =>
+    run(db, (ex) =>
+      ex
+        .updateTable("kiosk_devices")
+        .set({ revoked_at: at, revoked_by: by, pairing_digest: null, pairing_expires_at: null })
+        .where("id", "=", id)
+        .where("revoked_at", "is", null)
+        .execute(),
+    ).pipe(Effect.asVoid),
+  touch: (id, at) => run(db, (ex) => ex.updateTable("kiosk_devices").set({ last_seen_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
+});
+
+export const makeKioskPins = (db: Kysely<Database>): KioskPinsPort => ({
+  set: (userId, pinHash, at) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("kiosk_pins")
+        .values({ user_id: userId, pin_hash: pinHash, updated_at: at })
+        .onConflict((oc) => oc.column("user_id").doUpdateSet({ pin_hash: pinHash, updated_at: at }))
+        .execute(),
+    ).pipe(Effect.asVoid),
+  find: (userId) =>
+    run(db, (ex) => ex.selectFrom("kiosk_pins").select("pin_hash").where("user_id", "=", userId).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), (r) => r.pin_hash)),
+    ),
+  withPin: (userIds) =>
+    userIds.length === 0
+      ? Effect.succeed([])
+      : run(db, (ex) => ex.selectFrom("kiosk_pins").select("user_id").where("user_id", "in", [...userIds]).execute()).pipe(Effect.map((rows) => rows.map((r) => r.user_id))),
+});
+
+const sessionFromRow = (row: Selectable<KioskSessionsTable>): KioskSession => ({
+  id: row.id,
+  deviceId: row.device_id,
+  staffId: row.staff_id,
+  physicianId: row.physician_id,
+  tokenDigest: row.token_digest,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+  expiresAt: row.expires_at,
+  endedAt: row.ended_at,
+});
+
+export const makeKioskSessions = (db: Kysely<Database>): KioskSessionsPort => ({
+  insert: (s) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("kiosk_sessions")
+        .values({
+          id: s.id,
+          device_id: s.deviceId,
+          staff_id: s.staffId,
+          physician_id: s.physicianId,
+          token_digest: s.tokenDigest,
+          created_at: s.createdAt,
+          last_seen_at: s.lastSeenAt,
+          expires_at: s.expiresAt,
+          ended_at: s.endedAt,
+        })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  findByDigest: (digest) =>
+    run(db, (ex) => ex.selectFrom("kiosk_sessions").selectAll().where("token_digest", "=", digest).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), sessionFromRow)),
+    ),
+  touch: (id, at) => run(db, (ex) => ex.updateTable("kiosk_sessions").set({ last_seen_at: at }).where("id", "=", id).execute()).pipe(Effect.asVoid),
+  end: (id, at) =>
+    run(db, (ex) => ex.updateTable("kiosk_sessions").set({ ended_at: at }).where("id", "=", id).where("ended_at", "is", null).execute()).pipe(Effect.asVoid),
+  endAllForDevice: (deviceId, at) =>
+    run(db, (ex) => ex.updateTable("kiosk_sessions").set({ ended_at: at }).where("device_id", "=", deviceId).where("ended_at", "is", null).execute()).pipe(
+      Effect.asVoid,
+    ),
+});
+
+/** The kiosk ports over `db`. */
+export const makeKioskLayer = (db: Kysely<Database>) =>
+  Layer.mergeAll(
+    Layer.succeed(KioskDevices, makeKioskDevices(db)),
+    Layer.succeed(KioskPins, makeKioskPins(db)),
+    Layer.succeed(KioskSessions, makeKioskSessions(db)),
+  );
