@@ -106,6 +106,7 @@ describe("onboarding use cases (in-memory world)", () => {
     await make("physician", "Hopper");
     const found = await ob.run(searchPhysicians({ name: "opp" }));
     expect(found.map((p) => p.name)).toEqual(["Dr. Hopper Test", "No Physician"]);
+    expect((await ob.run(searchPhysicians({ name: "Dr. Hopper" }))).map((p) => p.name)).toEqual(["Dr. Hopper Test", "No Physician"]);
   });
 
   it("reminders follow the date of birth and the last upload", async () => {

@@ -281,7 +281,9 @@ export const PHYSICIAN_SEARCH_LIMIT = 20;
 export const searchPhysicians = (query: unknown) =>
   Effect.gen(function* () {
     const { name } = yield* validateForm(PhysicianSearchQuery, query);
-    const found = yield* (yield* PhysicianDirectory).search(name, PHYSICIAN_SEARCH_LIMIT);
+    // Names are shown as "Dr. First Last"; a typed "Dr." prefix is not part of the stored name.
+    const text = name.replace(/^dr\.?\s+/i, "") || name;
+    const found = yield* (yield* PhysicianDirectory).search(text, PHYSICIAN_SEARCH_LIMIT);
     return [...found.map(physicianRef), { identifier: NO_PHYSICIAN, name: NO_PHYSICIAN_NAME }];
   });
 
