@@ -339,7 +339,8 @@ export const staffSignIn = (device: KioskDevice, input: unknown) =>
       if (!verdict.allowed) return yield* new RateLimited({ message: KIOSK_MESSAGES.tooManyAttempts, retryAfterSeconds: verdict.retryAfterSeconds });
       return yield* ValidationFailed.field("pin", KIOSK_MESSAGES.badPin);
     }
-    const lock = yield* limiter.hit(failureKey, rule.limit + 1, rule.windowSeconds, at);
+    // After 5 failures even the right PIN waits: this attempt is the 6th in the window.
+    const lock = yield* limiter.hit(failureKey, rule.limit, rule.windowSeconds, at);
     if (!lock.allowed) return yield* new RateLimited({ message: KIOSK_MESSAGES.tooManyAttempts, retryAfterSeconds: lock.retryAfterSeconds });
     yield* limiter.reset(failureKey);
 
