@@ -1,4 +1,5 @@
 import { Effect, Exit, Option, Schema } from "effect";
+import { publishToAll } from "../live/service.ts";
 import { babyName } from "../onboarding/model.ts";
 import { Conflict, TooLarge, ValidationFailed } from "../shared/errors.ts";
 import { audit, BlobStore, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
@@ -52,12 +53,16 @@ export const ReportIdentifierRequest = Schema.Struct({ report_identifier: Requir
 
 const settings = Effect.map(Effect.serviceOption(ReportConfig), Option.getOrElse(() => defaultReportSettings));
 
-/** Applies a lifecycle event to a locked report, or fails with 409 naming its status. */
+/**
+ * Applies a lifecycle event to a locked report, or fails with 409 naming its status. A change of
+ * status is published live to the uploader and the physician, in the caller's transaction.
+ */
 export const advance = (report: Report, event: ReportEvent, photos = 0): Effect.Effect<ReportStatus, Conflict> => {
   const next = nextReportStatus(report.status, { photos }, event);
-  return next === null
-    ? Effect.fail(new Conflict({ message: `This report cannot do that while it is ${report.status.replace("_", " ")}.` }))
-    : Effect.succeed(next);
+  if (next === null) return Effect.fail(new Conflict({ message: `This report cannot do that while it is ${report.status.replace("_", " ")}.` }));
+  if (next === report.status) return Effect.succeed(next);
+  const data = { report_identifier: report.id, baby_identifier: report.babyId, baby_name: report.babyName, status: next, previous_status: report.status };
+  return Effect.as(publishToAll([report.uploaderId, ...(report.physicianId ? [report.physicianId] : [])], "report.status", data), next);
 };
 
 export const presentAttachment = (a: Attachment) => ({
