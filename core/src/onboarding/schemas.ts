@@ -1,6 +1,6 @@
-import { Effect, Schema } from "effect";
+import { Effect, Either, Schema } from "effect";
 import { ValidationFailed } from "../shared/errors.ts";
-import { Email, OneOf, OptionalText, Required, validate } from "../shared/validation.ts";
+import { check, Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
 
@@ -209,15 +209,22 @@ export const IdentifierRequest = Schema.Struct({ identifier: Required("Identifie
 const NULLABLE_NOISE = /^Expected (null|undefined), actual /;
 
 /**
- * `validate`, minus the noise of optional fields: a present but wrong optional value fails its
- * own rule and also the "null" and "undefined" members of its union; only the rule is kept.
+ * A present but wrong optional value fails its own rule and also the "null" and "undefined"
+ * members of its union; only the rule is kept.
  */
+const withoutNullableNoise = (error: ValidationFailed): ValidationFailed => {
+  const errors: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(error.errors)) {
+    const kept = messages.filter((m) => !NULLABLE_NOISE.test(m));
+    errors[field] = kept.length > 0 ? kept : [...messages];
+  }
+  return new ValidationFailed({ message: Object.values(errors)[0]?.[0] ?? error.message, errors });
+};
+
+/** `check` for the forms of this file: usable in the browser, with the same messages as the server. */
+export const checkForm = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Either.Either<A, ValidationFailed> =>
+  Either.mapLeft(check(schema, input), withoutNullableNoise);
+
+/** `validate` for the forms of this file (the server side of `checkForm`). */
 export const validateForm = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Effect.Effect<A, ValidationFailed> =>
-  Effect.mapError(validate(schema, input), (error) => {
-    const errors: Record<string, string[]> = {};
-    for (const [field, messages] of Object.entries(error.errors)) {
-      const kept = messages.filter((m) => !NULLABLE_NOISE.test(m));
-      errors[field] = kept.length > 0 ? kept : [...messages];
-    }
-    return new ValidationFailed({ message: Object.values(errors)[0]?.[0] ?? error.message, errors });
-  });
+  Either.match(checkForm(schema, input), { onLeft: Effect.fail, onRight: Effect.succeed });

@@ -128,3 +128,20 @@ describe("onboarding use cases (in-memory world)", () => {
     expect(await scans()).toEqual([]);
   });
 });
+
+describe("baby and patient forms in the browser (checkForm)", () => {
+  it("answers the same per-field messages as the server, without union noise", async () => {
+    const { checkForm, BabyRequest, PatientRequest } = await import("./schemas.ts");
+    const { Either } = await import("effect");
+    const today = { year: 2026, month: 6, day: 15 };
+    const bad = checkForm(BabyRequest(today), { physician_identifier: "", first_name: "Mia", last_name: "L", date_of_birth: "2026-06-16", relation: "mother", gender: "x" });
+    expect(Either.isLeft(bad) && bad.left.errors).toEqual({
+      physician_identifier: ["Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)"],
+      date_of_birth: ["Date of birth cannot be in the future"],
+      gender: ["Gender must be one of male, female or other"],
+    });
+    const old = checkForm(PatientRequest(today), { first_name: "A", last_name: "B", date_of_birth: "2023-12-14" });
+    expect(Either.isLeft(old) && old.left.errors).toEqual({ date_of_birth: ["Date of birth cannot be older than 30 months"] });
+    expect(Either.isRight(checkForm(PatientRequest(today), { first_name: "A", last_name: "B", date_of_birth: "2023-12-15" }))).toBe(true);
+  });
+});
