@@ -51,17 +51,14 @@ describe("support chat", () => {
     await panel.waitFor();
     await panel.getByLabel("Message to Crown support").fill("Hello, how often should I upload photos?");
     await panel.getByRole("button", { name: "Send" }).click();
-    await panel.getByText("Hello, how often should I upload photos?").waitFor();
+    await panel.getByTestId("chat-message").filter({ hasText: "Hello, how often should I upload photos?" }).waitFor();
 
     const support = await openTab(browser, server.url);
     await signIn(support.page, "reviewer@demo.crown");
     await support.page.goto("/support");
     await support.page.getByRole("heading", { level: 1, name: "Support inbox" }).waitFor();
     const row = support.page.getByTestId("support-conversation").filter({ hasText: "Maya Parent" });
-    await row.waitFor({ timeout: 20_000 }).catch(async (e) => {
-      console.log("DEBUG", await support.page.locator("main").innerText(), support.failedResponses, support.errors, support.page.url());
-      throw e;
-    });
+    await row.waitFor({ timeout: 20_000 });
     await row.getByText("1 unread").waitFor();
     await row.click();
     const thread = support.page.getByRole("region", { name: "Conversation" });
@@ -87,7 +84,7 @@ describe("support chat", () => {
     await screenshotBoth(parent.page, "chat-widget-unread");
     await parent.page.getByRole("button", { name: /^Chat with support/ }).click();
     await panel.getByText("One more tip: keep the baby calm.").waitFor();
-    await parent.page.getByRole("button", { name: "Chat with support" , exact: true }).waitFor({ timeout: 15_000 });
+    await parent.page.getByRole("button", { name: "Chat with support", exact: true }).waitFor({ timeout: 15_000 });
     await screenshotBoth(parent.page, "chat-widget");
 
     expect(parent.errors, parent.errors.join("\n")).toEqual([]);
