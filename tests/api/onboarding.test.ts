@@ -119,12 +119,18 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const short = await server.get("/physicians?name=Ho");
     expect(short.status).toBe(422);
     expect(short.json.errors.name).toEqual(["Please type more than 2 characters to search"]);
-    const search = await server.get(`/physicians?name=${encodeURIComponent(`opper${kind}`)}`);
+    const search = await server.call("GET", `/physicians?name=${encodeURIComponent(`opper${kind}`)}`, { ip: "192.0.2.10" });
     expect(search.status).toBe(200);
     expect(search.json.results).toEqual([
       { identifier: doctor.identifier, name: `Dr. Grace Hopper${kind}` },
       { identifier: "no-physician", name: "No Physician" },
     ]);
+
+    // Anonymous callers may search, 60 times a minute per address.
+    for (let i = 0; i < 59; i++) await server.call("GET", "/physicians?name=nobody", { ip: "192.0.2.10" });
+    const limited = await server.call("GET", "/physicians?name=nobody", { ip: "192.0.2.10" });
+    expect(limited.status).toBe(429);
+    expect(limited.response.headers.get("retry-after")).toBeTruthy();
 
     const parent = await signUpVerified(server, "parent");
     expect(parent.signIn.results).toMatchObject({ status: "AdditionalInformationRequired", first_time_login: true, babies: [] });
