@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, type Tab, uniqueEmail } from "./helpers/browser.ts";
-import { api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, signIn, signInApi, signUpVerified } from "./helpers/capture.ts";
+import { api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, signIn, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";
 import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
 
 /**
@@ -14,12 +14,14 @@ import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/ser
 let server: CrownServer;
 let browser: Browser;
 let physician: ApiUser;
+let dist: { dir: string; remove: () => void } | undefined;
 let parentEmail: string;
 const PASSWORD = "Parent-pass1!";
 const BABY = { first: "Milo", last: "Tester" };
 
 beforeAll(async () => {
-  server = await startCrown();
+  dist = await snapshotWebDist();
+  server = await startCrown({ CROWN_WEB_DIST: dist.dir });
   browser = await launchWithFakeCamera();
   physician = await signInApi(server, DEMO.physician, DEMO_PASSWORD);
   await finishOnboarding(server, physician, true);
@@ -40,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  dist?.remove();
 });
 
 /** Screenshot at phone and desktop width, and no serious axe-core violation. */
@@ -355,10 +358,11 @@ describe("provider practice, help and consoles", () => {
     await page.getByRole("heading", { name: "My Staff Members" }).waitFor();
     await check(page, "my-staff");
     await page.getByRole("button", { name: "Add", exact: true }).click();
-    await page.getByLabel("Email").fill(DEMO.staff);
+    const newNurse = uniqueEmail("nurse");
+    await page.getByLabel("Email").fill(newNurse);
     await page.getByRole("button", { name: "Add Staff" }).click();
     await page.getByText("Staff member added successfully").waitFor();
-    await page.getByRole("row", { name: new RegExp(DEMO.staff) }).getByRole("cell", { name: "Nurse" }).waitFor();
+    await page.getByRole("row", { name: new RegExp(newNurse.replace(/[.]/g, "\\.")) }).getByRole("cell", { name: "Nurse" }).waitFor();
     await page.getByRole("columnheader", { name: "Staff Type" }).waitFor();
     await check(page, "my-staff-list");
     await page.goto("/help-center");

@@ -113,6 +113,7 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
       });
       mountModelAssets(app);
       mountSpa(app, "/kiosk/", path.join(repoRoot, "apps/kiosk/dist"));
-      mountSpa(app, "/", path.join(repoRoot, "apps/web/dist"));
+      // CROWN_WEB_DIST: a snapshot of the built portal (browser tests pin one while others rebuild).
+      mountSpa(app, "/", process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"));
     },
   );

@@ -1,12 +1,35 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { encodePassword } from "./browser.ts";
-import { type CrownServer, repoRoot } from "./server.ts";
+import { type CrownServer, ensureWebBuilt, repoRoot } from "./server.ts";
 
 /** Shared steps of the capture and reporting browser suites (issue 7). */
+
+/**
+ * A private copy of the built portal for one suite (served through CROWN_WEB_DIST), so that another
+ * build of apps/web/dist during the run cannot swap the lazy chunks under the open pages.
+ */
+export const snapshotWebDist = async (): Promise<{ dir: string; remove: () => void }> => {
+  ensureWebBuilt();
+  const source = path.join(repoRoot, "apps/web/dist");
+  const dir = path.join(repoRoot, "tests/artifacts/web-dist", `${process.pid}-${Date.now().toString(36)}`);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      cpSync(source, dir, { recursive: true });
+      const html = readFileSync(path.join(dir, "index.html"), "utf8");
+      const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+      if (assets.length > 0 && assets.every((a) => existsSync(path.join(dir, a)))) return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+    } catch {
+      // a build is writing the directory right now
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+  throw new Error("apps/web/dist stayed incomplete (a build kept running?)");
+};
 
 const SAMPLES = path.join(repoRoot, "models/head-contour/samples");
 

@@ -28,7 +28,7 @@ export const PROVIDER_FLOW: ReadonlyArray<Box> = [
 export function FlowDiagram({ steps, title, id }: { steps: ReadonlyArray<Box>; title: string; id: string }) {
   const boxH = 58;
   const gap = 26;
-  const width = 360;
+  const width = 430;
   const height = steps.length * boxH + (steps.length - 1) * gap + 8;
   return (
     <figure className="flow-figure">

@@ -45,7 +45,6 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
   const [errorDialog, setErrorDialog] = useState<string | null>(null);
   const reportId = useRef<string | null>(null);
   const handles = useRef(new Map<number, UploadHandle>());
-  const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (p.isOpen) {
@@ -176,21 +175,19 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
         {problem ? <FormMessage tone="error">{problem}</FormMessage> : null}
         {phase === "select" ? (
           <div>
-            <input
-              ref={inputRef}
-              id="upload-files"
-              className="sr-only"
-              type="file"
-              multiple
-              accept=".jpg,.jpeg,.png,.mp4,.mov,image/jpeg,image/png,video/mp4,video/quicktime"
-              onChange={(e) => {
-                addFiles(e.currentTarget.files);
-                e.currentTarget.value = "";
-              }}
-            />
-            <Button className="btn btn-secondary" onPress={() => inputRef.current?.click()}>
+            <label className="btn btn-secondary file-btn">
               Choose files
-            </Button>
+              <input
+                className="sr-only"
+                type="file"
+                multiple
+                accept=".jpg,.jpeg,.png,.mp4,.mov,image/jpeg,image/png,video/mp4,video/quicktime"
+                onChange={(e) => {
+                  addFiles(e.currentTarget.files);
+                  e.currentTarget.value = "";
+                }}
+              />
+            </label>
           </div>
         ) : null}
         <p className="muted small" aria-live="polite">
