@@ -309,7 +309,9 @@ export default function CapturePage() {
             judging = true;
             verdicts.push(
               analyse(canvas)
-                .then((a) => a && judge(kept, shot.id, a))
+                .then((a) => {
+                  if (a) judge(kept, shot.id, a);
+                })
                 .finally(() => {
                   judging = false;
                 }),
