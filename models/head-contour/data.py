@@ -129,8 +129,10 @@ def build_shards(out_dir, n, seed, shard=100, procs=2):
 
 def load_shards(path):
     """All complete shards of a directory (or one .npz file), concatenated."""
-    files = [path] if path.endswith(".npz") else sorted(
-        os.path.join(path, f) for f in os.listdir(path) if f.startswith("shard_") and f.endswith(".npz") and ".tmp" not in f)
+    files = []
+    for one in path.split(","):  # several shard directories may be given, comma-separated
+        files += [one] if one.endswith(".npz") else sorted(
+            os.path.join(one, f) for f in os.listdir(one) if f.startswith("shard_") and f.endswith(".npz") and ".tmp" not in f)
     parts = [dict(np.load(f)) for f in files]
     if not parts:
         return None, 0

@@ -34,9 +34,10 @@ class HeadContourNet(nn.Module):
     and the three map logits are bilinearly upsampled to 160 x 160 (smooth logits give sub-pixel
     iso-lines). The quality head pools the two deepest feature maps."""
 
-    def __init__(self, ch=(16, 24, 40, 56, 72)):
+    def __init__(self, ch=(16, 24, 40, 56, 72), qv=2):
         super().__init__()
         c1, c2, c3, c4, c5 = ch
+        self.qv = qv
         self.stem = nn.Sequential(nn.Conv2d(3, c1, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(c1), nn.ReLU(inplace=True),
                                   nn.Conv2d(c1, c1, 3, padding=1, bias=False), nn.BatchNorm2d(c1), nn.ReLU(inplace=True))
         self.e2 = conv_block(c1, c2)
@@ -48,7 +49,14 @@ class HeadContourNet(nn.Module):
         self.d2 = conv_block(c3 + c2, c2)
         self.d1 = conv_block(c2 + c1, c1)
         self.maps = nn.Conv2d(c1, 3, 1)
-        self.quality = nn.Sequential(nn.Linear(2 * c5 + 2 * c4, 64), nn.ReLU(inplace=True), nn.Linear(64, 8))
+        if qv == 1:
+            self.quality = nn.Sequential(nn.Linear(2 * c5 + 2 * c4, 64), nn.ReLU(inplace=True), nn.Linear(64, 8))
+        else:
+            # v2: also looks at finer features (blur, nose, hair strands) and at the predicted maps
+            # (nose peak, sticker peak, how much mask touches the view's border)
+            self.qconv = nn.Sequential(nn.Conv2d(c2, 32, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True),
+                                       nn.Conv2d(32, 32, 3, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True))
+            self.quality = nn.Sequential(nn.Linear(2 * c5 + 2 * c4 + 64 + 6, 96), nn.ReLU(inplace=True), nn.Linear(96, 8))
 
     def forward(self, x):
         x1 = self.stem(x)  # 80
@@ -63,6 +71,13 @@ class HeadContourNet(nn.Module):
         y1 = self.d1(torch.cat([up(y2), x1], 1))
         m = F.interpolate(self.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
         feat = torch.cat([x5.mean((2, 3)), x5.amax((2, 3)), y4.mean((2, 3)), y4.amax((2, 3))], 1)
+        if self.qv != 1:
+            qf = self.qconv(y2)
+            ms = torch.sigmoid(m[:, 0:1])
+            border = torch.cat([ms[:, :, :2].flatten(1), ms[:, :, -2:].flatten(1), ms[:, :, :, :2].flatten(1), ms[:, :, :, -2:].flatten(1)], 1)
+            stats = torch.stack([m[:, 1].flatten(1).amax(1), m[:, 2].flatten(1).amax(1), ms.flatten(1).mean(1),
+                                 border.mean(1) * 10, border.amax(1), torch.sigmoid(m[:, 1]).flatten(1).sum(1) / 20], 1)
+            feat = torch.cat([feat, qf.mean((2, 3)), qf.amax((2, 3)), stats], 1)
         q = self.quality(feat)
         return m[:, 0:1], m[:, 1:2], m[:, 2:3], q
 
@@ -140,6 +155,9 @@ def main():
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--qv", type=int, default=2)
+    ap.add_argument("--freeze_maps", action="store_true")
+    ap.add_argument("--qweight", type=float, default=0.5)
     ap.add_argument("--init", default=None, help="optional state dict to start from (fine-tuning)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -181,13 +199,21 @@ def main():
     val_idx = torch.nonzero(is_val)[:, 0]
     tr_idx = torch.nonzero(~is_val)[:, 0]
     n_val = len(val_idx)
-    model = HeadContourNet()
+    model = HeadContourNet(qv=args.qv)
     if args.init:
-        model.load_state_dict(torch.load(args.init))
+        own = model.state_dict()
+        sd = {k: v for k, v in torch.load(args.init).items() if k in own and own[k].shape == v.shape}
+        missing, unexpected = model.load_state_dict(sd, strict=False)
+        log(f"init from {args.init}: new {len(missing)} tensors, dropped {len(unexpected)}")
+        if args.freeze_maps:
+            # fine-tune: keep the map branch, train the quality head (and BN stats stay fixed)
+            for n_, p_ in model.named_parameters():
+                if not (n_.startswith("quality") or n_.startswith("qconv")):
+                    p_.requires_grad_(False)
     n_params = sum(p.numel() for p in model.parameters())
     log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
         f"budget={args.minutes}min lr={args.lr}")
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    opt = torch.optim.AdamW([p_ for p_ in model.parameters() if p_.requires_grad], lr=args.lr, weight_decay=1e-4)
 
     def batch(ix, aug):
         x = T["img"][ix].permute(0, 3, 1, 2).float() / 255
@@ -232,7 +258,7 @@ def main():
         model.train()
         out = model(x)
         lm, ln, ls, lq = losses(out, m, s, n, r, f)
-        loss = lm + ln + 0.5 * ls + 0.5 * lq
+        loss = lm + ln + 0.5 * ls + args.qweight * lq
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -267,7 +293,7 @@ def main():
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
-    info = {"params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
+    info = {"qv": args.qv, "init": args.init, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
         json.dump(info, fjson, indent=1)
