@@ -62,6 +62,8 @@ interface Scene {
   readonly facing: number;
   readonly stickerRadius?: number;
   readonly nose?: boolean;
+  /** A finger tip (not skin-coloured for the stand-in) over this photo point. */
+  readonly finger?: Point;
 }
 
 /** The scene's head in the head frame: (across, along) with along towards the nose. */
@@ -101,7 +103,8 @@ const render = (s: Scene): RgbImage => {
       for (let j = 0; j < k; j++) for (let i = 0; i < k; i++) {
         const p = { x: x + (i + 0.5) / k, y: y + (j + 0.5) / k };
         let c: [number, number, number] = [0, 0, 60];
-        if (s.nose !== false && Math.hypot(p.x - nose.x, p.y - nose.y) <= noseRadius) c = [0, 255, 0];
+        if (s.finger && Math.hypot(p.x - s.finger.x, p.y - s.finger.y) <= 0.35 * s.halfWidth) c = [120, 60, 200];
+        else if (s.nose !== false && Math.hypot(p.x - nose.x, p.y - nose.y) <= noseRadius) c = [0, 255, 0];
         else if (isHead(p)) c = s.stickerRadius && Math.hypot(p.x - s.centre.x, p.y - s.centre.y) <= s.stickerRadius ? [255, 255, 255] : SKIN;
         r += c[0];
         g += c[1];
@@ -173,6 +176,12 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     const result = await analyzePhoto(render({ ...base, centre: { x: 80, y: 250 }, facing: -Math.PI / 2 }), colourModel());
     expect(result.accepted).toBe(false);
     expect(result.reasons).toContain("Head contour is incomplete (obstructed by hand, finger, or outside the frame)");
+  });
+
+  it("rejects a head with a finger over its outline", async () => {
+    const result = await analyzePhoto(render({ ...base, finger: { x: 300 + 100, y: 250 } }), colourModel());
+    expect(result.accepted).toBe(false);
+    expect(result.reasons).toEqual(["Head contour is incomplete (obstructed by hand, finger, or outside the frame)"]);
   });
 
   it("rejects a photo without a nose and does not measure it", async () => {

@@ -3,7 +3,7 @@ import { measureHead, cvaMillimetres, type Segment } from "./geometry.ts";
 import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputTransform, type Point, type RgbImage } from "./image.ts";
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
-import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
+import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, solidity, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
 import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
 
 export interface AnalyzeOptions {
@@ -21,6 +21,11 @@ export interface AnalyzeOptions {
    * Logits suit a confident model whose probabilities jump from 0 to 1 within a pixel.
    */
   readonly outlineFrom?: "logits" | "probabilities";
+  /**
+   * Below this solidity (area / convex hull area) the outline counts as obstructed. 0.97 rejected
+   * 3 of 122 good held-out renders (all badly measured) and caught a quarter of the obstructed ones.
+   */
+  readonly minSolidity?: number;
 }
 
 export interface PhotoAnalysis {
@@ -142,6 +147,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
       // An outline the geometry cannot measure (degenerate, or not around its own centre) is no head outline.
       headFound: headFound && (noseTip === null || geometry !== null),
       headTouchesFrame: first.touchesFrame || (useRefined && refined!.touchesFrame),
+      headObstructed: headFound && solidity(outline) < (options.minSolidity ?? 0.97),
       noseFound: noseTip !== null,
     },
     thresholds,

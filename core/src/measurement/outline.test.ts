@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, traceOutline, type ProbabilityMap } from "./outline.ts";
+import { convexHull, largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, solidity, traceOutline, type ProbabilityMap } from "./outline.ts";
 
 /** A soft disc: probability 0.5 exactly on the circle, ramping linearly over `edge` pixels. */
 const softDisc = (size: number, cx: number, cy: number, r: number, edge = 2): ProbabilityMap => {
@@ -93,4 +93,29 @@ describe("traceOutline (marching squares)", () => {
     expect(outline.length).toBeGreaterThan(10);
     expect(Math.min(...outline.map((p) => p.x))).toBeCloseTo(0, 0);
   });
+});
+
+describe("convexHull and solidity", () => {
+  it("hulls a square with an inner point and a bite", () => {
+    const square = [{ x: 0, y: 0 }, { x: 2, y: 0 }, { x: 2, y: 2 }, { x: 1, y: 1.5 }, { x: 0, y: 2 }];
+    expect(convexHull(square)).toHaveLength(4);
+    expect(Math.abs(polygonArea(convexHull(square)))).toBe(4);
+    // The notch at (1, 1.5) removes a triangle of area 0.5.
+    expect(solidity(square)).toBeCloseTo(3.5 / 4, 12);
+  });
+
+  test.prop([fc.double({ min: 0.6, max: 1.1, noNaN: true }), fc.double({ min: 0, max: Math.PI, noNaN: true })])(
+    "is 1 for an ellipse, and a finger-sized bite lowers it below 0.97",
+    (ratio, angle) => {
+      const ellipse = Array.from({ length: 720 }, (_, i) => {
+        const t = (2 * Math.PI * i) / 720;
+        const [x, y] = [100 * ratio * Math.cos(t), 100 * Math.sin(t)];
+        return { x: x * Math.cos(angle) - y * Math.sin(angle), y: x * Math.sin(angle) + y * Math.cos(angle) };
+      });
+      expect(solidity(ellipse)).toBeGreaterThan(0.999);
+      // Push a 60°-wide stretch of the outline 30 % of the way towards the centre.
+      const bitten = ellipse.map((p, i) => (i < 120 ? { x: p.x * 0.7, y: p.y * 0.7 } : p));
+      expect(solidity(bitten)).toBeLessThan(0.97);
+    },
+  );
 });

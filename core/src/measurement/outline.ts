@@ -254,3 +254,29 @@ export const traceOutline = (map: ProbabilityMap, region: Region, level = 0.5): 
   }
   return best;
 };
+
+/** The convex hull of a set of points (Andrew's monotone chain), counter-clockwise in y-up terms. */
+export const convexHull = (points: readonly Point[]): Point[] => {
+  const sorted = [...points].sort((a, b) => a.x - b.x || a.y - b.y);
+  if (sorted.length < 3) return sorted;
+  const cross = (o: Point, a: Point, b: Point): number => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  const half = (ordered: Point[]): Point[] => {
+    const chain: Point[] = [];
+    for (const p of ordered) {
+      while (chain.length >= 2 && cross(chain[chain.length - 2]!, chain[chain.length - 1]!, p) <= 0) chain.pop();
+      chain.push(p);
+    }
+    chain.pop();
+    return chain;
+  };
+  return [...half(sorted), ...half(sorted.reverse())];
+};
+
+/**
+ * Area over the area of the convex hull. A skull seen from above is nearly convex (about 0.99);
+ * a hand or a finger over the head bites into the outline and lowers it.
+ */
+export const solidity = (outline: Outline): number => {
+  const hullArea = Math.abs(polygonArea(convexHull(outline)));
+  return hullArea > 0 ? Math.abs(polygonArea(outline)) / hullArea : 0;
+};

@@ -23,6 +23,7 @@ describe("judgePhoto", () => {
     const incomplete = "Head contour is incomplete (obstructed by hand, finger, or outside the frame)";
     expect(judgePhoto(low, { ...clean, headFound: false }).reasons).toEqual([incomplete]);
     expect(judgePhoto(low, { ...clean, headTouchesFrame: true }).reasons).toEqual([incomplete]);
+    expect(judgePhoto(low, { ...clean, headObstructed: true }).reasons).toEqual([incomplete]);
     expect(judgePhoto(low, { ...clean, noseFound: false }).reasons).toEqual(["No nose visible"]);
     // The model's reason and the geometry's agree: said once.
     expect(judgePhoto([0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1], { ...clean, headTouchesFrame: true }).reasons).toEqual([incomplete]);

@@ -33,6 +33,8 @@ export interface GeometricFindings {
   readonly headFound: boolean;
   /** The head region reaches the edge of the photo, so part of it may be outside. */
   readonly headTouchesFrame: boolean;
+  /** Something bites into the outline (a hand, a finger): see solidity. */
+  readonly headObstructed?: boolean;
   readonly noseFound: boolean;
 }
 
@@ -58,7 +60,7 @@ export const judgePhoto = (
   QUALITY_REASONS.forEach((reason, i) => {
     if (probabilities[i]! >= thresholds[reason]) flagged.add(reason);
   });
-  if (!findings.headFound || findings.headTouchesFrame) {
+  if (!findings.headFound || findings.headTouchesFrame || findings.headObstructed) {
     flagged.add("Head contour is incomplete (obstructed by hand, finger, or outside the frame)");
   }
   if (!findings.noseFound && !flagged.has("No nose, back view")) flagged.add("No nose visible");
