@@ -103,7 +103,7 @@ const render = (s: Scene): RgbImage => {
       for (let j = 0; j < k; j++) for (let i = 0; i < k; i++) {
         const p = { x: x + (i + 0.5) / k, y: y + (j + 0.5) / k };
         let c: [number, number, number] = [0, 0, 60];
-        if (s.finger && Math.hypot(p.x - s.finger.x, p.y - s.finger.y) <= 0.35 * s.halfWidth) c = [120, 60, 200];
+        if (s.finger && Math.hypot(p.x - s.finger.x, p.y - s.finger.y) <= 0.35 * s.halfWidth) c = [20, 40, 200];
         else if (s.nose !== false && Math.hypot(p.x - nose.x, p.y - nose.y) <= noseRadius) c = [0, 255, 0];
         else if (isHead(p)) c = s.stickerRadius && Math.hypot(p.x - s.centre.x, p.y - s.centre.y) <= s.stickerRadius ? [255, 255, 255] : SKIN;
         r += c[0];
