@@ -92,4 +92,32 @@ describe("support chat", () => {
     await parent.context.close();
     await support.context.close();
   });
+
+  test("a visitor on the public pages writes with an e-mail address and reads support's answer", async () => {
+    const visitor = await openTab(browser, server.url);
+    await visitor.page.goto("/");
+    await visitor.page.getByRole("button", { name: "Chat with support" }).click();
+    const panel = visitor.page.getByRole("dialog", { name: "Chat with Crown support" });
+    const email = `visitor.${Date.now().toString(36)}@example.test`;
+    await panel.getByLabel("Your e-mail (we answer there too)").fill(email);
+    await panel.getByLabel("Your name (optional)").fill("Vera");
+    await panel.getByLabel("Message to Crown support").fill("Do you ship kits to Canada?");
+    await panel.getByRole("button", { name: "Send" }).click();
+    await panel.getByTestId("chat-message").filter({ hasText: "Do you ship kits to Canada?" }).waitFor();
+
+    const support = await openTab(browser, server.url);
+    await signIn(support.page, "admin@demo.crown");
+    await support.page.goto("/support");
+    const row = support.page.getByTestId("support-conversation").filter({ hasText: email });
+    await row.waitFor({ timeout: 20_000 });
+    await row.click();
+    const thread = support.page.getByRole("region", { name: "Conversation" });
+    await thread.getByLabel("Reply").fill("Yes, we ship to Canada.");
+    await thread.getByRole("button", { name: "Send" }).click();
+    // The visitor has no session (no stream): the open panel asks every 10 seconds.
+    await panel.getByText("Yes, we ship to Canada.").waitFor({ timeout: 20_000 });
+    expect(visitor.errors, visitor.errors.join("\n")).toEqual([]);
+    await visitor.context.close();
+    await support.context.close();
+  });
 });

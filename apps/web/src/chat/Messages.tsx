@@ -66,7 +66,7 @@ export const mergeMessages = (list: ReadonlyArray<ChatMessage>, more: ReadonlyAr
 };
 
 /** The text box, the image picker and Send, shared by the widget and the inbox. */
-export function Composer({ onSend, label }: { onSend: (text: string, images: File[]) => Promise<void>; label: string }) {
+export function Composer({ onSend, label, images: allowImages = true }: { onSend: (text: string, images: File[]) => Promise<void>; label: string; images?: boolean }) {
   const [text, setText] = useState("");
   const [images, setImages] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -111,6 +111,7 @@ export function Composer({ onSend, label }: { onSend: (text: string, images: Fil
         }}
       />
       <div className="chat-composer-row">
+        {allowImages ? (
         <label className="btn btn-ghost btn-sm chat-attach">
           Attach image
           <input
@@ -122,6 +123,7 @@ export function Composer({ onSend, label }: { onSend: (text: string, images: Fil
             onChange={(e) => setImages([...(e.target.files ?? [])].slice(0, 4))}
           />
         </label>
+        ) : null}
         {images.length > 0 ? <span className="small muted">{images.map((f) => f.name).join(", ")}</span> : null}
         <span className="spacer" />
         <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>

@@ -1,10 +1,12 @@
-import { Suspense } from "react";
+import { lazy, Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { isMobileBrowser } from "../config.ts";
 import { AppLinks } from "./AppLinks.tsx";
 import { Logo } from "./Brand.tsx";
 import { Footer } from "./Footer.tsx";
 import { PageSpinner } from "./Loader.tsx";
+
+const VisitorChat = lazy(() => import("../chat/VisitorChat.tsx"));
 
 /** Signed-out screens: a calm brand panel beside the form card. */
 export function PublicLayout() {
@@ -29,6 +31,9 @@ export function PublicLayout() {
         </Suspense>
         <Footer />
       </main>
+      <Suspense fallback={null}>
+        <VisitorChat />
+      </Suspense>
     </div>
   );
 }
