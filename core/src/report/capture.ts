@@ -120,7 +120,10 @@ export type UploadPart =
   | { readonly type: "file"; readonly name: string; readonly fileName: string; readonly stream: ReadableStream<Uint8Array> };
 
 /** Reads the first `n` bytes of a stream, and gives back a stream of the whole content. */
-const peek = async (stream: ReadableStream<Uint8Array>, n: number): Promise<{ head: Uint8Array; whole: ReadableStream<Uint8Array> }> => {
+const peek = async (
+  stream: ReadableStream<Uint8Array>,
+  n: number,
+): Promise<{ head: Uint8Array; whole: (onChunk: (chunk: Uint8Array) => Error | null) => ReadableStream<Uint8Array> }> => {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -140,23 +143,38 @@ const peek = async (stream: ReadableStream<Uint8Array>, n: number): Promise<{ he
     head.set(c, offset);
     offset += c.byteLength;
   }
-  let sentHead = false;
-  const whole = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!sentHead) {
-        sentHead = true;
-        if (head.byteLength > 0) controller.enqueue(head);
-        if (done) controller.close();
-        return;
-      }
-      const next = await reader.read();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
+  // One stage only: each chunk is counted and hashed as it is handed on (no extra TransformStream,
+  // which costs a copy of the queueing per chunk); `onChunk` may stop the stream with an error.
+  const whole = (onChunk: (chunk: Uint8Array) => Error | null) => {
+    let sentHead = false;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let chunk: Uint8Array | null = null;
+        if (!sentHead) {
+          sentHead = true;
+          if (head.byteLength > 0) chunk = head;
+          else if (done) return controller.close();
+        }
+        if (chunk === null) {
+          if (done) return controller.close();
+          const next = await reader.read();
+          if (next.done) return controller.close();
+          chunk = next.value;
+        }
+        const stop = onChunk(chunk);
+        if (stop) {
+          controller.error(stop);
+          await reader.cancel(stop).catch(() => undefined);
+          return;
+        }
+        controller.enqueue(chunk);
+        if (sentHead && done && chunk === head) controller.close();
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+  };
   return { head: head.subarray(0, Math.min(head.byteLength, n)), whole };
 };
 
@@ -183,26 +201,21 @@ const storeFile = (fileName: string, stream: ReadableStream<Uint8Array>) =>
     const sniffed = head.byteLength === 0 ? Option.none() : yield* (yield* ContentSniffer).sniff(head);
     const format = Option.isSome(sniffed) ? ACCEPTED_FORMATS[sniffed.value.mime] : undefined;
     if (!format || Option.isNone(sniffed)) {
-      yield* Effect.promise(() => whole.cancel().catch(() => undefined));
+      yield* Effect.promise(() => whole(() => null).cancel().catch(() => undefined));
       return yield* ValidationFailed.field("attachments", UPLOAD_MESSAGES.format);
     }
     const digest = (yield* ContentHasher).sha256();
     let size = 0;
     let tooLarge = false;
-    const counted = whole.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          size += chunk.byteLength;
-          if (size > config.maxFileBytes) {
-            tooLarge = true;
-            controller.error(new Error("file over the size limit"));
-            return;
-          }
-          digest.update(chunk);
-          controller.enqueue(chunk);
-        },
-      }),
-    );
+    const counted = whole((chunk) => {
+      size += chunk.byteLength;
+      if (size > config.maxFileBytes) {
+        tooLarge = true;
+        return new Error("file over the size limit");
+      }
+      digest.update(chunk);
+      return null;
+    });
     const attachmentId = (yield* Random).identifier();
     const blobKey = `attachments/${attachmentId}.${format.ext}`;
     const blobs = yield* BlobStore;
