@@ -143,7 +143,7 @@ function Pairing({ send }: { send: Send }) {
           void pair();
         }}
       >
-        <TextField value={code} onChange={(v) => setCode(v.toUpperCase())} isInvalid={!!error} autoFocus>
+        <TextField validationBehavior="aria" value={code} onChange={(v) => setCode(v.toUpperCase())} isInvalid={!!error} autoFocus>
           <Label>Pairing code</Label>
           <Input className="code-input" autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={12} data-testid="pairing-code" />
         </TextField>
@@ -310,7 +310,7 @@ function PatientPicker({ context, send }: { context: KioskContext; send: Send })
       ) : null}
       {mode === "search" ? (
         <>
-          <TextField value={search} onChange={setSearch} aria-label="Search patients">
+          <TextField validationBehavior="aria" value={search} onChange={setSearch} aria-label="Search patients">
             <Input className="search" placeholder="Search patients (more than 2 characters)" autoComplete="off" />
           </TextField>
           <ul className="patients">
@@ -361,7 +361,7 @@ function AddPatient({ session, send }: { session: string; send: Send }) {
     }
   };
   const field = (name: keyof typeof values, label: string, props: Record<string, unknown> = {}) => (
-    <TextField value={values[name]} onChange={set(name)} isInvalid={!!errors[name]} className="field">
+    <TextField validationBehavior="aria" value={values[name]} onChange={set(name)} isInvalid={!!errors[name]} className="field">
       <Label>{label}</Label>
       <Input name={name} {...props} />
       {errors[name] ? <span className="error">{errors[name]!.join(", ")}</span> : null}
@@ -460,7 +460,7 @@ function QrLookup({ session, send }: { session: string; send: Send }) {
           void lookup(code);
         }}
       >
-        <TextField value={code} onChange={setCode}>
+        <TextField validationBehavior="aria" value={code} onChange={setCode}>
           <Label>Code</Label>
           <Input autoComplete="off" spellCheck={false} />
         </TextField>

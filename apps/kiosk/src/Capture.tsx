@@ -103,7 +103,7 @@ export function Capture({ taken, onShot, onStop, onCancel }: { taken: number; on
     <div className="capture" data-testid="capture">
       <video ref={videoRef} className="capture-video" playsInline muted autoPlay />
       {overlay && a ? (
-        <svg className="capture-overlay" viewBox={`0 0 ${overlay.width} ${overlay.height}`} preserveAspectRatio="xMidYMid cover" aria-hidden="true">
+        <svg className="capture-overlay" viewBox={`0 0 ${overlay.width} ${overlay.height}`} preserveAspectRatio="xMidYMid slice" aria-hidden="true">
           {a.outline.length > 2 ? <polygon points={a.outline.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke={stroke} strokeWidth={Math.max(2, overlay.width / 200)} /> : null}
           {a.noseTip ? <circle cx={a.noseTip.x} cy={a.noseTip.y} r={Math.max(4, overlay.width / 120)} fill={stroke} /> : null}
         </svg>

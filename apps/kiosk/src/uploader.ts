@@ -3,7 +3,7 @@ import { ApiError, kioskApi } from "./api.ts";
 
 /**
  * prepare → upload (one shot per request, so each one leaves the queue as soon as the server has
- * it) → finalize → end the kiosk session. A dropped network keeps the rest of the queue in memory
+ * it) → finalize. A dropped network keeps the rest of the queue in memory
  * and retries by itself; the machine's `resumeUpload` restarts from what is left.
  */
 let running = false;
@@ -29,8 +29,7 @@ export const runUpload = async (context: KioskContext, send: (event: KioskEvent)
     }
     send({ type: "UPLOAD_PROGRESS", progress: { step: "finalize", sent, total, reportIdentifier: report } });
     await kioskApi.finalize(session, report);
-    // One patient, one session.
-    await kioskApi.signOut(session).catch(() => undefined);
+    // One patient, one session: `done` wipes the token and the app ends the session on the server.
     send({ type: "UPLOAD_SUCCEEDED" });
   } catch (error) {
     if (error instanceof ApiError && error.offline) {
