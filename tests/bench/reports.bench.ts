@@ -6,6 +6,7 @@
 // - finalize to analyzed for 6 photos and a 10-second video (the model in models/head-contour, ffmpeg);
 // - PDF render time of a published report with 6 photos.
 import { createWriteStream, promises as fs } from "node:fs";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -86,6 +87,21 @@ describe("report pipeline", () => {
           await response.arrayBuffer();
         });
         const dir = await fs.mkdtemp(path.join(os.tmpdir(), "crown-copy-"));
+        // The same request body over the same loopback HTTP, piped straight to one file: the cost of
+        // HTTP and the client alone, without multipart parsing, sniffing, hashing or the database.
+        const raw = createServer((req, res) => void pipeline(req, createWriteStream(path.join(dir, "raw.bin"))).then(() => res.end("ok")));
+        await new Promise<void>((r) => raw.listen(0, "127.0.0.1", () => r()));
+        const httpCopy = await measured(async () => {
+          const response = await fetch(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`, {
+            method: "POST",
+            headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+            body: Readable.toWeb(Readable.from(multipart(reportId))) as unknown as ReadableStream<Uint8Array>,
+            duplex: "half",
+          } as RequestInit);
+          await response.arrayBuffer();
+        });
+        raw.close();
+        await fs.rm(path.join(dir, "raw.bin"), { force: true });
         const copy = await measured(async () => {
           for (let i = 0; i < FILES; i++) await pipeline(Readable.from(fileChunks(i)), createWriteStream(path.join(dir, `big-${i}.jpg`)));
         });
@@ -96,8 +112,10 @@ describe("report pipeline", () => {
             "",
             `upload of ${FILES} files of ${FILE_BYTES / MB} MB (${(total / MB / 1024).toFixed(2)} GB), answer ${status}, ${stored} attachments stored:`,
             line("  API (busboy, sniff, SHA-256, blob)", upload, total),
+            line("  same body over HTTP, piped to a file", httpCopy, total),
             line("  plain stream copy to files", copy, total),
-            `  throughput ratio API / copy: ${((total / upload.seconds) / (total / copy.seconds)).toFixed(2)}`,
+            `  throughput ratio API / plain copy: ${(copy.seconds / upload.seconds).toFixed(2)}; API / HTTP pipe: ${(httpCopy.seconds / upload.seconds).toFixed(2)}`,
+            `  load average while measuring: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.availableParallelism()} cores`,
           ].join("\n"),
         );
       } finally {
