@@ -1,0 +1,178 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi } from "./helpers/capture.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./helpers/server.ts";
+
+/**
+ * The kiosk end to end (issue 8), in Debian Chromium with the rendered clip as the tablet's camera:
+ * a physician enrols the tablet, the nurse signs in with her PIN, adds a patient, Auto Capture takes
+ * the shots, the upload goes through prepare, upload and finalize, the tablet wipes itself, and the
+ * report reaches the physician's results through the same pipeline as a parent's upload. Then the
+ * idle timeout wipes a half-done patient, and a revoked tablet is refused.
+ */
+
+const TABLET_LANDSCAPE = { width: 1280, height: 800 };
+const TABLET_PORTRAIT = { width: 800, height: 1280 };
+const PIN = "4826";
+const BABY = { first: "Kiki", last: `Kiosk${Date.now().toString(36).slice(-4)}` };
+
+let server: CrownServer;
+let browser: Browser;
+let physician: ApiUser;
+let nurse: ApiUser & Record<string, unknown>;
+let tablet: { context: BrowserContext; page: Page; errors: string[] };
+let deviceId: string;
+
+/** The kiosk is served from apps/kiosk/dist: built once when missing. */
+const ensureKioskBuilt = () => {
+  if (existsSync(path.join(repoRoot, "apps/kiosk/dist/index.html")) && process.env.CROWN_E2E_REBUILD !== "1") return;
+  const r = spawnSync("pnpm", ["--filter", "@crown/kiosk", "build"], { cwd: repoRoot, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("Building apps/kiosk failed");
+};
+
+const openTablet = async (size = TABLET_LANDSCAPE) => {
+  const context = await browser.newContext({ baseURL: server.url, viewport: size, hasTouch: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
+  return { context, page, errors };
+};
+
+const enterPin = async (page: Page, name: string, pin: string) => {
+  await page.getByRole("button", { name }).click();
+  for (const d of pin) await page.getByRole("button", { name: d, exact: true }).click();
+  await page.getByRole("button", { name: "Sign in" }).click();
+};
+
+/** What the tablet keeps in the browser: only the device credential, never anything about a patient. */
+const storedOnTablet = (page: Page) =>
+  page.evaluate(async () => ({
+    local: Object.keys(localStorage),
+    session: Object.keys(sessionStorage),
+    indexedDb: (await indexedDB.databases?.())?.map((d) => d.name) ?? [],
+    text: document.body.innerText,
+  }));
+
+beforeAll(async () => {
+  ensureKioskBuilt();
+  server = await startCrown();
+  browser = await launchWithFakeCamera();
+  physician = await signInApi(server, DEMO.physician, DEMO_PASSWORD);
+  await finishOnboarding(server, physician, true);
+  nurse = await signInApi(server, DEMO.staff, DEMO_PASSWORD);
+  await api(server, "POST", "/user/kiosk-pin", nurse.token, { pin: PIN });
+}, 300_000);
+
+afterAll(async () => {
+  await tablet?.context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("kiosk tablet", () => {
+  test("enrol, PIN sign-in, add a patient, capture automatically, upload; the tablet wipes itself and the report reaches the physician", async () => {
+    const created = await api<{ identifier: string; pairing_code: string }>(server, "POST", "/kiosk/devices", physician.token, { name: "Exam room 1" });
+    deviceId = created.identifier;
+    tablet = await openTablet();
+    const { page } = tablet;
+    await page.goto("/kiosk/");
+    await page.getByRole("heading", { name: "Enrol this tablet" }).waitFor();
+    const manifest = await page.evaluate(async () => (await fetch(document.querySelector<HTMLLinkElement>('link[rel="manifest"]')!.href)).json());
+    expect(manifest).toMatchObject({ display: "fullscreen", start_url: "/kiosk/" });
+    await page.getByTestId("pairing-code").fill(created.pairing_code.toLowerCase());
+    await page.getByRole("button", { name: "Enrol tablet" }).click();
+
+    // The attract screen: the practice's staff with a PIN.
+    await page.getByText("Tap your name to sign in with your PIN.").waitFor();
+    await page.getByText("Exam room 1 · Dr. Daniel Okafor").waitFor();
+    const started = Date.now();
+    await enterPin(page, "Nora Nurse", "0000");
+    await page.getByText("The staff member or PIN is incorrect.").waitFor();
+    for (const d of PIN) await page.getByRole("button", { name: d, exact: true }).click();
+    await page.getByRole("button", { name: "Sign in" }).click();
+
+    // Add the patient with the patient form's rules.
+    await page.getByRole("heading", { name: "Choose the patient" }).waitFor();
+    await page.getByRole("button", { name: "Add patient" }).first().click();
+    await page.getByRole("button", { name: "Add patient" }).last().click();
+    await page.getByText("First name is required").waitFor();
+    await page.getByLabel("First name").fill(BABY.first);
+    await page.getByLabel("Last name").fill(BABY.last);
+    await page.getByLabel("Date of birth").fill(new Date(Date.now() - 60 * 86400_000).toISOString().slice(0, 10));
+    await page.locator('select[name="gender"]').selectOption("female");
+    await page.getByRole("button", { name: "Add patient" }).last().click();
+    await page.getByRole("heading", { name: `${BABY.first} ${BABY.last}` }).waitFor();
+
+    // The camera full screen; Auto Capture stops at 10 good frames.
+    await page.getByRole("button", { name: "Start camera" }).click();
+    await page.getByTestId("capture").waitFor();
+    await page.getByRole("heading", { name: /Review the shots/ }).waitFor({ timeout: 150_000 });
+    expect(await page.getByTestId("shots").locator("img").count()).toBe(10);
+    await page.getByRole("button", { name: "Remove shot 10" }).click();
+    await page.getByRole("button", { name: "Upload 9 shots" }).click();
+    await page.getByRole("heading", { name: "Images Uploaded Successfully" }).waitFor({ timeout: 120_000 });
+    console.log(`kiosk: sign-in to uploaded in ${Math.round((Date.now() - started) / 1000)} s`);
+
+    // Done wipes the patient and ends the session; back to the attract screen.
+    await page.getByRole("button", { name: "Next patient" }).click();
+    await page.getByText("Tap your name to sign in with your PIN.").waitFor();
+    const stored = await storedOnTablet(page);
+    expect(stored.local).toEqual(["crown.kiosk.device"]);
+    expect(stored.session).toEqual([]);
+    expect(stored.indexedDb).toEqual([]);
+    expect(stored.text).not.toContain(BABY.last);
+    expect(tablet.errors).toEqual([]);
+
+    // The same pipeline as a parent's upload: analysed, published by a reviewer, in the physician's results.
+    const reviewer = await signInApi(server, "reviewer@demo.crown", DEMO_PASSWORD);
+    let reportId: string | undefined;
+    for (let i = 0; i < 120 && !reportId; i++) {
+      const queue = await api<{ data: Array<{ report_identifier: string; baby_name: string }> }>(server, "POST", "/review/queue?page=1", reviewer.token, { per_page: 100 });
+      reportId = queue.data.find((r) => r.baby_name.includes(BABY.last))?.report_identifier;
+      if (!reportId) await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect(reportId).toBeTruthy();
+    await api(server, "POST", `/review/report/${reportId}/publish`, reviewer.token, {});
+    const portal = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+    const web = await portal.newPage();
+    web.setDefaultTimeout(60_000);
+    await signIn(web, DEMO.physician, DEMO_PASSWORD);
+    await web.goto("/results");
+    await web.getByText(`${BABY.first} ${BABY.last}`).first().waitFor();
+    await portal.close();
+  }, 600_000);
+
+  test("the idle timeout wipes a half-done patient and returns to the attract screen", async () => {
+    const { page } = tablet;
+    // The idle timeout is configurable: 4 seconds here instead of 2 minutes.
+    await page.goto("/kiosk/?idle=4");
+    await page.setViewportSize(TABLET_PORTRAIT);
+    await enterPin(page, "Nora Nurse", PIN);
+    await page.getByRole("heading", { name: "Choose the patient" }).waitFor();
+    await page.getByLabel("Search patients").fill(BABY.last.slice(0, 6));
+    await page.getByRole("button", { name: new RegExp(BABY.last) }).click();
+    await page.getByRole("heading", { name: `${BABY.first} ${BABY.last}` }).waitFor();
+    // Back navigation stays inside the kiosk.
+    await page.goBack().catch(() => undefined);
+    expect(new URL(page.url()).pathname).toBe("/kiosk/");
+    await page.getByText("Tap your name to sign in with your PIN.").waitFor({ timeout: 15_000 });
+    const stored = await storedOnTablet(page);
+    expect(stored.text).not.toContain(BABY.last);
+    expect(stored.local).toEqual(["crown.kiosk.device"]);
+  }, 180_000);
+
+  test("a revoked tablet is refused and forgets its enrolment", async () => {
+    const { page } = tablet;
+    await api(server, "POST", "/kiosk/devices/revoke", physician.token, { device_identifier: deviceId });
+    await page.goto("/kiosk/");
+    await page.getByRole("heading", { name: "This tablet is no longer enrolled" }).waitFor();
+    expect((await storedOnTablet(page)).local).toEqual([]);
+    await page.reload();
+    await page.getByRole("heading", { name: "Enrol this tablet" }).waitFor();
+  }, 120_000);
+});
