@@ -35,7 +35,7 @@ export const loadHeadContourModelWeb = async (
 ): Promise<LoadedWebModel> => {
   const checked = checkModelCard(card, typeof model === "string" ? model : "model");
   configure(options);
-  const bytes = typeof model === "string" ? new Uint8Array(await (await fetch(model)).arrayBuffer()) : model;
+  const bytes = typeof model === "string" ? await fetchBytes(model) : model;
   const session = await ort.InferenceSession.create(bytes, { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
   const missing = OUTPUT_NAMES.filter((name) => !session.outputNames.includes(name));
   if (missing.length > 0) throw new Error(`Not a head-contour model: missing outputs ${missing.join(", ")}`);
@@ -54,4 +54,10 @@ export const loadHeadContourModelWeb = async (
     },
     close: () => session.release(),
   };
+};
+
+const fetchBytes = async (url: string): Promise<Uint8Array> => {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`The model ${url} could not be fetched (${response.status})`);
+  return new Uint8Array(await response.arrayBuffer());
 };

@@ -16,7 +16,9 @@ const reply = (response: WorkerResponse): void => self.postMessage(response);
 const handle = async (request: WorkerRequest): Promise<WorkerResponse> => {
   switch (request.type) {
     case "load": {
-      const card = await (await fetch(request.cardUrl)).json();
+      const response = await fetch(request.cardUrl);
+      if (!response.ok) throw new Error(`The model card ${request.cardUrl} could not be fetched (${response.status})`);
+      const card = await response.json();
       await model?.close();
       model = await loadHeadContourModelWeb(request.modelUrl, card, {
         wasmPaths: request.wasmPaths,
