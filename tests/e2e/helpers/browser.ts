@@ -11,8 +11,12 @@ export const launchChromium = (): Promise<Browser> =>
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
   });
 
-export const PHONE = { width: 390, height: 844 } as const;
-export const DESKTOP = { width: 1280, height: 800 } as const;
+export interface Viewport {
+  readonly width: number;
+  readonly height: number;
+}
+export const PHONE: Viewport = { width: 390, height: 844 };
+export const DESKTOP: Viewport = { width: 1280, height: 800 };
 export const MOBILE_UA =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 
@@ -24,7 +28,7 @@ export interface Tab {
   readonly failedResponses: string[];
 }
 
-export const openTab = async (browser: Browser, baseURL: string, size: { width: number; height: number } = DESKTOP, userAgent?: string): Promise<Tab> => {
+export const openTab = async (browser: Browser, baseURL: string, size: Viewport = DESKTOP, userAgent?: string): Promise<Tab> => {
   const context = await browser.newContext({ baseURL, viewport: size, ...(userAgent ? { userAgent } : {}) });
   const page = await context.newPage();
   const errors: string[] = [];

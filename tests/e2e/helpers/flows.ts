@@ -77,3 +77,15 @@ export const approveByAdmin = async (server: CrownServer, adminEmail: string, ad
   const res = await fetch(`${server.url}/api/v1/en/admin/users/approve`, { method: "POST", headers, body: JSON.stringify({ identifier: user.identifier }) });
   if (!res.ok) throw new Error(`approve answered ${res.status}: ${await res.text()}`);
 };
+
+/** Waits for `pattern` in the URL; when an error shows first, fails with the screen's text. */
+export const expectPath = async (page: Page, pattern: RegExp, timeout = 20_000) => {
+  await Promise.race([
+    page.waitForURL(pattern, { timeout }),
+    page.locator(".login-error, .form-message-error, .toast-error").first().waitFor({ timeout }),
+  ]).catch(() => undefined);
+  if (!pattern.test(new URL(page.url()).pathname)) {
+    const text = await page.locator("main").innerText().catch(() => "");
+    throw new Error(`Expected ${pattern} but the page is ${page.url()}:\n${text.slice(0, 800)}`);
+  }
+};

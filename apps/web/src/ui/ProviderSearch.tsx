@@ -74,6 +74,8 @@ export function ProviderSearch(p: {
         if (item) setText(item.name);
       }}
       allowsCustomValue
+      // Opens while the search is on its way, so the answers appear in an open list.
+      allowsEmptyCollection
       menuTrigger="input"
       isInvalid={Boolean(p.error)}
       isReadOnly={p.isReadOnly ?? false}

@@ -21,7 +21,8 @@ const BABY_FIELDS = ["physician_identifier", "name", "first_name", "last_name", 
 
 export default function ChildDetails() {
   const navigate = useNavigate();
-  const draft = loadDraft();
+  // Read once: the draft is cleared after a successful submit, while the approval message still shows.
+  const [draft] = useState(loadDraft);
   const [step, setStep] = useState(0);
   const [gender, setGender] = useState(draft?.gender ?? "");
   const [weeks, setWeeks] = useState<number>(Number(draft?.nicu_time ?? 0) || 0);

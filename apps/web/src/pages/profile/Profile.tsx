@@ -16,6 +16,7 @@ export default function Profile() {
   const raw = params.get("tab");
   const tab: Tab = raw === "password" ? "password" : raw === "child" && parent ? "child" : "profile";
   const [babyId, setBabyId] = useState<string | null>(params.get("baby"));
+  const [childrenOpen, setChildrenOpen] = useState(raw === "child");
   if (!session) return null;
   const go = (t: Tab, baby: string | null = null) => {
     setBabyId(baby);
@@ -36,9 +37,17 @@ export default function Profile() {
             </li>
             {parent ? (
               <li>
-                <Disclosure className="side-disclosure" defaultExpanded={tab === "child"}>
+                <Disclosure className="side-disclosure" isExpanded={childrenOpen} onExpandedChange={() => undefined}>
                   <Heading level={3} className="side-heading">
-                    <Button slot="trigger" className={`side-item${tab === "child" ? " active" : ""}`} onPress={() => go("child")}>
+                    <Button
+                      slot="trigger"
+                      className={`side-item${tab === "child" ? " active" : ""}`}
+                      onPress={() => {
+                        // From another section it opens the add form and the list; on the add form it folds the list.
+                        setChildrenOpen((open) => (tab === "child" && babyId === null ? !open : true));
+                        go("child");
+                      }}
+                    >
                       Add New Child <span aria-hidden="true" className="chev">▾</span>
                     </Button>
                   </Heading>
