@@ -245,6 +245,7 @@ describe("review and results", () => {
     const n = Math.min(3, await cards.count());
     for (let i = 0; i < n; i++) {
       const card = cards.nth(i);
+      await card.scrollIntoViewIfNeeded();
       if (await card.locator(".place-hint").count()) {
         // The model found no nose here: click the top of the outline to place it.
         const point = await card.locator("svg.measure-overlay").evaluate((svg: SVGSVGElement) => {
@@ -362,7 +363,7 @@ describe("provider practice, help and consoles", () => {
     await page.getByLabel("Email").fill(newNurse);
     await page.getByRole("button", { name: "Add Staff" }).click();
     await page.getByText("Staff member added successfully").waitFor();
-    await page.getByRole("row", { name: new RegExp(newNurse.replace(/[.]/g, "\\.")) }).getByRole("cell", { name: "Nurse" }).waitFor();
+    await page.getByRole("row", { name: new RegExp(newNurse.replace(/[.]/g, "\\.")) }).getByRole("cell", { name: "Nurse", exact: true }).waitFor();
     await page.getByRole("columnheader", { name: "Staff Type" }).waitFor();
     await check(page, "my-staff-list");
     await page.goto("/help-center");
