@@ -18,6 +18,7 @@ const Uploads = lazy(() => import("./reporting/Uploads.tsx"));
 const Results = lazy(() => import("./reporting/Results.tsx"));
 const MyPatients = lazy(() => import("./practice/MyPatients.tsx"));
 const MyStaff = lazy(() => import("./practice/MyStaff.tsx"));
+const KioskSettings = lazy(() => import("./practice/KioskSettings.tsx"));
 const HelpCenter = lazy(() => import("./help/HelpCenter.tsx"));
 const Workflow = lazy(() => import("./help/Workflow.tsx"));
 const ReviewQueue = named(() => import("./consoles/Review.tsx"), "ReviewQueue");
@@ -44,6 +45,7 @@ export const captureAppRoutes: ReadonlyArray<CaptureRoute> = [
   { path: "/parent-results", element: <Results parent /> },
   { path: "/my-patients", element: <MyPatients /> },
   { path: "/my-staff", element: <MyStaff /> },
+  { path: "/kiosk-settings", element: <KioskSettings /> },
   { path: "/help-center", element: <HelpCenter /> },
   { path: "/workflow", element: <Workflow /> },
   { path: "/review", element: <ReviewQueue /> },
