@@ -147,6 +147,26 @@ describe("kiosk tablet", () => {
     await portal.close();
   }, 600_000);
 
+  test("an upload without network says so, keeps its queue in memory only, and resumes by itself when the network is back", async () => {
+    const { page, context } = tablet;
+    await enterPin(page, "Nora Nurse", PIN);
+    await page.getByLabel("Search patients").fill(BABY.last.slice(0, 6));
+    await page.getByRole("button", { name: new RegExp(BABY.last) }).click();
+    await page.getByRole("button", { name: "Start camera" }).click();
+    await page.getByRole("heading", { name: /Review the shots/ }).waitFor({ timeout: 150_000 });
+    await context.setOffline(true);
+    await page.getByRole("button", { name: /Upload \d+ shots/ }).click();
+    await page.getByText(/The network is down/).first().waitFor();
+    await page.getByText(/shots are queued on this tablet until they are sent/).waitFor();
+    const offline = await storedOnTablet(page);
+    expect(offline.local).toEqual(["crown.kiosk.device"]);
+    expect(offline.indexedDb).toEqual([]);
+    await context.setOffline(false);
+    await page.getByRole("heading", { name: "Images Uploaded Successfully" }).waitFor({ timeout: 120_000 });
+    await page.getByRole("button", { name: "Next patient" }).click();
+    await page.getByText("Tap your name to sign in with your PIN.").waitFor();
+  }, 300_000);
+
   test("the idle timeout wipes a half-done patient and returns to the attract screen", async () => {
     const { page } = tablet;
     // The idle timeout is configurable: 4 seconds here instead of 2 minutes.
