@@ -70,6 +70,17 @@ describe.skipIf(!modelAvailable() || photos.length === 0)("inference Web Worker 
     }
   });
 
+  it("says which file is missing when the model cannot be loaded", async () => {
+    expect(await page.evaluate(() => window.crownInference.loadError("/model/head-contour.onnx", "/model/missing.json"))).toMatch(
+      /model card \/model\/missing\.json could not be fetched \(404\)/,
+    );
+    expect(await page.evaluate(() => window.crownInference.loadError("/model/missing.onnx", "/model/model.json"))).toMatch(
+      /model \/model\/missing\.onnx could not be fetched \(404\)/,
+    );
+    // Those two 404s were asked for; nothing else may fail.
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !/missing\.(json|onnx)|404 \(Not Found\)/.test(e)));
+  });
+
   it("fetched nothing from anywhere but Crown's own origin, and logged no errors", () => {
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);

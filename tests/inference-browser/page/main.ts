@@ -7,6 +7,8 @@ declare global {
     crownInference: {
       ready: Promise<void>;
       analyze(url: string, repeat?: number): Promise<{ analysis: PhotoAnalysis; milliseconds: number[] }>;
+      /** Load a model in a fresh worker; the error message if it fails. */
+      loadError(modelUrl: string, cardUrl: string): Promise<string | null>;
     };
   }
 }
@@ -42,5 +44,16 @@ window.crownInference = {
       milliseconds.push(result.milliseconds);
     }
     return { analysis: analysis!, milliseconds };
+  },
+  async loadError(modelUrl, cardUrl) {
+    const other = connectHeadContourWorker(new Worker("./worker.js", { type: "module" }));
+    try {
+      await other.load({ modelUrl, cardUrl, wasmPaths: "/ort/" });
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      other.terminate();
+    }
   },
 };
