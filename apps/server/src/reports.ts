@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect";
 import type { Kysely } from "kysely";
 import { UploadHistory } from "@crown/core";
 import { type AnalyzeOptions, HeadContourModel } from "@crown/core/measurement/index";
-import { analyzeReport, ANALYZE_REPORT_JOB, defaultReportSettings, ReportConfig, Reports } from "@crown/core/report/index";
+import { analyzeReport, ANALYZE_REPORT_JOB, giveUpAnalysis, defaultReportSettings, ReportConfig, Reports } from "@crown/core/report/index";
 import { contentHasherLayer } from "@crown/crypto/sha256";
 import type { Database } from "@crown/db";
 import { analyzeOptionsFrom, loadHeadContourModel } from "@crown/inference";
@@ -79,8 +79,14 @@ export const startReportWorker = (
     pollMs: options.pollMs ?? 500,
     concurrency: options.concurrency ?? 1,
     handlers: {
-      [ANALYZE_REPORT_JOB]: async (payload) => {
-        await run(analyzeReport(String(payload.reportId)));
+      [ANALYZE_REPORT_JOB]: async (payload, job) => {
+        try {
+          await run(analyzeReport(String(payload.reportId)));
+        } catch (error) {
+          // On the last attempt the report goes to review with the reason: never a silent failure.
+          if (job.attempts >= job.max_attempts) await run(giveUpAnalysis(String(payload.reportId), error instanceof Error ? error.message : String(error)));
+          throw error;
+        }
       },
     },
   });

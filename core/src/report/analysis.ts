@@ -36,6 +36,7 @@ export const ANALYSIS_PROBLEMS = {
   noAccepted: "No photo passed the automatic quality check.",
   noFrames: (name: string, why: string) => `${name}: frames could not be taken from the video (${why}). The video is kept for review.`,
   noFfmpeg: (why: string) => `Videos were not analysed: ${why}. The videos are kept for review.`,
+  failed: "The automatic analysis failed after several attempts; please review the photos by hand",
 } as const;
 
 const settings = Effect.map(Effect.serviceOption(ReportConfig), Option.getOrElse(() => defaultReportSettings));
@@ -217,7 +218,10 @@ export const analyzeReport = (reportId: string) =>
     for (const photo of round.filter((a) => a.kind === "image" && !done.has(a.id))) {
       const at = yield* now;
       const bytes = yield* readBlob(photo.blobKey);
-      const outcome = Option.isNone(bytes) ? ({ kind: "unreadable" } as const) : yield* measureBytes(bytes.value);
+      // A photo that breaks the decoder or the model is recorded as unreadable, not a failed job.
+      const outcome = Option.isNone(bytes)
+        ? ({ kind: "unreadable" } as const)
+        : yield* Effect.catchAllDefect(measureBytes(bytes.value), () => Effect.succeed({ kind: "unreadable" } as const));
       const measurement =
         outcome.kind === "measured"
           ? measurementOf(photo, outcome.analysis, outcome.size, at)
@@ -247,3 +251,28 @@ export const analyzeReport = (reportId: string) =>
       }),
     ).pipe(Effect.orDie);
   });
+
+/**
+ * The job's last attempt failed: the report goes to review with the reason instead of waiting in
+ * `analyzing` for ever. Measurements already recorded are kept and counted.
+ */
+export const giveUpAnalysis = (reportId: string, reason: string) =>
+  transaction(
+    Effect.gen(function* () {
+      const reports = yield* Reports;
+      const locked = yield* reports.lock(reportId);
+      if (Option.isNone(locked)) return;
+      let report = locked.value;
+      if (report.status === "submitted") {
+        const status = yield* advance(report, { type: "ANALYSIS_STARTED" });
+        report = { ...report, status };
+      }
+      if (report.status !== "analyzing") return;
+      const current = (yield* (yield* Measurements).listByReport(report.id)).filter((m) => m.round === report.round);
+      const summary = summarize(current, [`${ANALYSIS_PROBLEMS.failed}: ${reason.slice(0, 300)}`]);
+      const status = yield* advance(report, { type: "ANALYSIS_FINISHED" });
+      const at = yield* now;
+      yield* reports.update(report.id, { status, analysis: summary, analyzedAt: at, updatedAt: at });
+      yield* audit({ action: "report.analysis_failed", actorId: null, subjectId: report.id, details: { reason: reason.slice(0, 300) } });
+    }),
+  ).pipe(Effect.orDie);

@@ -5,7 +5,7 @@ import type { User } from "../accounts/model.ts";
 import type { Baby } from "../onboarding/model.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
-import { analyzeReport } from "./analysis.ts";
+import { analyzeReport, giveUpAnalysis } from "./analysis.ts";
 import { finalizeReport, prepareReport, type UploadPart, uploadAttachments } from "./capture.ts";
 import { decidePhoto, publishReport } from "./review.ts";
 import { Crash, fakePhoto, makeReportWorld, type ReportWorld } from "./testing.ts";
@@ -125,6 +125,19 @@ const checkCompleted = (w: ReportWorld, reportId: string) => {
 };
 
 describe("report pipeline on the in-memory world", () => {
+  it("a job that keeps failing hands the report to review with the reason, keeping what was measured", async () => {
+    const w = newWorld();
+    const state = { reportId: "" };
+    const all = steps(w, state);
+    for (const step of all.slice(0, 3)) await step();
+    await w.run(giveUpAnalysis(state.reportId, "onnxruntime: out of memory"));
+    const report = w.reports.get(state.reportId)!;
+    expect(report.status).toBe("analyzed");
+    expect(report.analysis?.problems[0]).toMatch(/failed after several attempts.*out of memory/);
+    // A late retry of the job changes nothing.
+    expect(await w.run(analyzeReport(state.reportId))).toEqual({ skipped: true });
+  });
+
   it("without ffmpeg the report says so, and the video is kept for review", async () => {
     const w = newWorld();
     const id = (await w.run(w.as(PARENT)(prepareReport({ baby_identifier: BABY.id, analysis_type: "head_ci_cvai_analysis" })))).report_identifier;
