@@ -82,5 +82,6 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
         }
       }
     },
+    240_000,
   );
 });
