@@ -76,15 +76,26 @@ afterAll(async () => {
 
 describe("kiosk tablet", () => {
   test("enrol, PIN sign-in, add a patient, capture automatically, upload; the tablet wipes itself and the report reaches the physician", async () => {
-    const created = await api<{ identifier: string; pairing_code: string }>(server, "POST", "/kiosk/devices", physician.token, { name: "Exam room 1" });
-    deviceId = created.identifier;
+    // The physician enrols the tablet in the portal and reads the one-time pairing code.
+    const portal = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+    const web = await portal.newPage();
+    web.setDefaultTimeout(60_000);
+    await signIn(web, DEMO.physician, DEMO_PASSWORD);
+    await web.goto("/kiosk-settings");
+    await web.getByLabel("Tablet name").fill("Exam room 1");
+    await web.getByRole("button", { name: "Enrol a tablet" }).click();
+    const pairingCode = ((await web.locator(".pairing-code").textContent()) ?? "").replace(/\s/g, "");
+    expect(pairingCode).toMatch(/^[A-Z2-9]{8}$/);
+    await web.getByRole("cell", { name: "pairing" }).waitFor();
+    const devices = await api<Array<{ identifier: string; name: string }>>(server, "POST", "/kiosk/devices/list", physician.token, {});
+    deviceId = devices.find((d) => d.name === "Exam room 1")!.identifier;
     tablet = await openTablet();
     const { page } = tablet;
     await page.goto("/kiosk/");
     await page.getByRole("heading", { name: "Enrol this tablet" }).waitFor();
     const manifest = await page.evaluate(async () => (await fetch(document.querySelector<HTMLLinkElement>('link[rel="manifest"]')!.href)).json());
     expect(manifest).toMatchObject({ display: "fullscreen", start_url: "/kiosk/" });
-    await page.getByTestId("pairing-code").fill(created.pairing_code.toLowerCase());
+    await page.getByTestId("pairing-code").fill(pairingCode.toLowerCase());
     await page.getByRole("button", { name: "Enrol tablet" }).click();
 
     // The attract screen: the practice's staff with a PIN.
@@ -138,10 +149,6 @@ describe("kiosk tablet", () => {
     }
     expect(reportId).toBeTruthy();
     await api(server, "POST", `/review/report/${reportId}/publish`, reviewer.token, {});
-    const portal = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
-    const web = await portal.newPage();
-    web.setDefaultTimeout(60_000);
-    await signIn(web, DEMO.physician, DEMO_PASSWORD);
     await web.goto("/results");
     await web.getByText(`${BABY.first} ${BABY.last}`).first().waitFor();
     await portal.close();
