@@ -41,6 +41,9 @@ export function FooterOnlyLayout() {
         </Suspense>
       </main>
       <Footer />
+      <Suspense fallback={null}>
+        <ChatWidget />
+      </Suspense>
     </div>
   );
 }
