@@ -28,6 +28,8 @@ export interface ApiOptions {
   readonly log?: (line: Record<string, unknown>) => void;
   /** Seconds between an event stream's session checks (default 15). */
   readonly liveCheckSeconds?: number;
+  /** Public settings for the portal (GET /config): the external shop and webinar addresses. */
+  readonly publicConfig?: Readonly<Record<string, string>>;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -52,6 +54,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", reportsRoutes())
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
+    .get("/config", (c) => c.json({ message: "Configuration fetched successfully", results: options.publicConfig ?? {} }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;

@@ -88,6 +88,7 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
       runtime: services.runtime,
       presenter: sessionPresenter,
       publicUrl: config.publicUrl,
+      publicConfig: { buy_kits_url: config.buyKitsUrl, webinar_url: config.webinarUrl },
       log,
       clientIp: (c) => {
         if (config.trustProxy) {

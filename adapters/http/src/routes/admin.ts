@@ -20,3 +20,6 @@ export const adminRoutes = () =>
     })
     .post("/admin/users/block", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.blocked, await runUseCase(c, blockUser(await jsonBody(c)))), 200))
     .post("/admin/users/unblock", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200));
+
+// Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL and WEBINAR_URL).
+documented({ method: "get", path: "/config", summary: "Public portal settings: buy_kits_url and webinar_url (where /buy-kits and /webinar lead)", tag: "Portal", auth: false });
