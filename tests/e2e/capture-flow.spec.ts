@@ -1,8 +1,10 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, type Tab, uniqueEmail } from "./helpers/browser.ts";
 import { api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, signIn, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./helpers/server.ts";
 
 /**
  * Capture and reporting end to end (issue 7), in Debian Chromium against the real server: a parent
@@ -204,6 +206,60 @@ describe("parent: quiz, capture and upload", () => {
     await tab.context.close();
   }, 480_000);
 
+  test("uploads chosen photos and a video; a failed file shows the error dialog and is retried without losing the others", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.goto("/capture?cap=0");
+    const samples = path.join(repoRoot, "models/head-contour/samples");
+    const files = [...readdirSync(samples).filter((f) => f.startsWith("good-")).slice(0, 5), "clip.mp4"].map((f) => path.join(samples, f));
+    await page.locator("label.file-btn", { hasText: "Choose photos" }).locator("input").setInputFiles(files);
+    const dialog = page.getByRole("dialog", { name: "Upload photos and video" });
+    await dialog.getByText("5 photos, 1 video", { exact: false }).waitFor();
+    let failed = false;
+    await page.route("**/api/v1/en/report/upload**", async (route) => {
+      const body = route.request().postDataBuffer()?.toString("latin1") ?? "";
+      if (!failed && body.includes("good-2-")) {
+        failed = true;
+        await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "The storage is busy. Please retry." }) });
+        return;
+      }
+      await route.continue();
+    });
+    await dialog.getByRole("button", { name: "Upload" }).click();
+    const oops = page.getByRole("alertdialog", { name: "Oops! There was some error" });
+    await oops.getByText("The storage is busy. Please retry.").waitFor();
+    await check(page, "upload-error");
+    await oops.getByRole("button", { name: "OK" }).click();
+    await dialog.getByText(/Failed: The storage is busy/).waitFor();
+    expect(await dialog.getByText("Uploaded", { exact: true }).count()).toBe(5);
+    await dialog.getByRole("button", { name: /^Retry good-2-/ }).click();
+    await page.getByRole("alertdialog", { name: "Images Uploaded Successfully" }).waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: "OK" }).click();
+    await page.waitForURL(/\/uploads$/);
+    noErrors(tab);
+    await tab.context.close();
+  }, 300_000);
+
+  test("Auto Capture keeps the first 10 good frames and stops", async () => {
+    const tab = await tabOf();
+    const { page } = tab;
+    await signIn(page, parentEmail, PASSWORD);
+    await page.goto("/capture?cap=1");
+    await page.getByRole("button", { name: "Open the camera" }).click();
+    const auto = page.getByRole("button", { name: "Auto Capture" });
+    await expect.poll(() => auto.isEnabled(), { timeout: 240_000, interval: 1000 }).toBe(true);
+    await auto.click();
+    await page.getByText(/Good shots: \d+ of 10/).waitFor();
+    await screenshotBoth(page, "capture-auto");
+    await page.getByRole("heading", { name: "Select good shots" }).waitFor({ timeout: 300_000 });
+    expect(await page.locator(".shot").count()).toBe(10);
+    expect(await page.locator(".shot-verdict.good").count()).toBe(10);
+    expect(await page.locator(".shot input:checked").count()).toBe(10);
+    noErrors(tab);
+    await tab.context.close();
+  }, 480_000);
+
   test("checks the upload limits before sending (format message)", async () => {
     const tab = await tabOf();
     const { page } = tab;
@@ -226,7 +282,7 @@ describe("review and results", () => {
     const tab = await tabOf(DESKTOP);
     const { page } = tab;
     await signIn(page, "reviewer@demo.crown", DEMO_PASSWORD, /\/review$/);
-    const link = page.getByRole("link", { name: `${BABY.first} ${BABY.last}` });
+    const link = page.getByRole("link", { name: `${BABY.first} ${BABY.last}` }).first();
     await expect
       .poll(
         async () => {
@@ -396,10 +452,18 @@ describe("provider practice, help and consoles", () => {
   test("the admin console lists pending approvals, users and physicians", async () => {
     const tab = await tabOf();
     const { page } = tab;
+    const throwaway = uniqueEmail("blockme");
+    await signUpVerified(server, "parent", { email: throwaway, password: PASSWORD, first: "Block", last: "Me" });
     await signIn(page, "admin@demo.crown", DEMO_PASSWORD, /\/admin$/);
     await page.getByRole("heading", { name: "Pending approvals" }).waitFor();
     await page.getByRole("heading", { name: "Kiosk devices" }).waitFor();
+    await page.getByRole("searchbox", { name: "Search users" }).fill(throwaway);
+    await page.getByRole("button", { name: `Block ${throwaway}` }).click();
+    await page.getByRole("button", { name: `Unblock ${throwaway}` }).waitFor();
+    await expect(signInApi(server, throwaway, PASSWORD)).rejects.toThrow(/403/);
     await check(page, "admin-console");
+    await page.getByRole("button", { name: `Unblock ${throwaway}` }).click();
+    await page.getByRole("button", { name: `Block ${throwaway}` }).waitFor();
     noErrors(tab);
     await tab.context.close();
   }, 300_000);
