@@ -148,6 +148,7 @@ describe("report pipeline", () => {
             "",
             `finalize → analyzed (6 photos 1200×1600${video ? " + 10 s video" : ", no ffmpeg: no video"}, ${s.services.pipeline.model ?? "model loaded"}): ${seconds.toFixed(2)} s`,
             `  measured ${detail.summary.measured} photos and frames, ${detail.attachments.filter((a: any) => a.kind === "frame").length} frames kept, status ${done.status}`,
+            `  load average: ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.availableParallelism()} cores`,
           ].join("\n"),
         );
       } finally {
@@ -206,7 +207,7 @@ describe("report pipeline", () => {
       }
       const [first, ...rest] = times;
       rest.sort((a, b) => a - b);
-      console.log(`\nPDF render (6 photos, 2 charts, ${(size / 1024).toFixed(0)} KB): first ${first!.toFixed(0)} ms (fonts load), then median ${rest[rest.length >> 1]!.toFixed(0)} ms over ${rest.length}`);
+      console.log(`\nPDF render (6 photos, 2 charts, ${(size / 1024).toFixed(0)} KB): first ${first!.toFixed(0)} ms (fonts load), then median ${rest[rest.length >> 1]!.toFixed(0)} ms over ${rest.length} (load average ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores)`);
     },
     { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
   );
