@@ -51,6 +51,13 @@ class HeadContourNet(nn.Module):
         self.maps = nn.Conv2d(c1, 3, 1)
         if qv == 1:
             self.quality = nn.Sequential(nn.Linear(2 * c5 + 2 * c4, 64), nn.ReLU(inplace=True), nn.Linear(64, 8))
+        elif qv == 3:
+            # v3: mean and max of every encoder/decoder level + statistics of the predicted maps,
+            # standardised, then a small MLP (fitted on frozen features by fit_quality.py)
+            nf = 2 * (2 * (c1 + c2 + c3 + c4) + c5) + 6
+            self.register_buffer("q_mean", torch.zeros(nf))
+            self.register_buffer("q_std", torch.ones(nf))
+            self.quality = nn.Sequential(nn.Linear(nf, 128), nn.ReLU(inplace=True), nn.Dropout(0.2), nn.Linear(128, 8))
         else:
             # v2: also looks at finer features (blur, nose, hair strands) and at the predicted maps
             # (nose peak, sticker peak, how much mask touches the view's border)
@@ -70,6 +77,8 @@ class HeadContourNet(nn.Module):
         y2 = self.d2(torch.cat([up(y3), x2], 1))
         y1 = self.d1(torch.cat([up(y2), x1], 1))
         m = F.interpolate(self.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
+        if self.qv == 3:
+            return m[:, 0:1], m[:, 1:2], m[:, 2:3], self.quality((self.quality_features(m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]) - self.q_mean) / self.q_std)
         feat = torch.cat([x5.mean((2, 3)), x5.amax((2, 3)), y4.mean((2, 3)), y4.amax((2, 3))], 1)
         if self.qv != 1:
             qf = self.qconv(y2)
@@ -80,6 +89,20 @@ class HeadContourNet(nn.Module):
             feat = torch.cat([feat, qf.mean((2, 3)), qf.amax((2, 3)), stats], 1)
         q = self.quality(feat)
         return m[:, 0:1], m[:, 1:2], m[:, 2:3], q
+
+
+def _map_stats(m):
+    ms = torch.sigmoid(m[:, 0:1])
+    border = torch.cat([ms[:, :, :2].flatten(1), ms[:, :, -2:].flatten(1), ms[:, :, :, :2].flatten(1), ms[:, :, :, -2:].flatten(1)], 1)
+    return torch.stack([m[:, 1].flatten(1).amax(1), m[:, 2].flatten(1).amax(1), ms.flatten(1).mean(1),
+                        border.mean(1) * 10, border.amax(1), torch.sigmoid(m[:, 1]).flatten(1).sum(1) / 20], 1)
+
+
+def _quality_features(self, m, levels):
+    return torch.cat([t.mean((2, 3)) for t in levels] + [t.amax((2, 3)) for t in levels] + [_map_stats(m)], 1)
+
+
+HeadContourNet.quality_features = _quality_features
 
 
 def nose_heatmap(nose, size=SIZE, sigma=NOSE_SIGMA):
