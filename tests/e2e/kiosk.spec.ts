@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi } from "./helpers/capture.ts";
+import { screensDir, seriousViolations } from "./helpers/browser.ts";
 import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./helpers/server.ts";
 
 /**
@@ -41,6 +42,22 @@ const openTablet = async (size = TABLET_LANDSCAPE) => {
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && errors.push(m.text()));
   return { context, page, errors };
+};
+
+/** Screenshots in both tablet orientations, and no serious axe-core violation. */
+const tabletShots = async (page: Page, name: string, axe = true) => {
+  mkdirSync(screensDir, { recursive: true });
+  const original = page.viewportSize() ?? TABLET_LANDSCAPE;
+  if (axe) expect(await seriousViolations(page), name).toEqual([]);
+  for (const [label, size] of [
+    ["landscape", TABLET_LANDSCAPE],
+    ["portrait", TABLET_PORTRAIT],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(screensDir, `kiosk-${name}-${label}.png`) });
+  }
+  await page.setViewportSize(original);
 };
 
 const enterPin = async (page: Page, name: string, pin: string) => {
@@ -93,6 +110,7 @@ describe("kiosk tablet", () => {
     const { page } = tablet;
     await page.goto("/kiosk/");
     await page.getByRole("heading", { name: "Enrol this tablet" }).waitFor();
+    await tabletShots(page, "pairing");
     const manifest = await page.evaluate(async () => (await fetch(document.querySelector<HTMLLinkElement>('link[rel="manifest"]')!.href)).json());
     expect(manifest).toMatchObject({ display: "fullscreen", start_url: "/kiosk/" });
     await page.getByTestId("pairing-code").fill(pairingCode.toLowerCase());
@@ -101,9 +119,11 @@ describe("kiosk tablet", () => {
     // The attract screen: the practice's staff with a PIN.
     await page.getByText("Tap your name to sign in with your PIN.").waitFor();
     await page.getByText("Exam room 1 · Dr. Daniel Okafor").waitFor();
+    await tabletShots(page, "attract");
     const started = Date.now();
     await enterPin(page, "Nora Nurse", "0000");
     await page.getByText("The staff member or PIN is incorrect.").waitFor();
+    await tabletShots(page, "pin-pad");
     for (const d of PIN) await page.getByRole("button", { name: d, exact: true }).click();
     await page.getByRole("button", { name: "Sign in" }).click();
 
@@ -112,22 +132,26 @@ describe("kiosk tablet", () => {
     await page.getByRole("button", { name: "Add patient" }).first().click();
     await page.getByRole("button", { name: "Add patient" }).last().click();
     await page.getByText("First name is required").waitFor();
+    await tabletShots(page, "add-patient");
     await page.getByLabel("First name").fill(BABY.first);
     await page.getByLabel("Last name").fill(BABY.last);
     await page.getByLabel("Date of birth").fill(new Date(Date.now() - 60 * 86400_000).toISOString().slice(0, 10));
     await page.locator('select[name="gender"]').selectOption("female");
     await page.getByRole("button", { name: "Add patient" }).last().click();
     await page.getByRole("heading", { name: `${BABY.first} ${BABY.last}` }).waitFor();
+    await tabletShots(page, "patient-chosen");
 
     // The camera full screen; Auto Capture stops at 10 good frames.
     await page.getByRole("button", { name: "Start camera" }).click();
     await page.getByTestId("capture").waitFor();
     await page.getByRole("heading", { name: /Review the shots/ }).waitFor({ timeout: 150_000 });
     expect(await page.getByTestId("shots").locator("img").count()).toBe(10);
+    await tabletShots(page, "review");
     await page.getByRole("button", { name: "Remove shot 10" }).click();
     await page.getByRole("button", { name: "Upload 9 shots" }).click();
     await page.getByRole("heading", { name: "Images Uploaded Successfully" }).waitFor({ timeout: 120_000 });
     console.log(`kiosk: sign-in to uploaded in ${Math.round((Date.now() - started) / 1000)} s`);
+    await tabletShots(page, "done", false);
 
     // Done wipes the patient and ends the session; back to the attract screen.
     await page.getByRole("button", { name: "Next patient" }).click();

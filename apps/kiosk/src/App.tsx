@@ -223,8 +223,9 @@ function PinPad({ staff, send, onBack }: { staff: { identifier: string; name: st
   return (
     <section className="panel narrow pinpad">
       <Header title={`Hello, ${staff.name}`} subtitle="Enter your kiosk PIN" />
-      <p className="pin-dots" aria-label={`${pin.length} digits entered`} data-testid="pin-dots">
-        {pin.length > 0 ? "●".repeat(pin.length) : "\u00a0"}
+      <p className="pin-dots" data-testid="pin-dots">
+        <span aria-hidden="true">{pin.length > 0 ? "●".repeat(pin.length) : "\u00a0"}</span>
+        <span className="visually-hidden">{pin.length} digits entered</span>
       </p>
       {error ? (
         <p className="error" role="alert">
@@ -233,18 +234,18 @@ function PinPad({ staff, send, onBack }: { staff: { identifier: string; name: st
       ) : null}
       <div className="keys">
         {["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((d) => (
-          <Button key={d} className="key" onPress={() => press(d)} aria-label={d}>
+          <Button key={d} className="key" onPress={() => press(d)}>
             {d}
           </Button>
         ))}
         <Button className="key secondary" onPress={() => setPin((p) => p.slice(0, -1))} aria-label="Delete">
           ⌫
         </Button>
-        <Button className="key" onPress={() => press("0")} aria-label="0">
+        <Button className="key" onPress={() => press("0")}>
           0
         </Button>
-        <Button className="key primary" onPress={() => void submit()} isDisabled={pending || pin.length < 4} aria-label="Sign in">
-          OK
+        <Button className="key primary small-text" onPress={() => void submit()} isDisabled={pending || pin.length < 4}>
+          Sign in
         </Button>
       </div>
       <Button className="big secondary" onPress={onBack}>
