@@ -464,6 +464,18 @@ describe("provider practice, help and consoles", () => {
     await check(page, "admin-console");
     await page.getByRole("button", { name: `Unblock ${throwaway}` }).click();
     await page.getByRole("button", { name: `Block ${throwaway}` }).waitFor();
+    // Kiosk devices of the demo practice: create one (one-time pairing code), then revoke it.
+    const practice = page.getByLabel("Practice");
+    await practice.locator("option", { hasText: "Okafor" }).first().waitFor({ state: "attached" });
+    const okafor = (await practice.locator("option", { hasText: "Okafor" }).first().getAttribute("value")) ?? "";
+    await practice.selectOption(okafor);
+    await page.getByLabel("New device name").fill("Front desk tablet");
+    await page.getByRole("button", { name: "Create device" }).click();
+    await page.locator(".pairing-code").waitFor();
+    expect((await page.locator(".pairing-code").textContent())?.trim()).toMatch(/^\S{8,9}$/);
+    await page.getByRole("button", { name: "Revoke Front desk tablet" }).click();
+    await page.getByRole("cell", { name: "revoked" }).waitFor();
+    await check(page, "admin-console-kiosk");
     noErrors(tab);
     await tab.context.close();
   }, 300_000);

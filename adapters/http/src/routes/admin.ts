@@ -7,7 +7,7 @@ import { documented } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
 
 const tag = "Admin";
-documented({ method: "get", path: "/admin/users", summary: "Every account for the admin console (?page=, search longer than 2 characters, type, status), newest first", tag, auth: true });
+documented({ method: "get", path: "/admin/users", summary: "Every account for the admin console (?page=, per_page, search longer than 2 characters, type, status), newest first", tag, auth: true });
 documented({ method: "post", path: "/admin/users/block", summary: "Block an account (admins); its sessions end at once", tag, auth: true, body: UserIdentifierRequest });
 documented({ method: "post", path: "/admin/users/unblock", summary: "Unblock a blocked account (admins)", tag, auth: true, body: UserIdentifierRequest });
 
@@ -16,7 +16,8 @@ export const adminRoutes = () =>
   new Hono<Env>()
     .get("/admin/users", requireCaller, async (c) => {
       const query = { search: c.req.query("search"), type: c.req.query("type") || undefined, status: c.req.query("status") || undefined };
-      return c.json(ok(DIRECTORY_MESSAGES.users, await runUseCase(c, listUsers(pageParam(c), query))), 200);
+      const perPage = Math.min(100, Math.max(1, Number.parseInt(c.req.query("per_page") ?? "10", 10) || 10));
+      return c.json(ok(DIRECTORY_MESSAGES.users, await runUseCase(c, listUsers(pageParam(c), query, perPage))), 200);
     })
     .post("/admin/users/block", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.blocked, await runUseCase(c, blockUser(await jsonBody(c)))), 200))
     .post("/admin/users/unblock", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200));

@@ -21,8 +21,8 @@ interface AdminUser {
 interface KioskDevice {
   readonly identifier: string;
   readonly name?: string;
-  readonly label?: string;
   readonly status?: string;
+  readonly paired_at?: string | null;
   readonly last_seen_at?: string | null;
 }
 
@@ -122,43 +122,123 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
   );
 }
 
+/** Kiosk devices per practice: list, create (one-time pairing code) and revoke, through the kiosk API. */
 function KioskDevices() {
+  const [physicians, setPhysicians] = useState<ReadonlyArray<AdminUser>>([]);
+  const [physician, setPhysician] = useState("");
   const [rows, setRows] = useState<ReadonlyArray<KioskDevice> | null>(null);
-  const [missing, setMissing] = useState(false);
+  const [name, setName] = useState("");
+  const [code, setCode] = useState<{ code: string; expires: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [reload, setReload] = useState(0);
   useEffect(() => {
-    request<Page<KioskDevice> | ReadonlyArray<KioskDevice>>("GET", "/admin/kiosk/devices", { quiet: true })
-      .then((r) => setRows(Array.isArray(r.results) ? r.results : (r.results as Page<KioskDevice>).data))
+    request<Page<AdminUser>>("GET", "/admin/users", { query: { type: "physician", status: "Active", per_page: 100 }, quiet: true })
+      .then((r) => {
+        setPhysicians(r.results.data);
+        if (r.results.data[0]) setPhysician(r.results.data[0].identifier);
+        else setRows([]);
+      })
+      .catch((e) => setError(messageOf(e)));
+  }, []);
+  useEffect(() => {
+    if (!physician) return;
+    setRows(null);
+    request<ReadonlyArray<KioskDevice>>("POST", "/kiosk/devices/list", { json: { physician_identifier: physician }, quiet: true })
+      .then((r) => setRows(r.results))
       .catch((e) => {
         setRows([]);
-        if (e instanceof ApiError && e.httpStatus === 404) setMissing(true);
-        else setError(messageOf(e));
+        setError(messageOf(e));
       });
-  }, []);
+  }, [physician, reload]);
+  const create = async () => {
+    if (!name.trim()) return setError("Device name is required (at most 60 characters)");
+    setError(null);
+    try {
+      const r = await request<{ pairing_code: string; pairing_expires_at: string }>("POST", "/kiosk/devices", { json: { name: name.trim(), physician_identifier: physician } });
+      setCode({ code: r.results.pairing_code, expires: r.results.pairing_expires_at });
+      setName("");
+      setReload((n) => n + 1);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  const revoke = async (d: KioskDevice) => {
+    try {
+      await request("POST", "/kiosk/devices/revoke", { json: { device_identifier: d.identifier } });
+      toast("Device revoked", "success");
+      setReload((n) => n + 1);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
+  };
   return (
     <section className="panel" aria-labelledby="kiosk-title">
       <h2 id="kiosk-title">Kiosk devices</h2>
-      {missing ? (
-        <p className="muted">
-          Kiosk devices are enrolled from the kiosk itself. This server has no kiosk device list yet; the kiosk app is at <a href="/kiosk/">/kiosk/</a>.
-        </p>
-      ) : null}
+      <p className="muted small">
+        A device is paired once with its code at <a href="/kiosk/">/kiosk/</a>; revoking it ends its sessions at once.
+      </p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      {rows === null ? <PageSpinner /> : null}
-      {rows && rows.length > 0 ? (
-        <ul className="plain-list">
-          {rows.map((d) => (
-            <li key={d.identifier}>
-              <strong>{d.name ?? d.label ?? d.identifier}</strong>
-              <span className="muted small">
-                {d.status ?? ""} {d.last_seen_at ? `· last seen ${formatUsDate(d.last_seen_at)}` : ""}
-              </span>
-            </li>
-          ))}
-        </ul>
-      ) : rows && !missing ? (
-        <p className="empty">No kiosk devices yet.</p>
+      <div className="list-tools">
+        <div className="field patient-picker">
+          <label htmlFor="kiosk-practice">Practice</label>
+          <select id="kiosk-practice" value={physician} onChange={(e) => setPhysician(e.currentTarget.value)}>
+            {physicians.length === 0 ? <option value="">No physicians yet</option> : null}
+            {physicians.map((p) => (
+              <option key={p.identifier} value={p.identifier}>
+                {p.first_name} {p.last_name} ({p.email})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="kiosk-name">New device name</label>
+          <input id="kiosk-name" value={name} maxLength={60} onChange={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <Button className="btn btn-primary" isDisabled={!physician} onPress={() => void create()}>
+          Create device
+        </Button>
+      </div>
+      {code ? (
+        <FormMessage tone="success">
+          Pairing code <strong className="pairing-code">{code.code}</strong>, valid until {new Date(code.expires).toLocaleTimeString()}.
+        </FormMessage>
       ) : null}
+      {rows === null ? (
+        <PageSpinner />
+      ) : rows.length === 0 ? (
+        <p className="empty">No kiosk devices for this practice.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">Status</th>
+                <th scope="col">Paired</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.identifier}>
+                  <td>{d.name ?? d.identifier}</td>
+                  <td>{d.status ?? ""}</td>
+                  <td>{formatUsDate(d.paired_at)}</td>
+                  <td>{formatUsDate(d.last_seen_at)}</td>
+                  <td>
+                    {d.status !== "revoked" ? (
+                      <Button className="btn btn-sm btn-secondary" aria-label={`Revoke ${d.name ?? d.identifier}`} onPress={() => void revoke(d)}>
+                        Revoke
+                      </Button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }
