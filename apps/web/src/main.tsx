@@ -4,11 +4,14 @@ import { RouterProvider } from "react-router-dom";
 import { router } from "./routes.tsx";
 import "./session/store.ts";
 import { GlobalLoader } from "./ui/Loader.tsx";
+import { clearReloadGuard } from "./ui/RouteError.tsx";
 import { ToastRegion } from "./ui/toasts.tsx";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("The #root element is missing from index.html");
+
+window.addEventListener("load", () => window.setTimeout(clearReloadGuard, 5000));
 
 createRoot(root).render(
   <StrictMode>

@@ -4,6 +4,7 @@ import { homeFor } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
+import { RouteError } from "./ui/RouteError.tsx";
 import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
 
 const AppLayout = lazy(() => import("./ui/AppLayouts.tsx"));
@@ -50,6 +51,7 @@ const auth = (el: ReactNode, restricted = true) => <RequireAuth restricted={rest
 export const router = createBrowserRouter([
   {
     element: <PublicLayout />,
+    errorElement: <RouteError />,
     children: [
       { path: "/", element: <PublicOnly><Login /></PublicOnly> },
       { path: "/sign-up", element: <PublicOnly><SignUp /></PublicOnly> },
@@ -68,6 +70,7 @@ export const router = createBrowserRouter([
         <FooterOnlyLayout />
       </Suspense>
     ),
+    errorElement: <RouteError />,
     children: [
       { path: "/baby-details", element: auth(<BabyDetails />, false) },
       { path: "/child-details", element: auth(<ChildDetails />, false) },
@@ -81,6 +84,7 @@ export const router = createBrowserRouter([
         <AppLayout />
       </Suspense>
     ),
+    errorElement: <RouteError />,
     children: [
       { path: "/dashboard", element: auth(<Dashboard />) },
       { path: "/support", element: auth(<SupportInbox />) },

@@ -38,7 +38,11 @@ export const signOutThroughMenu = async (page: Page) => {
 };
 
 /** The header's main navigation labels, in order. */
-export const navLabels = async (page: Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts();
+export const navLabels = async (page: Page) => {
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await nav.getByRole("link", { name: "Home" }).waitFor({ state: "attached" });
+  return nav.getByRole("link").allInnerTexts();
+};
 
 /** Ticks the first-login disclaimer and continues (the Continue button is disabled until then). */
 export const acceptDisclaimer = async (page: Page) => {

@@ -41,6 +41,8 @@ export interface SignInResult {
   readonly babies?: ReadonlyArray<Baby>;
   readonly disclaimer_accepted?: boolean;
   readonly baa_signed?: boolean;
+  /** Staff only: the physicians they act for. */
+  readonly physicians?: ReadonlyArray<PhysicianRef>;
 }
 
 export interface SignUpResult {

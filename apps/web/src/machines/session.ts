@@ -106,7 +106,8 @@ export const sessionFromSignIn = (r: SignInResult): Session => {
     disclaimerAccepted: Boolean(r.disclaimer_accepted),
     quizCompleted: false,
     baaSigned: Boolean(r.baa_signed),
-    activePhysicianId: null,
+    // Staff act for the first of their physicians until they choose another (spec section 6).
+    activePhysicianId: r.physicians?.[0]?.identifier ?? null,
   };
 };
 
