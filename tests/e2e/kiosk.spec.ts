@@ -217,6 +217,26 @@ describe("kiosk tablet", () => {
     expect(stored.local).toEqual(["crown.kiosk.device"]);
   }, 180_000);
 
+  test("a parent's code from the portal picks the baby on the tablet (typed where the browser has no BarcodeDetector)", async () => {
+    const { page } = tablet;
+    const parent = await signInApi(server, DEMO.parent, DEMO_PASSWORD);
+    const babies = (parent.babies as Array<{ identifier: string; name: string }> | undefined) ?? [];
+    expect(babies.length).toBeGreaterThan(0);
+    const qr = await api<{ code: string }>(server, "GET", `/user/baby-qr?baby_identifier=${babies[0]!.identifier}`, parent.token);
+    await page.goto("/kiosk/");
+    await enterPin(page, "Nora Nurse", PIN);
+    await page.getByRole("button", { name: "Scan parent's QR" }).click();
+    await page.getByLabel("Code").fill(`${qr.code}x`);
+    await page.getByRole("button", { name: "Find patient" }).click();
+    await page.getByText("This QR code is invalid or has expired.").waitFor();
+    await page.getByLabel("Code").fill(qr.code);
+    await page.getByRole("button", { name: "Find patient" }).click();
+    await page.getByRole("heading", { name: babies[0]!.name }).waitFor();
+    await page.getByRole("button", { name: "Change patient" }).click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByText("Tap your name to sign in with your PIN.").waitFor();
+  }, 120_000);
+
   test("a revoked tablet is refused and forgets its enrolment", async () => {
     const { page } = tablet;
     await api(server, "POST", "/kiosk/devices/revoke", physician.token, { device_identifier: deviceId });
