@@ -100,6 +100,7 @@ describe("provider staff (demo account)", () => {
     });
     if (firstLogin) {
       await acceptDisclaimer(page);
+      await expectPath(page, /\/quiz-instructions$/);
       await page.goto("/dashboard");
     }
     expect(await navLabels(page)).toEqual(STAFF_NAV);
