@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { API_BASE } from "../api/client.ts";
+import { API_BASE, request } from "../api/client.ts";
 import { sessionActor } from "../session/store.ts";
 
 /**
@@ -63,8 +63,7 @@ const open = async () => {
   try {
     const res = await fetch(`${API_BASE}/chat/token`, { headers: { Authorization: `Bearer ${current}` } });
     if (res.status === 401) {
-      // The session is gone: the session machine signs out on the next call that sees it.
-      sessionActor.send({ type: "UNAUTHORISED", message: "Your session has ended. Please sign in again." });
+      sessionGone();
       return;
     }
     if (!res.ok) throw new Error(String(res.status));
@@ -97,7 +96,7 @@ const open = async () => {
       }
       if (name === "session_ended") {
         stop();
-        sessionActor.send({ type: "UNAUTHORISED", message: "Your session has ended. Please sign in again." });
+        sessionGone();
       }
       emit(name, data);
     });
@@ -107,6 +106,19 @@ const open = async () => {
     // on reconnect, or the ticket's session ended): we try again with a fresh ticket.
     if (es.readyState === EventSource.CLOSED && source === es) schedule();
   };
+};
+
+/**
+ * The server says the session ended. Usually the user signed out in this tab (the sign-out flow is
+ * already running and shows its own message), so nothing is said here; if the tab still holds the
+ * token a second later, one ordinary call lets the app's 401 handling sign out with the server's message.
+ */
+const sessionGone = () => {
+  const at = token;
+  window.setTimeout(() => {
+    if (token === null || token !== at || sessionActor.getSnapshot().context.session?.token !== at) return;
+    void request("GET", "/chat/unread-count", { quiet: true }).catch(() => undefined);
+  }, 1000);
 };
 
 const schedule = () => {
