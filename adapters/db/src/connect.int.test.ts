@@ -30,7 +30,7 @@ describe("connectDatabase", () => {
     } finally {
       await second.close();
     }
-  });
+  }, 240_000); // a fresh PGlite start takes 10-20 s alone, minutes on a loaded machine
 
   it("refuses to open a PGlite data directory that is already open", async () => {
     const first = await connectDatabase({ dataDir });
@@ -41,7 +41,7 @@ describe("connectDatabase", () => {
     }
     const again = await connectDatabase({ dataDir });
     await again.close();
-  });
+  }, 240_000); // a fresh PGlite start takes 10-20 s alone, minutes on a loaded machine
 
   it("connects to PostgreSQL when given a URL", async (context) => {
     const url = await postgresServerUrl();
