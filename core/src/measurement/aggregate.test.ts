@@ -6,6 +6,7 @@ describe("medianWithSpread", () => {
   it("takes the middle value, or the mean of the two middle ones", () => {
     expect(medianWithSpread([3, 1, 2])).toEqual({ median: 2, min: 1, max: 3, count: 3 });
     expect(medianWithSpread([4, 1, 3, 2])).toEqual({ median: 2.5, min: 1, max: 4, count: 4 });
+    expect(medianWithSpread([-0, 0])).toEqual(medianWithSpread([0, -0]));
     expect(medianWithSpread([])).toBeNull();
   });
 

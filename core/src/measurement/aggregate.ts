@@ -8,7 +8,8 @@ export interface Spread {
 }
 
 export const medianWithSpread = (values: readonly number[]): Spread | null => {
-  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  // + 0 turns -0 into 0, so the order of equal values cannot show in the result.
+  const finite = values.filter(Number.isFinite).map((v) => v + 0).sort((a, b) => a - b);
   const n = finite.length;
   if (n === 0) return null;
   const middle = n >> 1;
