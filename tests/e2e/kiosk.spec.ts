@@ -171,7 +171,7 @@ describe("kiosk tablet", () => {
       reportId = queue.data.find((r) => r.baby_name.includes(BABY.last))?.report_identifier;
       if (!reportId) await new Promise((r) => setTimeout(r, 1000));
     }
-    expect(reportId).toBeTruthy();
+    expect(reportId).toMatch(/^[0-9A-Za-z]{10,}$/);
     await api(server, "POST", `/review/report/${reportId}/publish`, reviewer.token, {});
     await web.goto("/results");
     await web.getByText(`${BABY.first} ${BABY.last}`).first().waitFor();
