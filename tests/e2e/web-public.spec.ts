@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, launchChromium, MOBILE_UA, openTab, PHONE, screenshotBoth, seriousViolations } from "./helpers/browser.ts";
@@ -148,6 +149,24 @@ describe("public screens", () => {
     expect(href === "" || href.startsWith("crown://reset-password?token=abc")).toBe(true);
     await page.goto("/");
     await page.locator(".mobile-app-banner").waitFor();
+  });
+
+  test("the login route loads at most 200 KB of JavaScript (gzip), without the ONNX runtime", async () => {
+    const { page } = await openTab(browser, server.url);
+    const scripts = new Set<string>();
+    page.on("response", (r) => {
+      if (r.request().resourceType() === "script" || r.url().endsWith(".js") || r.url().endsWith(".mjs")) scripts.add(r.url());
+    });
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    let total = 0;
+    for (const url of scripts) {
+      expect(url).not.toMatch(/ort|onnx/i);
+      const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+      total += gzipSync(body, { level: 9 }).length;
+    }
+    expect(total).toBeLessThanOrEqual(200 * 1024);
   });
 
   test("signed-out users are sent to login from signed-in routes", async () => {

@@ -1,10 +1,12 @@
-import { BabyRequest, CalendarDays, SignBaaRequest } from "@crown/core";
+import * as CalendarDays from "@crown/core/onboarding/dates";
+import { BabyRequest, SignBaaRequest } from "@crown/core/onboarding/schemas";
 
 /**
  * The baby and BAA forms validate with core's request schemas (the spec's messages live there).
  * The baby schema depends on today, so the browser builds it for its own day, as the server does.
  */
-export { FORM_MESSAGES, GENDERS, NO_PHYSICIAN, NO_PHYSICIAN_NAME, RACES, RELATIONS } from "@crown/core";
+export { GENDERS, NO_PHYSICIAN, NO_PHYSICIAN_NAME, RACES, RELATIONS } from "@crown/core/onboarding/model";
+export { FORM_MESSAGES } from "@crown/core/onboarding/schemas";
 
 export const PRETERM_WEEKS_MAX = 16;
 

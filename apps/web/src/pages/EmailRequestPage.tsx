@@ -1,4 +1,4 @@
-import { EmailRequest } from "@crown/core";
+import { EmailRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Form } from "react-aria-components";
 import { Link } from "react-router-dom";

@@ -1,4 +1,4 @@
-import { SignInRequest } from "@crown/core";
+import { SignInRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { Link, useNavigate } from "react-router-dom";

@@ -1,4 +1,4 @@
-import { ResetPasswordForm } from "@crown/core";
+import { ResetPasswordForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";

@@ -1,4 +1,4 @@
-import { SignUpForm } from "@crown/core";
+import { SignUpForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Button, Form, Label, Radio, RadioGroup } from "react-aria-components";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";

@@ -1,4 +1,5 @@
-import { check, ResetPasswordForm } from "@crown/core";
+import { ResetPasswordForm } from "@crown/core/accounts/schemas";
+import { check } from "@crown/core/shared/validation";
 import { Either, type Schema } from "effect";
 import { useCallback, useState } from "react";
 import { ApiError } from "../api/client.ts";

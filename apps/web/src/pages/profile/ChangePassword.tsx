@@ -1,4 +1,4 @@
-import { ChangePasswordForm } from "@crown/core";
+import { ChangePasswordForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Form } from "react-aria-components";
 import { changePassword } from "../../api/accounts.ts";

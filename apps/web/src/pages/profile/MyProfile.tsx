@@ -1,4 +1,4 @@
-import { ProfileUpdateRequest } from "@crown/core";
+import { ProfileUpdateRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, FileTrigger, Form } from "react-aria-components";
 import { getProfile, removeProfilePhoto, updateProfile, uploadProfilePhoto } from "../../api/accounts.ts";
