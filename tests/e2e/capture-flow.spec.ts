@@ -320,6 +320,16 @@ describe("review and results", () => {
       if (await accept.isEnabled()) await accept.click();
       await card.getByText("Accepted", { exact: true }).waitFor();
     }
+    // Drag the first photo's nose tip a little: the photo is re-measured.
+    const handle = cards.first().locator(".nose-handle");
+    await cards.first().scrollIntoViewIfNeeded();
+    const box = (await handle.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 6, box.y + box.height / 2 - 4, { steps: 4 });
+    await page.mouse.up();
+    await page.getByText("Nose tip corrected and photo re-measured").first().waitFor();
+    await cards.first().getByText("nose corrected", { exact: false }).waitFor();
     await check(page, "review-report");
     await page.getByLabel("Reviewer's note").fill("Clear photos; plagiocephaly pattern to follow up.");
     await page.getByRole("button", { name: "Save note" }).click();
