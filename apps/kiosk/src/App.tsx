@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { ApiError, type DeviceOverview, forgetDevice, kioskApi, type Patient, storedDevice, storeDevice } from "./api.ts";
 import { Capture } from "./Capture.tsx";
+import { createQrReader } from "./qr.ts";
 import { idleTimeoutMs, useIdleTimeout, useLockdown } from "./lockdown.ts";
 import { runUpload } from "./uploader.ts";
 
@@ -196,7 +197,9 @@ function Attract({ context, send }: { context: KioskContext; send: Send }) {
             {s.name}
           </Button>
         ))}
-        {overview && overview.staff.length === 0 ? <p>No one has set a kiosk PIN yet. Set one in the Crown portal under My Profile.</p> : null}
+        {overview && overview.staff.length === 0 ? <p>
+            No one has set a kiosk PIN yet. Physicians and their staff set one in the Crown portal at {`${location.origin}/kiosk-settings`}, under “My kiosk PIN”.
+          </p> : null}
       </div>
     </section>
   );
@@ -402,59 +405,84 @@ function AddPatient({ session, send }: { session: string; send: Send }) {
   );
 }
 
-interface BarcodeDetectorLike {
-  detect(source: CanvasImageSource): Promise<Array<{ rawValue: string }>>;
-}
+/** How often the scanner looks at the camera: often enough to feel instant, rarely enough to leave the tablet responsive. */
+const QR_SCAN_INTERVAL_MS = 200;
 
-/** A parent's QR code from the portal: read with BarcodeDetector where the browser has it, or typed in. */
+/**
+ * A parent's QR code from the portal, read with the rear camera (BarcodeDetector where the browser has
+ * it, else jsQR), or its code typed in. A code the server refused is not sent again while it stays in view.
+ */
 function QrLookup({ session, send }: { session: string; send: Send }) {
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [camera, setCamera] = useState<"starting" | "scanning" | "looking-up" | "unavailable">("starting");
   const videoRef = useRef<HTMLVideoElement>(null);
-  const Detector = (globalThis as { BarcodeDetector?: new (o: { formats: string[] }) => BarcodeDetectorLike }).BarcodeDetector;
-  const lookup = async (value: string) => {
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  const lookup = async (value: string): Promise<boolean> => {
     setError(null);
     try {
       const patient = await kioskApi.patientByQr(session, value.trim());
-      send({ type: "PATIENT_CHOSEN", patient: toPatient(patient) });
+      sendRef.current({ type: "PATIENT_CHOSEN", patient: toPatient(patient) });
+      return true;
     } catch (e) {
-      handleFailure(e, send, setError);
+      handleFailure(e, sendRef.current, setError);
+      return false;
     }
   };
+  const lookupRef = useRef(lookup);
+  lookupRef.current = lookup;
   useEffect(() => {
-    if (!Detector) return;
     let live = true;
     let stream: MediaStream | null = null;
-    const detector = new Detector({ formats: ["qr_code"] });
+    let refused: string | null = null;
     void (async () => {
       try {
-        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false });
+        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false });
       } catch {
+        if (live) setCamera("unavailable");
         return;
       }
       if (!live) return stream.getTracks().forEach((t) => t.stop());
       const video = videoRef.current!;
       video.srcObject = stream;
       await video.play().catch(() => undefined);
+      const reader = await createQrReader();
+      if (!live) return;
+      setCamera("scanning");
       while (live) {
-        const found = video.readyState >= 2 ? await detector.detect(video).catch(() => []) : [];
-        if (found[0]?.rawValue && live) {
-          live = false;
-          await lookup(found[0].rawValue);
-          break;
+        const found = await reader.read(video).catch(() => null);
+        if (found && found !== refused && live) {
+          setCamera("looking-up");
+          if (await lookupRef.current(found)) break;
+          refused = found;
+          if (live) setCamera("scanning");
         }
-        await new Promise((r) => window.setTimeout(r, 300));
+        await new Promise((r) => window.setTimeout(r, QR_SCAN_INTERVAL_MS));
       }
     })();
     return () => {
       live = false;
       stream?.getTracks().forEach((t) => t.stop());
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  const status = {
+    starting: "Starting the camera…",
+    scanning: "Hold the parent's QR code in front of the tablet's camera.",
+    "looking-up": "QR code found: looking up the patient…",
+    unavailable: "The camera could not be opened: type the code shown under the parent's QR code.",
+  }[camera];
   return (
     <div className="qr">
-      {Detector ? <video ref={videoRef} className="qr-video" playsInline muted /> : <p>This tablet cannot read QR codes with its camera: type the code shown under the parent's QR code.</p>}
+      {camera !== "unavailable" ? (
+        <div className="qr-viewfinder">
+          <video ref={videoRef} className="qr-video" playsInline muted data-testid="qr-video" />
+          <span className="qr-frame" aria-hidden="true" />
+        </div>
+      ) : null}
+      <p role="status" aria-live="polite" data-testid="qr-status">
+        {status}
+      </p>
       <form
         onSubmit={(e) => {
           e.preventDefault();

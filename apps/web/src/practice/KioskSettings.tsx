@@ -1,4 +1,5 @@
-import { type FormEvent, useEffect, useState } from "react";
+import QRCode from "qrcode";
+import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { messageOf, request } from "../api/client.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
@@ -126,16 +127,50 @@ function Devices() {
   );
 }
 
+/** Modules of quiet zone around the code: the QR standard asks for 4, and scanners need them. */
+const QR_QUIET_ZONE = 4;
+
+/**
+ * A QR code drawn as one SVG path of its dark modules on white (always dark on light, whatever the
+ * page's theme: the kiosk's decoder does not try inverted codes).
+ */
+export function QrCode({ text, label }: { text: string; label: string }) {
+  const { size, path } = useMemo(() => {
+    // Level M survives a glare spot on a phone screen and keeps the signed code at a readable density.
+    const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
+    let d = "";
+    for (let y = 0; y < modules.size; y++) {
+      for (let x = 0; x < modules.size; x++) if (modules.get(x, y)) d += `M${x + QR_QUIET_ZONE} ${y + QR_QUIET_ZONE}h1v1h-1z`;
+    }
+    return { size: modules.size + 2 * QR_QUIET_ZONE, path: d };
+  }, [text]);
+  return (
+    <svg className="qr-code" role="img" aria-label={label} viewBox={`0 0 ${size} ${size}`} width="280" height="280" shapeRendering="crispEdges" data-testid="baby-qr">
+      <rect width={size} height={size} fill="#fff" />
+      <path d={path} fill="#000" />
+    </svg>
+  );
+}
+
 function BabyCode() {
   const session = useSession();
   const baby = selectedBaby(session);
   const [code, setCode] = useState<{ code: string; expires_at: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const expired = code !== null && new Date(code.expires_at).getTime() <= now;
+  // The code is short-lived: once it expires the QR is taken down rather than left to fail at the kiosk.
+  useEffect(() => {
+    if (!code) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 15_000);
+    return () => window.clearInterval(timer);
+  }, [code]);
   if (!baby) return <p>Register your baby first.</p>;
   const show = async () => {
     setError(null);
     try {
       setCode((await request<{ code: string; expires_at: string }>("GET", "/user/baby-qr", { query: { baby_identifier: baby.identifier } })).results);
+      setNow(Date.now());
     } catch (err) {
       setError(messageOf(err));
     }
@@ -143,17 +178,24 @@ function BabyCode() {
   return (
     <section className="panel narrow-panel" aria-labelledby="baby-code-title">
       <h2 id="baby-code-title">Code for the clinic</h2>
-      <p className="card-subtitle">At your physician's clinic, show this code to the kiosk so the staff can pick {baby.name} without typing. It works for 10 minutes.</p>
+      <p className="card-subtitle">
+        At your physician's clinic, hold this QR code up to the kiosk tablet's camera so the staff can pick {baby.name} without typing. It works for 10 minutes.
+      </p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      {code ? (
-        <p className="baby-code" data-testid="baby-code">
-          <code>{code.code}</code>
-          <br />
-          Valid until {new Date(code.expires_at).toLocaleTimeString()}
-        </p>
+      {code && !expired ? (
+        <div className="baby-code" data-testid="baby-code">
+          <QrCode text={code.code} label={`QR code for ${baby.name}, valid until ${new Date(code.expires_at).toLocaleTimeString()}`} />
+          <p>
+            If the camera cannot read it, the staff can type this code:
+            <br />
+            <code style={{ wordBreak: "break-all" }}>{code.code}</code>
+          </p>
+          <p>Valid until {new Date(code.expires_at).toLocaleTimeString()}</p>
+        </div>
       ) : null}
+      {expired ? <FormMessage tone="error">The code has expired. Show a new one.</FormMessage> : null}
       <Button className="button" onPress={() => void show()}>
-        Show code
+        {code ? "Show a new code" : "Show QR code"}
       </Button>
     </section>
   );
