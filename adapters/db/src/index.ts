@@ -6,6 +6,7 @@ import { makeLiveEvents } from "./live.ts";
 import { makeChatLayer } from "./repositories/chat.ts";
 import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
+import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
 import type { Database } from "./schema.ts";
@@ -18,6 +19,7 @@ export * from "./repositories/onboarding.ts";
 export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
+export * from "./repositories/removal.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -36,4 +38,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     Layer.succeed(LiveEvents, makeLiveEvents(db)),
     makeReportsLayer(db),
     makeKioskLayer(db),
+    makeRemovalLayer(db),
   );

@@ -28,7 +28,7 @@ export interface ApiOptions {
   readonly log?: (line: Record<string, unknown>) => void;
   /** Seconds between an event stream's session checks (default 15). */
   readonly liveCheckSeconds?: number;
-  /** Public settings for the portal (GET /config): the external shop and webinar addresses. */
+  /** Public settings for the portal (GET /config): the external shop, webinar, app store and help video addresses. */
   readonly publicConfig?: Readonly<Record<string, string>>;
 }
 

@@ -17,6 +17,11 @@ export interface ServerConfig {
   readonly chatEmailDelaySeconds: number;
   readonly buyKitsUrl: string;
   readonly webinarUrl: string;
+  /** Mobile app store pages (`APP_STORE_URL`, `PLAY_STORE_URL`); the portal shows a badge only for a set one. */
+  readonly appStoreUrl: string | undefined;
+  readonly playStoreUrl: string | undefined;
+  /** A video on finding the referral code (`HELP_VIDEO_URL`); unset, the portal links its own help page. */
+  readonly helpVideoUrl: string | undefined;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -43,5 +48,8 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     chatEmailDelaySeconds: int(env.CHAT_EMAIL_DELAY_SECONDS, 15 * 60),
     buyKitsUrl: env.BUY_KITS_URL ?? "https://shop.example.org/crown-kit",
     webinarUrl: env.WEBINAR_URL ?? "https://meet.example.org/crown-webinar",
+    appStoreUrl: env.APP_STORE_URL || undefined,
+    playStoreUrl: env.PLAY_STORE_URL || undefined,
+    helpVideoUrl: env.HELP_VIDEO_URL || undefined,
   };
 };

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { Accounts, ChangePasswordRequest, EmailRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, type User } from "@crown/core";
+import { RemovalRequestBody, requestRemoval } from "@crown/core/accounts/removal";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
@@ -19,6 +20,7 @@ documented({ method: "post", path: "/user/password/change", summary: "Change the
 documented({ method: "get", path: "/user/profile", summary: "Read the caller's profile", tag, auth: true });
 documented({ method: "post", path: "/user/profile", summary: "Update first name, last name, phone (and fax for physicians), or the profile photo (multipart profile_photo with profile_photo_action update|remove)", tag, auth: true, body: ProfileUpdateRequest });
 documented({ method: "get", path: "/user/profile-photo", summary: "The caller's profile photo as an image", tag, auth: true, response: "binary" });
+documented({ method: "post", path: "/user/remove-account", summary: "Ask Crown to remove the account: confirms with the password (base64), records the request once, audits it and e-mails a confirmation; admins see it under /admin/removal-requests", tag, auth: true, body: RemovalRequestBody });
 documented({ method: "get", path: "/user/sign-out", summary: "Sign out (revokes this session)", tag, auth: true });
 
 const PHOTO_LIMIT = 6 * 1024 * 1024;
@@ -89,6 +91,10 @@ export const accountsRoutes = (present: SessionPresenter) =>
         status: 200,
         headers: { "content-type": blob.contentType, "content-length": String(blob.size), "cache-control": "private, max-age=3600" },
       });
+    })
+    .post("/user/remove-account", requireCaller, async (c) => {
+      const { message, results } = await runUseCase(c, requestRemoval(await jsonBody(c)));
+      return c.json(ok(message, results), 200);
     })
     .get("/user/sign-out", requireCaller, async (c) => {
       const { message } = await runUseCase(c, Accounts.signOut);

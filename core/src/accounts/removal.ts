@@ -1,0 +1,109 @@
+import { Context, Effect, Option, Schema } from "effect";
+import { pageOf } from "../notifications/service.ts";
+import { requireActive } from "../practice/access.ts";
+import { RateLimited, ValidationFailed } from "../shared/errors.ts";
+import { audit, Mailer, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
+import { OptionalText, Required, validate } from "../shared/validation.ts";
+import { composeMail } from "../shared/mail.ts";
+import { CurrentUser, type User, Users } from "./model.ts";
+
+/**
+ * Account removal requests: Crown deletes nothing on its own. A signed-in user confirms with the
+ * password and asks for the account to be removed; the request is stored, audited, confirmed by
+ * e-mail, and listed for Crown's administrators in the admin console, who handle it.
+ */
+
+export interface RemovalRequest {
+  readonly id: string;
+  readonly userId: string;
+  readonly reason: string | null;
+  readonly createdAt: Date;
+}
+
+export interface RemovalRequestsPort {
+  readonly insert: (request: RemovalRequest) => Effect.Effect<void>;
+  readonly findByUser: (userId: string) => Effect.Effect<Option.Option<RemovalRequest>>;
+  /** Every request, newest first. */
+  readonly list: () => Effect.Effect<ReadonlyArray<RemovalRequest>>;
+}
+export class RemovalRequests extends Context.Tag("crown/RemovalRequests")<RemovalRequests, RemovalRequestsPort>() {}
+
+export const REMOVAL_MESSAGES = {
+  requested: "Your account removal request has been received. We have sent a confirmation to your e-mail address.",
+  alreadyRequested: "Your account removal request was already received. Crown's administrators will contact you by e-mail.",
+  wrongPassword: "The password is incorrect.",
+  list: "Account removal requests fetched successfully",
+  tooManyAttempts: "Too many attempts. Please try again later.",
+} as const;
+
+export const RemovalRequestBody = Schema.Struct({
+  password: Required("Password"),
+  reason: OptionalText(1000),
+});
+
+const LIMIT = { limit: 5, windowSeconds: 15 * 60 };
+
+const present = (r: RemovalRequest) => ({ identifier: r.id, reason: r.reason, requested_at: r.createdAt.toISOString() });
+
+export const removalRequestedMail = (user: User, at: Date) =>
+  composeMail({
+    to: user.email,
+    subject: "We received your request to remove your Crown account",
+    greeting: `Hello ${user.firstName},`,
+    paragraphs: [
+      `On ${at.toISOString().slice(0, 10)} you asked us to remove your Crown account (${user.email}).`,
+      "Crown's administrators have your request and will contact you at this e-mail address about it. Until then your account stays as it is and you can still sign in.",
+      "If you did not make this request, change your password at once and contact Crown support.",
+    ],
+  });
+
+/** `POST /user/remove-account` with `{ password, reason? }`: records the request once, audits and mails it. */
+export const requestRemoval = (input: unknown) =>
+  Effect.gen(function* () {
+    const body = yield* validate(RemovalRequestBody, input);
+    const { user } = yield* CurrentUser;
+    const at = yield* now;
+    const verdict = yield* (yield* RateLimiter).hit(`remove-account:${user.id}`, LIMIT.limit, LIMIT.windowSeconds, at);
+    if (!verdict.allowed) return yield* new RateLimited({ message: REMOVAL_MESSAGES.tooManyAttempts, retryAfterSeconds: verdict.retryAfterSeconds });
+    if (!(yield* (yield* PasswordHasher).verify(user.passwordHash, body.password))) {
+      yield* audit({ action: "account.removal_request_failed", actorId: user.id, subjectId: user.id });
+      return yield* ValidationFailed.field("password", REMOVAL_MESSAGES.wrongPassword);
+    }
+    const requests = yield* RemovalRequests;
+    const outcome = yield* transaction(
+      Effect.gen(function* () {
+        const existing = yield* requests.findByUser(user.id);
+        if (Option.isSome(existing)) return { created: false, request: existing.value };
+        const request: RemovalRequest = { id: (yield* Random).identifier(), userId: user.id, reason: body.reason ? body.reason : null, createdAt: at };
+        yield* requests.insert(request);
+        yield* audit({ action: "account.removal_requested", actorId: user.id, subjectId: user.id, details: { request: request.id } });
+        return { created: true, request };
+      }),
+    );
+    // The mail leaves after the commit, so it never confirms a request that was rolled back.
+    if (outcome.created) yield* Effect.flatMap(Mailer, (m) => m.send(removalRequestedMail(user, at)));
+    return {
+      message: outcome.created ? REMOVAL_MESSAGES.requested : REMOVAL_MESSAGES.alreadyRequested,
+      results: present(outcome.request),
+    };
+  });
+
+/** `GET /admin/removal-requests?page=`: admins only, newest first, with the account it concerns. */
+export const listRemovalRequests = (page: number, perPage = 10) =>
+  Effect.gen(function* () {
+    yield* requireActive("admin");
+    const all = yield* (yield* RemovalRequests).list();
+    const users = yield* Users;
+    const rows = [];
+    for (const r of all.slice((page - 1) * perPage, page * perPage)) {
+      const user = yield* users.findById(r.userId);
+      rows.push({
+        ...present(r),
+        user: Option.match(user, {
+          onNone: () => null,
+          onSome: (u) => ({ identifier: u.id, first_name: u.firstName, last_name: u.lastName, email: u.email, type: u.type, status: u.status }),
+        }),
+      });
+    }
+    return pageOf(rows, all.length, page, perPage);
+  });
