@@ -9,6 +9,7 @@ export * as Accounts from "./accounts/service.ts";
 export * from "./onboarding/model.ts";
 export * from "./onboarding/schemas.ts";
 export * from "./onboarding/lifecycle.ts";
+export * from "./onboarding/quiz.ts";
 export * as CalendarDays from "./onboarding/dates.ts";
 export { onboardingHooksLayer } from "./onboarding/hooks.ts";
 export * as Onboarding from "./onboarding/service.ts";

@@ -1,5 +1,6 @@
-import { Accounts } from "@crown/core";
+import { Accounts, QUIZ_LENGTH, type QuizMode } from "@crown/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadQuizAnswerKey } from "../../apps/server/src/compose.ts";
 import { b64, databaseKinds, PASSWORD, signUpVerified, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
 
 const PROVIDER_MISSING =
@@ -33,6 +34,12 @@ const baby = (physician: string, overrides: Record<string, unknown> = {}) => ({
   previous_condition: "",
   ...overrides,
 });
+
+/** The portal's real quiz pool, as the server grades it. */
+const QUIZ_KEY = loadQuizAnswerKey();
+/** A quiz of 10 distinct photos of the mode's pool with `right` answers right (the rest wrong). */
+const quiz = (mode: QuizMode, right: number, from = 0) =>
+  QUIZ_KEY[mode].slice(from, from + QUIZ_LENGTH).map((photo, i) => ({ image: photo.image, answer: (i < right) === photo.good ? "GOOD" : "BAD" }));
 
 const patient = (overrides: Record<string, unknown> = {}) => ({
   first_name: "Noah",
@@ -297,19 +304,35 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const accepted = await server.post("/user/accept-disclaimer", { accepted: true }, doctor.token);
     expect(accepted.json.results).toMatchObject({ first_time_login: false, is_quiz_time: true, step: "quiz" });
 
-    const badMode = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "hat", score: 8, total: 10 }, doctor.token);
+    const badMode = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "hat", answers: quiz("cap", 10) }, doctor.token);
     expect(badMode.status).toBe(422);
     expect(badMode.json.errors).toEqual({ mode: ["Mode must be one of cap or nocap"] });
-    const badScore = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "cap", score: 11, total: 10 }, doctor.token);
-    expect(badScore.json.errors).toEqual({ score: ["Score cannot be more than the number of questions"] });
-    expect((await server.post("/user/update-quiz", { mode: "cap" }, doctor.token)).json.errors).toEqual({ score: ["Score is required"], total: ["Total is required"] });
-    const failed = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "cap", score: 7, total: 10 }, doctor.token);
-    expect(failed.json).toMatchObject({ message: "Better Luck Next Time!", results: { passed: false, is_quiz_time: true } });
-    const passed = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "cap", score: 8, total: 10 }, doctor.token);
-    expect(passed.json).toMatchObject({ message: "Congrats! You passed the quiz.", results: { passed: true, score: 8, total: 10, is_quiz_time: false } });
+    // The server grades: a claimed score is no answer, and the quiz must be 10 distinct photos of the mode's pool.
+    const claimed = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "cap", score: 1, total: 1 }, doctor.token);
+    expect(claimed.status).toBe(422);
+    expect(claimed.json.errors).toEqual({ answers: ["Answers are required"] });
+    expect((await server.post("/user/update-quiz", {}, doctor.token)).json.errors).toEqual({ mode: ["Mode is required"], answers: ["Answers are required"] });
+    const short = await server.post("/user/update-quiz", { mode: "cap", answers: quiz("cap", 1).slice(0, 1) }, doctor.token);
+    expect(short.json.errors).toEqual({ answers: ["Answer each of the 10 questions of the quiz"] });
+    const goodPhoto = QUIZ_KEY.cap.find((p) => p.good)!.image;
+    const sameTenTimes = await server.post("/user/update-quiz", { mode: "cap", answers: Array.from({ length: 10 }, () => ({ image: goodPhoto, answer: "GOOD" })) }, doctor.token);
+    expect(sameTenTimes.json.errors).toEqual({ answers: ["Each photo of the quiz can be answered only once"] });
+    const wrongPool = await server.post("/user/update-quiz", { mode: "nocap", answers: quiz("cap", 10) }, doctor.token);
+    expect(wrongPool.json.errors).toEqual({ answers: ["Each answer must name a photo of this quiz"] });
+    const badAnswer = await server.post("/user/update-quiz", { mode: "cap", answers: quiz("cap", 10).map((a, i) => (i === 3 ? { ...a, answer: "MAYBE" } : a)) }, doctor.token);
+    expect(badAnswer.json.errors).toEqual({ "answers.3.answer": ["Each answer must be GOOD or BAD"] });
+
+    const failed = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "cap", answers: quiz("cap", 7) }, doctor.token);
+    expect(failed.json).toMatchObject({ message: "Better Luck Next Time!", results: { passed: false, mode: "cap", score: 7, total: 10, is_quiz_time: true } });
+    // A pass of the no-cap quiz is recorded but leaves the quiz due: only the cap quiz clears it.
+    const nocap = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "nocap", answers: quiz("nocap", 10, 5) }, doctor.token);
+    expect(nocap.json).toMatchObject({ message: "Congrats! You passed the quiz.", results: { passed: true, mode: "nocap", score: 10, is_quiz_time: true } });
+    expect(await signIn(doctor.email)).toMatchObject({ is_quiz_time: true, isQuizTime: true });
+    const passed = await server.post("/user/update-quiz", { identifier: doctor.identifier, mode: "cap", answers: quiz("cap", 8, 20) }, doctor.token);
+    expect(passed.json).toMatchObject({ message: "Congrats! You passed the quiz.", results: { passed: true, mode: "cap", score: 8, total: 10, is_quiz_time: false } });
     expect(await signIn(doctor.email)).toMatchObject({ first_time_login: false, is_quiz_time: false, isFirstLogin: false, isQuizTime: false });
     expect((await server.get("/user/reminders", doctor.token)).json.results).toEqual([]);
-    const someoneElse = await server.post("/user/update-quiz", { identifier: "01SOMEONEELSE", score: 8, total: 10 }, doctor.token);
+    const someoneElse = await server.post("/user/update-quiz", { identifier: "01SOMEONEELSE", mode: "cap", answers: quiz("cap", 10) }, doctor.token);
     expect(someoneElse.status).toBe(404);
   });
 
@@ -567,7 +590,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
       },
       {
         name: "POST /user/update-quiz",
-        call: (t) => server.post("/user/update-quiz", { mode: "cap", score: 9, total: 10 }, t),
+        call: (t) => server.post("/user/update-quiz", { mode: "cap", answers: quiz("cap", 9) }, t),
         expect: { parent: 200, otherParent: 200, physician: 200, staff: 200, otherStaff: 200, admin: 403, anonymous: 401 },
       },
       {

@@ -1,10 +1,11 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import type { Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { AccountsConfig, defaultAccountsSettings, onboardingHooksLayer } from "@crown/core";
+import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooksLayer, QuizAnswerKey } from "@crown/core";
 import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
@@ -18,6 +19,10 @@ import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** The portal's quiz pool (images, verdicts, reasons): the server grades quizzes against the same file. */
+export const QUIZ_POOL_FILE = path.join(repoRoot, "apps/web/public/quiz/manifest.json");
+export const loadQuizAnswerKey = (file = QUIZ_POOL_FILE) => answerKeyFrom(JSON.parse(readFileSync(file, "utf8")));
 
 export interface ConnectedDatabase {
   readonly db: Kysely<Database>;
@@ -47,6 +52,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
+    Layer.succeed(QuizAnswerKey, loadQuizAnswerKey()),
     chatConfigLayer(config),
     liveFeedLayer(hub),
     reportPipelineLayer(database.db, loaded.model, loaded.analyze),

@@ -1,6 +1,7 @@
 import { assign, initialTransition, setup, transition } from "xstate";
 import type { User } from "../accounts/model.ts";
 import type { UserStatus, UserType } from "../accounts/status.ts";
+import type { QuizMode } from "./model.ts";
 
 /**
  * The onboarding lifecycle of one account: baby details, approval, the BAA (physicians), the
@@ -23,8 +24,8 @@ export type OnboardingEvent =
   | { type: "REJECTED" }
   | { type: "BAA_SIGNED" }
   | { type: "DISCLAIMER_ACCEPTED" }
-  | { type: "QUIZ_PASSED" }
-  | { type: "QUIZ_FAILED" };
+  | { type: "QUIZ_PASSED"; mode: QuizMode }
+  | { type: "QUIZ_FAILED"; mode: QuizMode };
 
 export const ONBOARDING_STEPS = [
   "routing",
@@ -42,6 +43,12 @@ export type OnboardingStep = Exclude<(typeof ONBOARDING_STEPS)[number], "routing
 /** Who takes the quiz: the people who capture (parents, physicians and their staff). */
 export const takesQuiz = (type: UserType) => type === "parent" || type === "physician" || type === "physician_staff";
 
+/** A pass of the cap quiz is recorded; a pass of the no-cap quiz is taken but leaves the quiz due. */
+const quizPassedTransitions = [
+  { guard: "canPassCapQuiz", target: "routing", actions: "recordQuiz" },
+  { guard: "canTakeQuiz", target: "routing" },
+] as const;
+
 export const onboardingMachine = setup({
   types: {} as { context: OnboardingFacts; events: OnboardingEvent; input: OnboardingFacts },
   guards: {
@@ -53,6 +60,8 @@ export const onboardingMachine = setup({
     needsDisclaimer: ({ context }) => !context.disclaimerAccepted,
     quizDue: ({ context }) => takesQuiz(context.type) && !context.quizPassed,
     canTakeQuiz: ({ context }) => takesQuiz(context.type),
+    // Only the cap quiz clears the quiz due (capture spec: "isQuizTime set false in the cap quiz").
+    canPassCapQuiz: ({ context, event }) => takesQuiz(context.type) && event.type === "QUIZ_PASSED" && event.mode === "cap",
     needsApproval: ({ event }) => event.type === "FIRST_BABY_REGISTERED" && event.needsApproval,
   },
   actions: {
@@ -99,27 +108,27 @@ export const onboardingMachine = setup({
         BAA_SIGNED: { target: "routing", actions: "recordBaa" },
         // A client may show the disclaimer before the BAA; both are recorded, the BAA is still due.
         DISCLAIMER_ACCEPTED: { target: "routing", actions: "recordDisclaimer" },
-        QUIZ_PASSED: { guard: "canTakeQuiz", target: "routing", actions: "recordQuiz" },
+        QUIZ_PASSED: quizPassedTransitions,
         QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
       },
     },
     disclaimer: {
       on: {
         DISCLAIMER_ACCEPTED: { target: "routing", actions: "recordDisclaimer" },
-        QUIZ_PASSED: { guard: "canTakeQuiz", target: "routing", actions: "recordQuiz" },
+        QUIZ_PASSED: quizPassedTransitions,
         QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
       },
     },
     quiz: {
       on: {
-        QUIZ_PASSED: { target: "routing", actions: "recordQuiz" },
-        QUIZ_FAILED: { target: "routing" },
+        QUIZ_PASSED: quizPassedTransitions,
+        QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
       },
     },
     // The optional quiz can be taken again at any time; a pass or fail changes nothing due.
     done: {
       on: {
-        QUIZ_PASSED: { guard: "canTakeQuiz", target: "routing", actions: "recordQuiz" },
+        QUIZ_PASSED: quizPassedTransitions,
         QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
       },
     },

@@ -3,6 +3,7 @@ import { ValidationFailed } from "../shared/errors.ts";
 import { check, Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
+import { QUIZ_ANSWERS, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
 
 /**
  * Request bodies of the onboarding and practice calls, with the specs' messages. Rules that
@@ -180,21 +181,25 @@ export const AcceptDisclaimerRequest = Schema.Struct({
   accepted: Schema.propertySignature(AcceptedTrue).annotations({ missingMessage: () => FORM_MESSAGES.disclaimer }),
 });
 
-const Count = (label: string, max: number) =>
-  Schema.propertySignature(
-    Schema.Union(Schema.Number, Schema.NumberFromString)
-      .annotations(msg(`${label} must be a whole number between 0 and ${max}`))
-      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= max, { message: () => `${label} must be a whole number between 0 and ${max}` })),
-  ).annotations({ missingMessage: () => `${label} is required` });
-
+/**
+ * A quiz as the client took it: the mode and, for each photo it was shown, GOOD or BAD. The
+ * server grades it against the pool (quiz.ts); `identifier` (the spec's payload) names the caller.
+ */
+export const QuizAnswer = Schema.Struct({
+  image: Required("Image"),
+  answer: Schema.propertySignature(Schema.Literal(...QUIZ_ANSWERS).annotations(msg(QUIZ_MESSAGES.answerValue))).annotations({
+    missingMessage: () => QUIZ_MESSAGES.answerValue,
+  }),
+});
 export const UpdateQuizRequest = Schema.Struct({
   identifier: OptionalText(64),
-  mode: OptionalOneOf(QUIZ_MODES, `Mode must be one of ${listOf(QUIZ_MODES)}`),
-  score: Count("Score", 100),
-  total: Count("Total", 100),
-}).pipe(
-  Schema.filter((q) => (q.total >= 1 && q.score <= q.total) || { path: ["score"], message: "Score cannot be more than the number of questions" }),
-);
+  mode: OneOf(QUIZ_MODES, "Mode"),
+  answers: Schema.propertySignature(
+    Schema.Array(QuizAnswer)
+      .annotations({ message: () => QUIZ_MESSAGES.answersRequired })
+      .pipe(Schema.filter((a) => a.length === QUIZ_LENGTH, { message: () => QUIZ_MESSAGES.answerCount })),
+  ).annotations({ missingMessage: () => QUIZ_MESSAGES.answersRequired }),
+});
 export type UpdateQuizRequest = typeof UpdateQuizRequest.Type;
 
 export const MarketingRequest = Schema.Struct({

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect";
+import { Effect, Either, Option } from "effect";
 import { AccountsConfig, CurrentUser, type User, Users } from "../accounts/model.ts";
 import { changeStatus } from "../accounts/service.ts";
 import { notify, pageOf, sendAll } from "../notifications/service.ts";
@@ -22,8 +22,8 @@ import {
   PhysicianDirectory,
   type QuizMode,
   QuizAttempts,
-  quizPassed,
 } from "./model.ts";
+import { gradeQuiz, QuizAnswerKey } from "./quiz.ts";
 import {
   AcceptDisclaimerRequest,
   BabyRequest,
@@ -392,32 +392,37 @@ const presentSignature = (s: { name: string; email: string; coveredEntity: strin
   signed_at: s.signedAt.toISOString(),
 });
 
-/** Records a quiz result; a pass (8 of 10) clears `is_quiz_time`. */
+/**
+ * Grades and records a quiz: the server scores the client's answers against the pool's key, so a
+ * score is never taken on trust. Every attempt is stored with its mode and score; a pass of the
+ * cap quiz (8 of 10, ADR 0011) clears `is_quiz_time`, a pass of the no-cap quiz does not.
+ */
 export const updateQuiz = (input: unknown) =>
   Effect.gen(function* () {
     const { user: current } = yield* CurrentUser;
     const request = yield* validateForm(UpdateQuizRequest, blanksAsAbsent(input));
     if (request.identifier && request.identifier !== current.id) return yield* NotFound.of("User");
+    const mode: QuizMode = request.mode;
+    const grade = yield* Either.match(gradeQuiz(yield* QuizAnswerKey, mode, request.answers), { onLeft: Effect.fail, onRight: Effect.succeed });
     const user = yield* freshCaller;
-    const passed = quizPassed(request.score, request.total);
-    const next = step(user, { type: passed ? "QUIZ_PASSED" : "QUIZ_FAILED" });
+    const next = step(user, { type: grade.passed ? "QUIZ_PASSED" : "QUIZ_FAILED", mode });
     if (next === null) {
       return yield* user.status === "WaitingApproval"
         ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" })
         : new Forbidden({ message: ACCESS_MESSAGES.notAllowed });
     }
-    const mode: QuizMode = request.mode ?? "cap";
     const at = yield* now;
+    const { score, total, passed } = grade;
     yield* transaction(
       Effect.gen(function* () {
-        yield* (yield* QuizAttempts).insert({ id: (yield* Random).identifier(), userId: user.id, mode, score: request.score, total: request.total, passed, at });
-        if (passed && user.quizPassedAt === null) yield* (yield* Users).update(user.id, { quizPassedAt: at });
-        yield* audit({ action: passed ? "quiz.passed" : "quiz.failed", actorId: user.id, subjectId: user.id, details: { mode, score: request.score, total: request.total } });
+        yield* (yield* QuizAttempts).insert({ id: (yield* Random).identifier(), userId: user.id, mode, score, total, passed, at });
+        if (next.facts.quizPassed && user.quizPassedAt === null) yield* (yield* Users).update(user.id, { quizPassedAt: at });
+        yield* audit({ action: passed ? "quiz.passed" : "quiz.failed", actorId: user.id, subjectId: user.id, details: { mode, score, total } });
       }),
     );
     return {
       message: passed ? MESSAGES.quizPassed : MESSAGES.quizFailed,
-      results: { passed, mode, score: request.score, total: request.total, ...onboardingFlags(next.facts) },
+      results: { passed, mode, score, total, ...onboardingFlags(next.facts) },
     };
   });
 

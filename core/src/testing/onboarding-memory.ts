@@ -17,6 +17,8 @@ import {
   QuizAttempts,
   UploadHistory,
 } from "../onboarding/model.ts";
+import { QUIZ_LENGTH, QuizAnswerKey, type QuizAnswerKeyData, type QuizAnswerValue } from "../onboarding/quiz.ts";
+import type { QuizMode } from "../onboarding/model.ts";
 import { type Delegation, Delegations, type DelegationsPort } from "../practice/model.ts";
 import { Transactor } from "../shared/ports.ts";
 import type { TestServices, TestWorld } from "./memory.ts";
@@ -34,6 +36,7 @@ export type OnboardingServices =
   | QuizAttempts
   | MarketingLeads
   | UploadHistory
+  | QuizAnswerKey
   | Delegations
   | Notifications
   | AccountHooks
@@ -54,6 +57,16 @@ export interface OnboardingWorld {
   readonly runAs: <A, E>(caller: Caller, effect: Effect.Effect<A, E, TestServices | OnboardingServices | CurrentUser>) => Promise<A>;
   readonly exitAs: <A, E>(caller: Caller, effect: Effect.Effect<A, E, TestServices | OnboardingServices | CurrentUser>) => Promise<Exit.Exit<A, E>>;
 }
+
+/** A small answer key: 12 photos per pool, the odd ones good. */
+export const TEST_QUIZ_KEY: QuizAnswerKeyData = {
+  cap: Array.from({ length: 12 }, (_, i) => ({ image: `/quiz/cap/${String(i + 1).padStart(2, "0")}.jpg`, good: i % 2 === 0 })),
+  nocap: Array.from({ length: 12 }, (_, i) => ({ image: `/quiz/nocap/${String(i + 1).padStart(2, "0")}.jpg`, good: i % 3 === 0 })),
+};
+
+/** The answers to a quiz of the first `QUIZ_LENGTH` photos of a pool, `right` of them right. */
+export const quizAnswers = (key: QuizAnswerKeyData, mode: QuizMode, right: number): Array<{ image: string; answer: QuizAnswerValue }> =>
+  key[mode].slice(0, QUIZ_LENGTH).map((e, i) => ({ image: e.image, answer: (i < right) === e.good ? "GOOD" : "BAD" }));
 
 const paginate = <T>(items: ReadonlyArray<T>, page: { page: number; perPage: number }) => ({
   data: items.slice((page.page - 1) * page.perPage, page.page * page.perPage),
@@ -159,6 +172,7 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
       listFor: (userId) => Effect.sync(() => quizAttempts.filter((a) => a.userId === userId)),
     }),
     Layer.succeed(MarketingLeads, { insert: (l) => Effect.sync(() => void leads.push(l)) }),
+    Layer.succeed(QuizAnswerKey, TEST_QUIZ_KEY),
     Layer.succeed(UploadHistory, {
       lastUploads: (ids) => Effect.sync(() => new Map(ids.flatMap((id) => (uploads.has(id) ? [[id, uploads.get(id)!] as const] : [])))),
     }),

@@ -29,7 +29,7 @@ documented({ method: "get", path: "/physician/list", summary: "The physicians a 
 documented({ method: "get", path: "/user/onboarding", summary: "The caller's onboarding step and flags (first_time_login, is_quiz_time, disclaimer_accepted, baa_signed) and BAA signature", tag, auth: true });
 documented({ method: "post", path: "/user/accept-disclaimer", summary: "Accept the disclaimer (accepted: true)", tag, auth: true, body: AcceptDisclaimerRequest });
 documented({ method: "post", path: "/user/sign-baa", summary: "Sign the Business Associate Agreement (physicians); the agreement text version is stored with the signature", tag, auth: true, body: SignBaaRequest });
-documented({ method: "post", path: "/user/update-quiz", summary: "Record a quiz result; 8 of 10 passes and clears is_quiz_time", tag, auth: true, body: UpdateQuizRequest });
+documented({ method: "post", path: "/user/update-quiz", summary: "Grade and record a quiz: mode (cap, nocap) and answers, one { image, answer: GOOD|BAD } for each of the 10 distinct pool photos shown; the server scores them against the pool, 8 of 10 passes, and only a cap pass clears is_quiz_time", tag, auth: true, body: UpdateQuizRequest });
 documented({ method: "get", path: "/admin/users/pending", summary: "Accounts waiting for approval (admins), ?page=", tag: "Admin", auth: true });
 documented({ method: "post", path: "/admin/users/approve", summary: "Approve a WaitingApproval account (admins); the user is notified and e-mailed", tag: "Admin", auth: true, body: IdentifierRequest });
 documented({ method: "post", path: "/admin/users/reject", summary: "Reject a WaitingApproval account (admins); the user is e-mailed", tag: "Admin", auth: true, body: IdentifierRequest });

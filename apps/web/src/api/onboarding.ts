@@ -42,3 +42,15 @@ export const signBaa = (v: { identifier: string; email: string; name: string; co
   request<unknown>("POST", "/user/sign-baa", { json: v });
 
 export const acceptDisclaimer = () => request<unknown>("POST", "/user/accept-disclaimer", { json: { accepted: true } });
+
+export interface QuizGrade {
+  passed: boolean;
+  mode: "cap" | "nocap";
+  score: number;
+  total: number;
+  is_quiz_time: boolean;
+}
+
+/** Sends the answers; the server grades them against the pool and records the attempt. */
+export const submitQuiz = (v: { identifier?: string | undefined; mode: "cap" | "nocap"; answers: ReadonlyArray<{ image: string; answer: "GOOD" | "BAD" }> }) =>
+  request<QuizGrade>("POST", "/user/update-quiz", { json: v });

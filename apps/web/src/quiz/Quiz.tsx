@@ -2,7 +2,8 @@ import { useMachine } from "@xstate/react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
 import { Link } from "react-router-dom";
-import { messageOf, request } from "../api/client.ts";
+import { messageOf } from "../api/client.ts";
+import { submitQuiz } from "../api/onboarding.ts";
 import { updateSession, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
@@ -31,7 +32,7 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
   const [state, send] = useMachine(quizMachine, { input: { questions } });
   const [saveError, setSaveError] = useState<string | null>(null);
   const recorded = useRef(false);
-  const { index, score, verdict } = state.context;
+  const { index, score, answers, verdict } = state.context;
   const total = questions.length;
   const q = questions[index]!;
   const done = state.matches("result");
@@ -42,9 +43,10 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
     if (!done || recorded.current) return;
     recorded.current = true;
     const mode: QuizPool = kind === "no-cap-quiz" ? "nocap" : "cap";
-    request("POST", "/user/update-quiz", { json: { identifier: session?.userIdentifier, mode, score, total } })
-      .then(() => {
-        if (passed) updateSession(kind === "quiz" ? { isQuizTime: false, quizCompleted: true } : { quizCompleted: true });
+    submitQuiz({ identifier: session?.userIdentifier, mode, answers })
+      .then(({ results }) => {
+        // The server's grade decides: only a cap pass clears the quiz due.
+        if (results.passed) updateSession({ isQuizTime: results.is_quiz_time, quizCompleted: true });
       })
       .catch((e) => {
         if (passed) setSaveError(messageOf(e));

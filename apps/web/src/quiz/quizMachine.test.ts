@@ -34,6 +34,10 @@ describe("quiz", () => {
     }
     expect(actor.getSnapshot().status).toBe("done");
     expect(actor.getSnapshot().context.score).toBe(9);
+    // What the server grades: each photo shown, once, with the answer given.
+    expect(actor.getSnapshot().context.answers).toEqual(
+      questions.map((q, i) => ({ image: q.image, answer: (i === 0 ? !q.good : q.good) ? "GOOD" : "BAD" })),
+    );
     vi.useRealTimers();
   });
 });

@@ -35,10 +35,18 @@ export const FEEDBACK_TEXT: Record<Verdict, string> = {
   saidBadOnGood: "Not quite: this image is good enough for a measurement.",
 };
 
+/** What the server grades: each photo shown and the answer given (POST /user/update-quiz). */
+export interface QuizAnswer {
+  readonly image: string;
+  readonly answer: "GOOD" | "BAD";
+}
+
 interface Ctx {
   readonly questions: ReadonlyArray<QuizQuestion>;
   readonly index: number;
+  /** The score shown while taking the quiz; the server's grade decides what is recorded. */
   readonly score: number;
+  readonly answers: ReadonlyArray<QuizAnswer>;
   readonly verdict: Verdict | null;
 }
 
@@ -54,13 +62,17 @@ export const quizMachine = setup({
       if (event.type !== "ANSWER") return {};
       const q = context.questions[context.index]!;
       const verdict: Verdict = event.good === q.good ? "correct" : q.good ? "saidBadOnGood" : "saidGoodOnBad";
-      return { verdict, score: context.score + (verdict === "correct" ? 1 : 0) };
+      return {
+        verdict,
+        score: context.score + (verdict === "correct" ? 1 : 0),
+        answers: [...context.answers, { image: q.image, answer: event.good ? "GOOD" : "BAD" } as const],
+      };
     }),
     advance: assign(({ context }) => ({ index: context.index + 1, verdict: null })),
   },
 }).createMachine({
   id: "quiz",
-  context: ({ input }) => ({ questions: input.questions, index: 0, score: 0, verdict: null }),
+  context: ({ input }) => ({ questions: input.questions, index: 0, score: 0, answers: [], verdict: null }),
   initial: "question",
   states: {
     question: { on: { ANSWER: { target: "feedback", actions: "judge" } } },
