@@ -1,12 +1,13 @@
-/** External destinations; a deployment sets them with VITE_* variables at build time. */
+/**
+ * Fixed addresses of the portal. External destinations that a deployment chooses (shop, webinar,
+ * app stores, the referral-code video) come from the server's GET /config (api/publicConfig.ts).
+ */
 export const links = {
-  shop: import.meta.env.VITE_SHOP_URL ?? "https://shop.crownscreening.com/",
-  webinar: import.meta.env.VITE_WEBINAR_URL ?? "https://calendly.com/crownscreening/webinar",
-  removeAccount: import.meta.env.VITE_REMOVE_ACCOUNT_URL ?? "https://crownscreening.com/remove-account",
-  referralHelpVideo: import.meta.env.VITE_HELP_VIDEO_URL ?? "https://www.youtube.com/results?search_query=crown+head+shape+referral+code",
-  iosApp: import.meta.env.VITE_IOS_APP_URL ?? "https://apps.apple.com/app/crown-head-shape/id0000000000",
-  androidApp: import.meta.env.VITE_ANDROID_APP_URL ?? "https://play.google.com/store/apps/details?id=com.crownscreening.app",
   supportEmail: "support@crownscreening.com",
+  /** Crown's own page for account removal requests (opens in a new tab from Profile). */
+  removeAccount: "/remove-account",
+  /** Crown's own answer on referral codes, used unless the server sets HELP_VIDEO_URL. */
+  referralHelp: "/help/referral-code",
 };
 
 export const isMobileBrowser = (ua: string = typeof navigator === "undefined" ? "" : navigator.userAgent) =>

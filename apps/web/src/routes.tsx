@@ -26,6 +26,8 @@ const Dashboard = lazy(() => import("./pages/dashboard/Dashboard.tsx"));
 const SupportInbox = lazy(() => import("./support/SupportInbox.tsx"));
 const Profile = lazy(() => import("./pages/profile/Profile.tsx"));
 const ExternalRedirect = lazy(() => import("./pages/ExternalRedirect.tsx"));
+const RemoveAccount = lazy(() => import("./pages/profile/RemoveAccount.tsx"));
+const ReferralCodeHelp = lazy(() => import("./help/ReferralCodeHelp.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound.tsx"));
 
 /** Signed-in Active users are sent away from login and sign-up. */
@@ -62,6 +64,7 @@ export const router = createBrowserRouter([
       { path: "/reset-password", element: <ResetPassword /> },
       { path: "/privacy-policy", element: <PrivacyPolicy /> },
       { path: "/terms-of-service", element: <TermsOfService /> },
+      { path: "/help/referral-code", element: <ReferralCodeHelp /> },
     ],
   },
   {
@@ -89,6 +92,7 @@ export const router = createBrowserRouter([
       { path: "/dashboard", element: auth(<Dashboard />) },
       { path: "/support", element: auth(<SupportInbox />) },
       { path: "/profile", element: auth(<Profile />) },
+      { path: "/remove-account", element: auth(<RemoveAccount />) },
       ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element) })),
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },

@@ -1,9 +1,10 @@
-import { Context, Effect, Option, Schema } from "effect";
+import { Context, Effect, Option } from "effect";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { RateLimited, ValidationFailed } from "../shared/errors.ts";
 import { audit, Mailer, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
-import { OptionalText, Required, validate } from "../shared/validation.ts";
+import { validate } from "../shared/validation.ts";
+import { REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";
 import { composeMail } from "../shared/mail.ts";
 import { CurrentUser, type User, Users } from "./model.ts";
 
@@ -28,18 +29,7 @@ export interface RemovalRequestsPort {
 }
 export class RemovalRequests extends Context.Tag("crown/RemovalRequests")<RemovalRequests, RemovalRequestsPort>() {}
 
-export const REMOVAL_MESSAGES = {
-  requested: "Your account removal request has been received. We have sent a confirmation to your e-mail address.",
-  alreadyRequested: "Your account removal request was already received. Crown's administrators will contact you by e-mail.",
-  wrongPassword: "The password is incorrect.",
-  list: "Account removal requests fetched successfully",
-  tooManyAttempts: "Too many attempts. Please try again later.",
-} as const;
-
-export const RemovalRequestBody = Schema.Struct({
-  password: Required("Password"),
-  reason: OptionalText(1000),
-});
+export { REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";
 
 const LIMIT = { limit: 5, windowSeconds: 15 * 60 };
 

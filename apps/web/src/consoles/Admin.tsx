@@ -7,7 +7,7 @@ import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { approveUser, pendingUsers, type PendingUser, rejectUser } from "./api.ts";
+import { approveUser, pendingUsers, type PendingUser, rejectUser, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
 
 function PendingApprovals() {
@@ -86,6 +86,65 @@ function PendingApprovals() {
   );
 }
 
+/** Requests sent from /remove-account: who asked, when and why; admins handle them (e.g. block the account) and write to the user. */
+function RemovalRequests() {
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<ReadonlyArray<RemovalRequestRow> | null>(null);
+  const [lastPage, setLastPage] = useState(1);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    removalRequests(page)
+      .then((r) => {
+        setRows(r.results.data);
+        setLastPage(Math.max(1, r.results.last_page));
+      })
+      .catch((e) => {
+        setRows([]);
+        setError(messageOf(e));
+      });
+  }, [page]);
+  return (
+    <section className="panel" aria-labelledby="removal-title">
+      <h2 id="removal-title">Account removal requests</h2>
+      <p className="muted">Sent by users from Profile, Remove Account, after confirming their password. Each user has received a confirmation e-mail; contact them at that address.</p>
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      {rows === null ? (
+        <PageSpinner />
+      ) : rows.length === 0 ? (
+        <p className="empty">No account removal requests.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col">Requested</th>
+                <th scope="col">Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.identifier}>
+                  <td>{r.user ? `${r.user.first_name} ${r.user.last_name}` : "Unknown account"}</td>
+                  <td>{r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null}</td>
+                  <td>{r.user?.type}</td>
+                  <td>{r.user?.status}</td>
+                  <td>{formatUsDate(r.requested_at)}</td>
+                  <td>{r.reason ?? <span className="muted">No reason given</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Account removal request pages" />
+    </section>
+  );
+}
+
 /** /admin: pending approvals, users (block, unblock), physicians and kiosk devices. */
 export default function AdminConsole() {
   const session = useSession();
@@ -95,6 +154,7 @@ export default function AdminConsole() {
       <h1>Admin console</h1>
       <PendingApprovals />
       <AdminDirectory />
+      <RemovalRequests />
     </div>
   );
 }

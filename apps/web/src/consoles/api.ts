@@ -109,3 +109,11 @@ export interface PendingUser {
 export const pendingUsers = (page: number) => request<Page<PendingUser>>("GET", "/admin/users/pending", { query: { page } });
 export const approveUser = (identifier: string) => request<unknown>("POST", "/admin/users/approve", { json: { identifier } });
 export const rejectUser = (identifier: string, reason: string) => request<unknown>("POST", "/admin/users/reject", { json: { identifier, reason } });
+
+export interface RemovalRequestRow {
+  readonly identifier: string;
+  readonly reason: string | null;
+  readonly requested_at: string;
+  readonly user: { identifier: string; first_name: string; last_name: string; email: string; type: string; status: string } | null;
+}
+export const removalRequests = (page: number) => request<Page<RemovalRequestRow>>("GET", "/admin/removal-requests", { query: { page } });

@@ -1,7 +1,7 @@
 import { SignInRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
 import { ApiError, FALLBACK_MESSAGE } from "../api/client.ts";
 import { sessionFromSignIn } from "../machines/session.ts";
@@ -22,8 +22,15 @@ interface LoginError {
   readonly status?: string | undefined;
 }
 
+/** A signed-in route the guard sent the visitor away from (e.g. /remove-account opened in a new tab), if it is safe to return to. */
+const returnPath = (state: unknown): string | null => {
+  const from = state && typeof state === "object" ? (state as { from?: unknown }).from : undefined;
+  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") && from !== "/" ? from : null;
+};
+
 export default function Login() {
   const navigate = useNavigate();
+  const location = useLocation();
   const notice = useNotice();
   const form = useForm({ email: "", password: "" });
   const [remember, setRemember] = useState(false);
@@ -49,7 +56,10 @@ export default function Login() {
         return;
       }
       sessionActor.send({ type: "SIGNED_IN", session });
-      navigate(homeFor(session), { replace: true });
+      // Onboarding steps (baby details, BAA, disclaimer, a due quiz) come first; otherwise back to where the user was going.
+      const home = homeFor(session);
+      const back = returnPath(location.state);
+      navigate(back && !session.isFirstLogin && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home, { replace: true });
     } catch (err) {
       if (err instanceof ApiError) {
         form.serverErrors(err);

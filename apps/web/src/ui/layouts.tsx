@@ -1,15 +1,20 @@
 import { lazy, Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { isMobileBrowser } from "../config.ts";
-import { AppLinks } from "./AppLinks.tsx";
+import { loadPublicConfig } from "../api/publicConfig.ts";
+import { AppLinks, useHasAppLinks } from "./AppLinks.tsx";
 import { Logo } from "./Brand.tsx";
 import { Footer } from "./Footer.tsx";
 import { PageSpinner } from "./Loader.tsx";
 
 const VisitorChat = lazy(() => import("../chat/VisitorChat.tsx"));
 
+// Asked for at start, beside the route's chunk, so the store badges are known when the page paints.
+loadPublicConfig().catch(() => undefined);
+
 /** Signed-out screens: a calm brand panel beside the form card. */
 export function PublicLayout() {
+  const hasAppLinks = useHasAppLinks();
   return (
     <div className="public-shell">
       <aside className="brand-panel">
@@ -20,7 +25,7 @@ export function PublicLayout() {
         </div>
       </aside>
       <main className="public-main" id="main">
-        {isMobileBrowser() ? (
+        {isMobileBrowser() && hasAppLinks ? (
           <div className="mobile-app-banner">
             <span>Crown works best in our app.</span>
             <AppLinks compact />

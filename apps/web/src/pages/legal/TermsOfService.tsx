@@ -3,7 +3,7 @@ import { LegalPage } from "./LegalPage.tsx";
 
 export default function TermsOfService() {
   return (
-    <LegalPage title="Terms of Service" updated="November 1, 2026">
+    <LegalPage title="Terms of Service" updated="November 22, 2026">
       <p>
         These terms govern your use of the Crown portal and apps. By creating an account you agree to them. If you do not agree, please do
         not use Crown.
@@ -36,11 +36,13 @@ export default function TermsOfService() {
       <p>Scanning kits and any scan fees are shown before you buy. Your provider may cover them.</p>
       <h2>Ending your account</h2>
       <p>
-        You can delete your account at any time from Profile, <strong>Remove Account</strong>, or on the{" "}
-        <a href={links.removeAccount} target="_blank" rel="noopener noreferrer">
+        You can ask us to remove your account at any time: open Profile and choose <strong>Remove Account</strong>, which opens the{" "}
+        <a href={links.removeAccount} target="_blank" rel="opener">
           account removal page
-        </a>
-        . We may suspend accounts that break these terms.
+        </a>{" "}
+        in a new tab. Confirm with your password and send the request. We record it, confirm it by e-mail, and Crown's administrators
+        handle it and contact you at your account's e-mail address; until then your account stays open. We may suspend accounts that break
+        these terms.
       </p>
       <h2>Liability</h2>
       <p>

@@ -53,8 +53,9 @@ export default function Baa() {
         <h2>2. Safeguards</h2>
         <p>
           Business Associate will use administrative, physical and technical safeguards that reasonably protect the confidentiality,
-          integrity and availability of electronic PHI, including encryption in transit and at rest, role-based access and an audit log of
-          every access to a patient record.
+          integrity and availability of electronic PHI, including role-based access, passwords and link secrets stored only as hashes, sessions
+          that expire, and an audit log of sign-ins, changes to records and report downloads. PHI travels over encrypted connections (TLS) in
+          Crown's hosted deployment; encryption of stored PHI at rest is provided by the storage and database services of that deployment.
         </p>
         <h2>3. Reporting</h2>
         <p>

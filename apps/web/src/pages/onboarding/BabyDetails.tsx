@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect } from "react";
 import { Button, Form } from "react-aria-components";
 import { useNavigate } from "react-router-dom";
+import { usePublicConfig } from "../../api/publicConfig.ts";
 import { links } from "../../config.ts";
 import { loadDraft, saveDraft, takeBabyErrors } from "../../forms/babyDraft.ts";
 import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";
@@ -28,6 +29,8 @@ export default function BabyDetails() {
   const navigate = useNavigate();
   const session = useSession();
   const form = useForm<BabyValues>(fromDraft());
+  const config = usePublicConfig();
+  const video = config?.help_video_url;
 
   useEffect(() => {
     const errors = takeBabyErrors();
@@ -65,12 +68,17 @@ export default function BabyDetails() {
       <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Baby details">
         <BabyFields values={form.values} set={form.set} errors={form.errors} />
         <p className="help-links">
-          <a href={links.referralHelpVideo} target="_blank" rel="noopener noreferrer">
-            Need help finding your referral code? Watch the video
+          <a href={video ?? links.referralHelp} target="_blank" rel="noopener noreferrer">
+            {video ? "Need help finding your referral code? Watch the video" : "Need help finding your referral code?"}
+            <span className="sr-only"> (opens in a new tab)</span>
           </a>
-          <a href={links.shop} target="_blank" rel="noopener noreferrer" className="offer-link">
-            I dont have a kit (50% OFF)
-          </a>
+          {/* The shop the server is configured with (BUY_KITS_URL), the same one /buy-kits leads to. */}
+          {config?.buy_kits_url ? (
+            <a href={config.buy_kits_url} target="_blank" rel="noopener noreferrer" className="offer-link">
+              I dont have a kit (50% OFF)
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          ) : null}
         </p>
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
         <div className="form-actions">

@@ -71,7 +71,8 @@ export default function Profile() {
               </Button>
             </li>
             <li>
-              <a className="side-item" href={links.removeAccount} target="_blank" rel="noopener noreferrer">
+              {/* Same origin: rel="opener" lets the new tab start with this tab's session (sessionStorage is copied). */}
+              <a className="side-item" href={links.removeAccount} target="_blank" rel="opener">
                 Remove Account <span className="sr-only">(opens in a new tab)</span>
               </a>
             </li>
