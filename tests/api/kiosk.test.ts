@@ -218,6 +218,11 @@ describe.each(await databaseKinds())("kiosk API on %s", (kind) => {
   test("revocation ends a device at once: its credential and its open sessions are refused", async () => {
     const device = await enrol(people.physician!.token);
     const session = (await signIn(device.credential, people.nurse!.id, "2468")).json.results.token as string;
+    // The heartbeat the tablet sends every few seconds in every state.
+    const alive = await kiosk("GET", "/kiosk/device/status", { device: device.credential });
+    expect(alive.status).toBe(200);
+    expect(alive.json.results).toEqual({ identifier: device.id, status: "paired" });
+    expect((await kiosk("GET", "/kiosk/device/status", { device: "not-a-credential" })).status).toBe(401);
     expect((await s.post("/kiosk/devices/revoke", { device_identifier: device.id }, people.otherPhysician!.token)).status).toBe(404);
     expect((await s.post("/kiosk/devices/revoke", { device_identifier: device.id }, people.nurse!.token)).status).toBe(403);
     const revoked = await s.post("/kiosk/devices/revoke", { device_identifier: device.id }, people.physician!.token);
@@ -227,6 +232,9 @@ describe.each(await databaseKinds())("kiosk API on %s", (kind) => {
     expect(refused.status).toBe(403);
     expect(refused.json.status).toBe("DeviceRevoked");
     expect((await kiosk("GET", "/kiosk/device", { device: device.credential })).status).toBe(403);
+    const heartbeat = await kiosk("GET", "/kiosk/device/status", { device: device.credential });
+    expect(heartbeat.status).toBe(403);
+    expect(heartbeat.json.status).toBe("DeviceRevoked");
     expect((await signIn(device.credential, people.nurse!.id, "2468")).status).toBe(403);
     // An admin revokes too.
     const other = await enrol(people.physician!.token);

@@ -7,7 +7,7 @@ import { ApiError, type DeviceOverview, forgetDevice, kioskApi, type Patient, st
 import { Capture } from "./Capture.tsx";
 import { createQrReader } from "./qr.ts";
 import { idleTimeoutMs, useIdleTimeout, useLockdown } from "./lockdown.ts";
-import { runUpload } from "./uploader.ts";
+import { cancelUpload, runUpload } from "./uploader.ts";
 
 type Send = (event: KioskEvent) => void;
 
@@ -28,6 +28,7 @@ export function App() {
         actions: {
           startUpload: ({ context, self }) => void runUpload(context, (e) => self.send(e)),
           resumeUpload: ({ context, self }) => void runUpload(context, (e) => self.send(e)),
+          cancelUpload: () => cancelUpload(),
         },
       }),
     [],
@@ -49,6 +50,8 @@ export function App() {
       window.removeEventListener("offline", down);
     };
   }, [send]);
+
+  useDeviceHeartbeat(state !== "starting" && state !== "unpaired" && state !== "revoked", context.online, send);
 
   // A session that the machine wiped (idle, sign-out) is ended on the server too.
   const lastSession = useRef<string | null>(null);
@@ -93,6 +96,53 @@ export function App() {
     </main>
   );
 }
+
+/** Often enough that a revoked tablet wipes itself "at once" (within seconds), whatever it is doing. */
+const HEARTBEAT_MS = 3000;
+
+/**
+ * Asks the server every few seconds, in every state, whether the tablet is still enrolled: a revocation
+ * wipes the screen even during capture or review, when no other call would tell. An unanswered
+ * heartbeat also tells the screen that the network (or the server) is down, and an answer that it is back.
+ */
+const useDeviceHeartbeat = (active: boolean, online: boolean, send: Send) => {
+  const onlineRef = useRef(online);
+  onlineRef.current = online;
+  useEffect(() => {
+    if (!active) return;
+    let live = true;
+    let timer: number | undefined;
+    let pending = false;
+    const abort = new AbortController();
+    const beat = async () => {
+      if (pending) return;
+      pending = true;
+      window.clearTimeout(timer);
+      try {
+        await kioskApi.status(abort.signal);
+        if (live && !onlineRef.current) send({ type: "NETWORK_UP" });
+      } catch (e) {
+        if (!live) return;
+        // 403 DeviceRevoked, or 401: the credential is no longer known. Either way the tablet is not enrolled.
+        if (e instanceof ApiError && (e.deviceRefused || e.status === 401)) return send({ type: "REVOKED" });
+        if (e instanceof ApiError && e.offline && onlineRef.current) send({ type: "NETWORK_DOWN" });
+      } finally {
+        pending = false;
+      }
+      if (live) timer = window.setTimeout(beat, HEARTBEAT_MS);
+    };
+    // A tablet waking from sleep checks at once rather than at the next beat.
+    const onVisible = () => document.visibilityState === "visible" && void beat();
+    void beat();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      live = false;
+      abort.abort();
+      window.clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [active, send]);
+};
 
 const useShotUrls = (context: KioskContext) => {
   const cache = useRef(new Map<string, string>());
@@ -174,7 +224,7 @@ function Attract({ context, send }: { context: KioskContext; send: Send }) {
         .then((o) => live && (setOverview(o), setError(null)))
         .catch((e) => live && handleFailure(e, send, setError));
     void load();
-    // The attract screen checks the enrolment now and then, so a revoked tablet stops on its own.
+    // Refreshes who can sign in (a PIN set meanwhile); revocation is the heartbeat's job.
     const timer = window.setInterval(load, 30_000);
     return () => {
       live = false;

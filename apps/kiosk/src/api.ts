@@ -43,7 +43,11 @@ export class ApiError extends Error {
   }
 }
 
-export const call = async <T>(method: string, path: string, options: { session?: string | null; body?: unknown; form?: FormData } = {}): Promise<T> => {
+export const call = async <T>(
+  method: string,
+  path: string,
+  options: { session?: string | null; body?: unknown; form?: FormData; signal?: AbortSignal } = {},
+): Promise<T> => {
   const device = storedDevice();
   const headers: Record<string, string> = { accept: "application/json" };
   if (device) headers["x-kiosk-device"] = device.credential;
@@ -56,7 +60,7 @@ export const call = async <T>(method: string, path: string, options: { session?:
   }
   let response: Response;
   try {
-    response = await fetch(`${API}${path}`, { method, headers, body, cache: "no-store", credentials: "omit" });
+    response = await fetch(`${API}${path}`, { method, headers, body, cache: "no-store", credentials: "omit", signal: options.signal });
   } catch {
     throw new ApiError(0, "The network is down.");
   }
@@ -88,6 +92,8 @@ export interface Patient {
 export const kioskApi = {
   pair: (code: string) => call<{ device_credential: string; device: KioskDeviceInfo }>("POST", "/kiosk/pair", { body: { pairing_code: code } }),
   device: () => call<DeviceOverview>("GET", "/kiosk/device"),
+  /** The heartbeat: answers while the device is enrolled, 403 DeviceRevoked once it is revoked. */
+  status: (signal?: AbortSignal) => call<{ identifier: string; status: "paired" }>("GET", "/kiosk/device/status", { signal }),
   signIn: (staffIdentifier: string, pin: string) =>
     call<{ token: string; staff: { identifier: string; name: string } }>("POST", "/kiosk/staff-sign-in", { body: { staff_identifier: staffIdentifier, pin } }),
   signOut: (session: string) => call("POST", "/kiosk/sign-out", { session }),
@@ -95,13 +101,14 @@ export const kioskApi = {
     call<{ data: Patient[] }>("POST", "/kiosk/patient/list?page=1", { session, body: { per_page: 20, ...(search ? { search } : {}) } }),
   addPatient: (session: string, body: Record<string, unknown>) => call<Patient>("POST", "/kiosk/patient/add", { session, body }),
   patientByQr: (session: string, code: string) => call<Patient>("POST", "/kiosk/patient-by-qr", { session, body: { code } }),
-  prepare: (session: string, babyIdentifier: string) =>
-    call<{ report_identifier: string }>("POST", "/kiosk/report/prepare", { session, body: { baby_identifier: babyIdentifier, analysis_type: "head_ci_cvai_analysis" } }),
-  upload: (session: string, reportIdentifier: string, file: Blob, name: string) => {
+  prepare: (session: string, babyIdentifier: string, signal?: AbortSignal) =>
+    call<{ report_identifier: string }>("POST", "/kiosk/report/prepare", { session, signal, body: { baby_identifier: babyIdentifier, analysis_type: "head_ci_cvai_analysis" } }),
+  upload: (session: string, reportIdentifier: string, file: Blob, name: string, signal?: AbortSignal) => {
     const form = new FormData();
     form.append("report_identifier", reportIdentifier);
     form.append("attachments[]", file, name);
-    return call("POST", `/kiosk/report/upload?report_identifier=${encodeURIComponent(reportIdentifier)}`, { session, form });
+    return call("POST", `/kiosk/report/upload?report_identifier=${encodeURIComponent(reportIdentifier)}`, { session, form, signal });
   },
-  finalize: (session: string, reportIdentifier: string) => call("POST", "/kiosk/report/finalize", { session, body: { report_identifier: reportIdentifier } }),
+  finalize: (session: string, reportIdentifier: string, signal?: AbortSignal) =>
+    call("POST", "/kiosk/report/finalize", { session, signal, body: { report_identifier: reportIdentifier } }),
 };

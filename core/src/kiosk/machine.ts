@@ -67,7 +67,7 @@ export interface KioskInput {
 
 export type KioskEvent =
   | { type: "PAIRED"; device: KioskDeviceInfo }
-  /** The server refused the device credential: the device was revoked. */
+  /** The server refused the device credential (any call, or the heartbeat every few seconds): the device was revoked. */
   | { type: "REVOKED" }
   | { type: "SIGNED_IN"; staff: KioskStaff; session: string }
   | { type: "SIGN_OUT" }
@@ -133,6 +133,8 @@ export const kioskMachine = setup({
     startUpload: () => undefined,
     /** Hook for the app: resume a queued upload when the network is back. */
     resumeUpload: () => undefined,
+    /** Hook for the app: abort the requests of an upload the machine left (revoked, session ended), dropping their shots. */
+    cancelUpload: () => undefined,
   },
 }).createMachine({
   id: "kiosk",
@@ -215,6 +217,7 @@ export const kioskMachine = setup({
         }),
         "startUpload",
       ],
+      exit: "cancelUpload",
       on: {
         UPLOAD_PROGRESS: { actions: assign({ upload: ({ event }) => event.progress }) },
         SHOT_SENT: { actions: assign({ queue: ({ context, event }) => context.queue.filter((s) => s.id !== event.id) }) },

@@ -21,6 +21,7 @@ export const KIOSK_MESSAGES = {
   deviceUnknown: "This tablet is not enrolled. Ask your administrator for a pairing code.",
   deviceRevokedRefused: "This tablet's enrolment was revoked. Ask your administrator to enrol it again.",
   device: "Kiosk device fetched successfully",
+  deviceStatus: "This tablet is enrolled",
   badPin: "The staff member or PIN is incorrect.",
   pinFormat: "The PIN must be 4 to 8 digits.",
   pinSet: "Kiosk PIN saved",
@@ -270,6 +271,13 @@ export const authenticateDevice = (credential: string | null) =>
     if (found.value.lastSeenAt === null || at.getTime() - found.value.lastSeenAt.getTime() > 60_000) yield* devices.touch(found.value.id, at);
     return found.value;
   });
+
+/**
+ * The tablet's heartbeat: one lookup by credential digest, so the tablet can ask every few seconds and
+ * learn of a revocation (403 DeviceRevoked) in any state, even while no other call is under way.
+ */
+export const deviceStatus = (credential: string | null) =>
+  Effect.map(authenticateDevice(credential), (device) => ({ identifier: device.id, status: "paired" as const }));
 
 export const deviceInfo = (device: KioskDevice) =>
   Effect.map(practiceOf(device), (practice) => ({ identifier: device.id, name: device.name, practice }));

@@ -28,6 +28,7 @@ documented({ method: "post", path: "/kiosk/devices/list", summary: "A practice's
 documented({ method: "post", path: "/kiosk/devices/revoke", summary: "Revoke a device (device_identifier): its credential and sessions stop working at once", tag, auth: true, body: Kiosk.DeviceRequest });
 documented({ method: "post", path: "/kiosk/pair", summary: "Trade a pairing code for the device credential (throttled per address)", tag, auth: false, body: Kiosk.PairRequest });
 documented({ method: "get", path: "/kiosk/device", summary: `The device, its practice and the staff who can sign in (have a PIN). ${device}; 401 unknown, 403 status DeviceRevoked`, tag, auth: false });
+documented({ method: "get", path: "/kiosk/device/status", summary: `The tablet's heartbeat (every few seconds, in every state), so a revoked tablet wipes itself at once. ${device}; 401 unknown, 403 status DeviceRevoked`, tag, auth: false });
 documented({ method: "post", path: "/kiosk/staff-sign-in", summary: `A staff member (staff_identifier or email) signs in with their PIN; answers a short kiosk session token. 5 wrong PINs lock for 15 minutes (429). ${device}`, tag, auth: false, body: Kiosk.StaffSignInRequest });
 documented({ method: "post", path: "/kiosk/sign-out", summary: `End the kiosk session (after each patient, on idle). ${session}`, tag, auth: false });
 documented({ method: "post", path: "/kiosk/patient/list", summary: `Search the practice's patients (?page=, search longer than 2 characters). ${session}`, tag, auth: false });
@@ -53,6 +54,9 @@ export const kioskRoutes = () =>
     .post("/kiosk/pair", async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.paired, await runUseCase(c, Kiosk.pairDevice(await jsonBody(c)))), 200))
     .get("/kiosk/device", async (c) =>
       c.json(ok(Kiosk.KIOSK_MESSAGES.device, await runUseCase(c, Kiosk.deviceOverview(c.req.header(DEVICE_HEADER) ?? null))), 200),
+    )
+    .get("/kiosk/device/status", async (c) =>
+      c.json(ok(Kiosk.KIOSK_MESSAGES.deviceStatus, await runUseCase(c, Kiosk.deviceStatus(c.req.header(DEVICE_HEADER) ?? null))), 200),
     )
     .post("/kiosk/staff-sign-in", async (c) => {
       const d = await runUseCase(c, Kiosk.authenticateDevice(c.req.header(DEVICE_HEADER) ?? null));
