@@ -6,6 +6,7 @@ import type { ManagedRuntime } from "effect";
 import type { Env } from "./env.ts";
 import { HttpFailure } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
+import { redactPath, redactText } from "./redact.ts";
 import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -87,7 +88,8 @@ export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => v
   mount?.(app);
   app.onError((error, c) => {
     if (error instanceof HttpFailure) return error.response;
-    options.log?.({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(error).slice(0, 2000) });
+    // No secret in a log: the path and the error are redacted (the verification link's token, any long random segment).
+    options.log?.({ level: "error", requestId: c.get("requestId"), path: redactPath(c.req.path), error: redactText(String(error).slice(0, 2000)) });
     return c.json({ message: "Something went wrong. Please try again.", request_id: c.get("requestId") }, 500);
   });
   return app;
