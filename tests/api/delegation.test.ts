@@ -42,7 +42,7 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
       for (const s of staff) expect((await server.post("/physician/add-user", { email: s.email }, anchor.token)).status).toBe(201);
       const patients: string[] = [];
       for (const p of physicians) {
-        const added = await server.post("/patient/add", { first_name: "Pat", last_name: "Prop", date_of_birth: "2026-01-01" }, p.token);
+        const added = await server.post("/patient/add", { first_name: "Pat", last_name: "Prop", date_of_birth: "2026-01-01", gender: "female" }, p.token);
         patients.push(added.json.results.identifier);
       }
       const snapshot = async () =>
@@ -70,8 +70,8 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
               : c.op === "staff"
                 ? await server.post("/physician/staff/list", body, s.token)
                 : c.op === "add"
-                  ? await server.post("/patient/add", { ...body, first_name: "Added", last_name: "ByStaff", date_of_birth: "2026-02-01" }, s.token)
-                  : await server.post("/patient/update", { ...body, identifier: patients[c.physician], first_name: "Changed", last_name: "Prop", date_of_birth: "2026-01-01" }, s.token);
+                  ? await server.post("/patient/add", { ...body, first_name: "Added", last_name: "ByStaff", date_of_birth: "2026-02-01", gender: "female" }, s.token)
+                  : await server.post("/patient/update", { ...body, identifier: patients[c.physician], first_name: "Changed", last_name: "Prop", date_of_birth: "2026-01-01", gender: "female" }, s.token);
           if (live.has(key)) {
             expect([200, 201]).toContain(answer.status);
             if (c.op === "list") for (const row of answer.json.results.data) expect(row.physician_identifier).toBe(p.identifier);

@@ -205,8 +205,20 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
       last_name: ["Last name is required"],
       date_of_birth: ["Date of birth is required"],
       relation: ["Relationship is required"],
+      name: ["Child name is required"],
     });
     expect(empty.json.message).toBe(PROVIDER_MISSING);
+    // With no name at all (neither `name` nor its parts) the child's name is asked for, on every baby form.
+    const nameless = { ...baby("no-physician"), name: "", first_name: "", middle_name: "", last_name: " " };
+    for (const path of ["/user/register-baby", "/user/add-baby"]) {
+      const answer = await server.post(path, nameless, parent.token);
+      expect(answer.status).toBe(422);
+      expect(answer.json.errors).toEqual({ name: ["Child name is required"], first_name: ["First name is required"], last_name: ["Last name is required"] });
+    }
+    for (const path of ["/user/update-baby", "/user/update-child"]) {
+      const answer = await server.post(path, { ...nameless, identifier: "01NOSUCHBABY" }, parent.token);
+      expect(answer.json.errors).toEqual({ name: ["Child name is required"], first_name: ["First name is required"], last_name: ["Last name is required"] });
+    }
     const bad = await server.post(
       "/user/register-baby",
       baby("no-physician", { date_of_birth: "2026-02-30", relation: "aunt", gender: "unknown", ethnicity: "Martian", nicu_time: 17, first_name: "   " }),
@@ -355,7 +367,12 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
       first_name: ["First name is required"],
       last_name: ["Last name is required"],
       date_of_birth: ["Date of birth is required"],
+      gender: ["Gender is required"],
+      name: ["Patient name is required"],
     });
+    const noGender = await server.post("/patient/add", patient({ gender: "" }), doctor.token);
+    expect(noGender.status).toBe(422);
+    expect(noGender.json.errors).toEqual({ gender: ["Gender is required"] });
     const bad = await server.post("/patient/add", patient({ date_of_birth: dayFromToday(-31), email: "nope", phone: "123", gender: "x" }), doctor.token);
     expect(bad.json.errors).toEqual({
       date_of_birth: ["Date of birth cannot be older than 30 months"],
@@ -398,6 +415,14 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     expect(updated.status).toBe(200);
     expect(updated.json.message).toBe("Patient details updated successfully");
     expect(updated.json.results).toMatchObject({ first_name: "Noa", email: caregiver, previous_condition: "Torticollis" });
+    const unnamed = await server.post("/patient/update", { identifier: added.json.results.identifier, date_of_birth: dayFromToday(-3) }, doctor.token);
+    expect(unnamed.status).toBe(422);
+    expect(unnamed.json.errors).toEqual({
+      first_name: ["First name is required"],
+      last_name: ["Last name is required"],
+      gender: ["Gender is required"],
+      name: ["Patient name is required"],
+    });
     const otherDoctor = await physician("Elsewhere");
     const foreign = await server.post("/patient/update", patient({ identifier: added.json.results.identifier }), otherDoctor.token);
     expect(foreign.status).toBe(404);

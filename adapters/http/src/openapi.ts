@@ -28,6 +28,9 @@ const withoutUndefined = (ast: AST.AST): AST.AST => {
       return withoutUndefined(ast.from);
     case "Transformation":
       return withoutUndefined(ast.from);
+    // A rule across fields (core's NameRequired) wraps one struct: describe the struct.
+    case "Declaration":
+      return ast.typeParameters.length === 1 ? withoutUndefined(ast.typeParameters[0]!) : ast;
     case "TypeLiteral":
       return new AST.TypeLiteral(
         ast.propertySignatures.map((ps) => new AST.PropertySignature(ps.name, withoutUndefined(ps.type), ps.isOptional, ps.isReadonly, ps.annotations)),

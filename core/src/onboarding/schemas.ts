@@ -1,4 +1,4 @@
-import { Effect, Either, Schema } from "effect";
+import { Effect, Either, ParseResult, Schema } from "effect";
 import { ValidationFailed } from "../shared/errors.ts";
 import { check, Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
@@ -23,6 +23,9 @@ export const FORM_MESSAGES = {
   nicuTime: "Pre-term weeks must be a whole number between 0 and 16",
   race: `Race must be one of ${RACES.join(", ")}`,
   disclaimer: "Please accept the terms of Disclaimer",
+  childName: "Child name is required",
+  patientName: "Patient name is required",
+  gender: "Gender is required",
   searchTooShort: "Please type more than 2 characters to search",
 } as const;
 
@@ -69,6 +72,29 @@ const ProviderRequired = Schema.propertySignature(Schema.String.pipe(Schema.minL
   missingMessage: () => FORM_MESSAGES.providerMissing,
 });
 
+const hasText = (v: unknown) => typeof v === "string" && v.trim() !== "";
+
+/**
+ * The name as a whole: `name` (the joined name the clients send) or one of its parts. With no
+ * name at all the form says so on `name` ("Child name is required", "Patient name is required"),
+ * besides the parts' own messages. A struct filter would only run once every field is valid, so
+ * the rule wraps the struct and adds its message to the fields' own.
+ */
+const NameRequired = <A, I>(struct: Schema.Schema<A, I, never>, message: string) =>
+  Schema.declare([struct], {
+    decode: (inner) => (input, options, ast) => {
+      const decoded = ParseResult.decodeUnknown(inner)(input, options);
+      const record = input !== null && typeof input === "object" ? (input as Record<string, unknown>) : {};
+      if (hasText(record.name) || hasText(record.first_name) || hasText(record.last_name)) return decoded;
+      const missing = new ParseResult.Pointer("name", input, new ParseResult.Type(ast, record.name, message));
+      return Effect.matchEffect(decoded, {
+        onFailure: (issue) => Effect.fail(new ParseResult.Composite(ast, input, [issue, missing])),
+        onSuccess: () => Effect.fail(missing),
+      });
+    },
+    encode: (inner) => (input, options) => ParseResult.encodeUnknown(inner)(input, options),
+  });
+
 /** What a parent tells about a baby (register-baby, add-baby). */
 export const babyFields = (today: CalendarDay) => ({
   physician_identifier: ProviderRequired,
@@ -85,26 +111,33 @@ export const babyFields = (today: CalendarDay) => ({
   previous_condition: OptionalText(1000),
 });
 
-export const BabyRequest = (today: CalendarDay) => Schema.Struct(babyFields(today));
+export const BabyRequest = (today: CalendarDay) => NameRequired(Schema.Struct(babyFields(today)), FORM_MESSAGES.childName);
 export type BabyRequest = Schema.Schema.Type<ReturnType<typeof BabyRequest>>;
 
 /** update-baby and update-child: the same fields plus the baby's identifier; relation may be omitted. */
 export const BabyUpdateRequest = (today: CalendarDay) =>
-  Schema.Struct({
-    ...babyFields(today),
-    identifier: Required("Identifier"),
-    relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
-  });
+  NameRequired(
+    Schema.Struct({
+      ...babyFields(today),
+      identifier: Required("Identifier"),
+      relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
+    }),
+    FORM_MESSAGES.childName,
+  );
 export type BabyUpdateRequest = Schema.Schema.Type<ReturnType<typeof BabyUpdateRequest>>;
 
-/** The patient form of a practice: first name, last name and date of birth (at most 30 months ago) required. */
+/**
+ * The patient form of a practice: first name, last name, date of birth (at most 30 months ago) and
+ * gender required (the accounts spec's "Gender is required"; the patient form is the one form where
+ * gender cannot be skipped).
+ */
 export const patientFields = (today: CalendarDay) => ({
   name: OptionalText(255),
   first_name: Required("First name"),
   middle_name: OptionalText(100),
   last_name: Required("Last name"),
   date_of_birth: DateOfBirth(today, addMonths(today, -PATIENT_MAX_AGE_MONTHS)),
-  gender: OptionalOneOf(GENDERS, `Gender must be one of ${listOf(GENDERS)}`),
+  gender: OneOf(GENDERS, "Gender", FORM_MESSAGES.gender),
   relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
   email: Schema.optionalWith(
     Schema.String.pipe(Schema.filter((s) => s === "" || (/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(s) && s.length <= 254), { message: () => "Email is invalid" })),
@@ -121,9 +154,10 @@ export const patientFields = (today: CalendarDay) => ({
   physician_identifier: OptionalText(64),
   physician_id: OptionalText(64),
 });
-export const PatientRequest = (today: CalendarDay) => Schema.Struct(patientFields(today));
+export const PatientRequest = (today: CalendarDay) => NameRequired(Schema.Struct(patientFields(today)), FORM_MESSAGES.patientName);
 export type PatientRequest = Schema.Schema.Type<ReturnType<typeof PatientRequest>>;
-export const PatientUpdateRequest = (today: CalendarDay) => Schema.Struct({ ...patientFields(today), identifier: Required("Identifier") });
+export const PatientUpdateRequest = (today: CalendarDay) =>
+  NameRequired(Schema.Struct({ ...patientFields(today), identifier: Required("Identifier") }), FORM_MESSAGES.patientName);
 export type PatientUpdateRequest = Schema.Schema.Type<ReturnType<typeof PatientUpdateRequest>>;
 
 /** Pages of a list: `per_page` (default 10, at most 100), an optional search, and the physician a staff member acts for. */

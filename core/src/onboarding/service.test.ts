@@ -62,19 +62,19 @@ describe("onboarding use cases (in-memory world)", () => {
     const { world, ob, make, as } = await setup();
     const doctor = await make("physician", "doc");
     const parent = await make("parent", "mum");
-    const added = await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "Test", date_of_birth: "2026-05-01", email: "MUM@example.com" }));
+    const added = await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "Test", date_of_birth: "2026-05-01", gender: "female", email: "MUM@example.com" }));
     expect([...ob.babies.values()].find((b) => b.id === added.identifier)?.parentId).toBe(parent.id);
     expect(await ob.runAs(as(parent), countUnread)).toEqual({ count: 1 });
     expect(world.lastMailTo(parent.email)?.subject).toContain("added Ivy Test");
     // A physician's e-mail cannot be a caregiver's.
-    const exit = await ob.exitAs(as(doctor), addPatient({ first_name: "X", last_name: "Y", date_of_birth: "2026-05-01", email: doctor.email }));
+    const exit = await ob.exitAs(as(doctor), addPatient({ first_name: "X", last_name: "Y", date_of_birth: "2026-05-01", gender: "female", email: doctor.email }));
     expect(Exit.isFailure(exit)).toBe(true);
   });
 
   it("an invited caregiver sets a password from the link and is Active with the baby; the physician is told", async () => {
     const { world, ob, make, as } = await setup();
     const doctor = await make("physician", "doc2");
-    await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "New", date_of_birth: "2026-05-01", email: "new.family@example.com" }));
+    await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "New", date_of_birth: "2026-05-01", gender: "female", email: "new.family@example.com" }));
     const link = linkIn(world.lastMailTo("new.family@example.com")!);
     expect(link.pathname).toBe("/reset-password");
     expect(link.searchParams.get("invite")).toBe("1");
@@ -140,8 +140,19 @@ describe("baby and patient forms in the browser (checkForm)", () => {
       date_of_birth: ["Date of birth cannot be in the future"],
       gender: ["Gender must be one of male, female or other"],
     });
-    const old = checkForm(PatientRequest(today), { first_name: "A", last_name: "B", date_of_birth: "2023-12-14" });
+    const old = checkForm(PatientRequest(today), { first_name: "A", last_name: "B", date_of_birth: "2023-12-14", gender: "male" });
     expect(Either.isLeft(old) && old.left.errors).toEqual({ date_of_birth: ["Date of birth cannot be older than 30 months"] });
-    expect(Either.isRight(checkForm(PatientRequest(today), { first_name: "A", last_name: "B", date_of_birth: "2023-12-15" }))).toBe(true);
+    expect(Either.isRight(checkForm(PatientRequest(today), { first_name: "A", last_name: "B", date_of_birth: "2023-12-15", gender: "male" }))).toBe(true);
+    // The browser gets the whole-name and gender messages too; a child's gender may be skipped.
+    const nameless = checkForm(PatientRequest(today), { date_of_birth: "2025-12-15" });
+    expect(Either.isLeft(nameless) && nameless.left.errors).toEqual({
+      first_name: ["First name is required"],
+      last_name: ["Last name is required"],
+      gender: ["Gender is required"],
+      name: ["Patient name is required"],
+    });
+    const child = checkForm(BabyRequest(today), { physician_identifier: "no-physician", name: " ", date_of_birth: "2026-01-01", relation: "mother" });
+    expect(Either.isLeft(child) && child.left.errors).toEqual({ first_name: ["First name is required"], last_name: ["Last name is required"], name: ["Child name is required"] });
+    expect(Either.isRight(checkForm(BabyRequest(today), { physician_identifier: "no-physician", first_name: "A", last_name: "B", date_of_birth: "2026-01-01", relation: "mother" }))).toBe(true);
   });
 });

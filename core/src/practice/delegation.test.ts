@@ -29,7 +29,7 @@ const setup = async () => {
   const as = (u: User): Caller => ({ user: world.users.get(u.id)!, session: session(u.id) });
   const patients: string[] = [];
   for (const p of physicians) {
-    const added = await ob.runAs(as(p), addPatient({ first_name: "Pat", last_name: `Of ${p.firstName}`, date_of_birth: "2025-12-01" }));
+    const added = await ob.runAs(as(p), addPatient({ first_name: "Pat", last_name: `Of ${p.firstName}`, date_of_birth: "2025-12-01", gender: "female" }));
     patients.push(added.identifier);
   }
   return { world, ob, physicians, staff, as, patients };
@@ -81,8 +81,8 @@ describe("delegation", () => {
               : command.op === "listStaff"
                 ? listStaff(1, body, ["nurse", "office_admin"])
                 : command.op === "addPatient"
-                  ? addPatient({ ...body, first_name: "New", last_name: "Patient", date_of_birth: "2026-01-01" })
-                  : updatePatient({ ...body, identifier: patients[command.physician]!, first_name: "Changed", last_name: "ByStaff", date_of_birth: "2025-12-01" });
+                  ? addPatient({ ...body, first_name: "New", last_name: "Patient", date_of_birth: "2026-01-01", gender: "female" })
+                  : updatePatient({ ...body, identifier: patients[command.physician]!, first_name: "Changed", last_name: "ByStaff", date_of_birth: "2025-12-01", gender: "female" });
           const exit = await ob.exitAs(as(member), effect as never);
           if (allowed) {
             expect(Exit.isSuccess(exit)).toBe(true);
@@ -111,7 +111,7 @@ describe("delegation", () => {
     await ob.runAs(as(physicians[0]!), addStaff({ email: staff[0]!.email }));
     const exit = await ob.exitAs(
       as(staff[0]!),
-      updatePatient({ physician_identifier: physicians[0]!.id, identifier: patients[1]!, first_name: "X", last_name: "Y", date_of_birth: "2025-12-01" }),
+      updatePatient({ physician_identifier: physicians[0]!.id, identifier: patients[1]!, first_name: "X", last_name: "Y", date_of_birth: "2025-12-01", gender: "female" }),
     );
     expect(Exit.isFailure(exit) && Option.getOrThrow(Cause.failureOption(exit.cause))).toMatchObject({ _tag: "NotFound" });
   });
