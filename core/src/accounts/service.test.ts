@@ -180,6 +180,23 @@ describe("signUp: validation with the spec's messages", () => {
     expect(user).toMatchObject({ firstName: "Ada", lastName: "Lovelace", email: payload.email.toLowerCase(), phone: "5551234567" });
   });
 
+  it("is rate limited per address and per account (e-mail, in any case), each answering 429 with a retry time", async () => {
+    const world = makeTestWorld();
+    for (let i = 0; i < LIMITS.signUpPerAddress.limit; i++) await world.exit(signUp(aParent()));
+    const byAddress = await world.failure(signUp(aParent()));
+    expect(byAddress).toBeInstanceOf(RateLimited);
+    expect((byAddress as RateLimited).retryAfterSeconds).toBeGreaterThan(0);
+    // Another address is not limited, but one e-mail tried from many addresses is.
+    const target = aParent();
+    for (let i = 0; i < LIMITS.signUpPerAccount.limit; i++) {
+      world.request.ip = `198.51.100.${i + 1}`;
+      await world.exit(signUp({ ...target, email: i % 2 ? target.email.toUpperCase() : target.email }));
+    }
+    world.request.ip = "198.51.100.200";
+    expect(await world.failure(signUp(target))).toBeInstanceOf(RateLimited);
+    expect(await world.run(signUp(aParent()))).toMatchObject({ status: "EmailVerificationRequired" });
+  });
+
   test.prop([arbSignUp], { numRuns: 40 })("accepts every valid payload: one unverified user, one verification mail, no password stored", async (payload) => {
     const world = makeTestWorld();
     const result = await world.run(signUp(payload));

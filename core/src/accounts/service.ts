@@ -62,6 +62,8 @@ export const LIMITS = {
   signInFailuresPerAccount: { limit: 5, windowSeconds: 15 * 60 },
   signInPerAddress: { limit: 30, windowSeconds: 15 * 60 },
   signUpPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  // Repeated sign-ups for one e-mail from many addresses (probing whether it is taken, mail flooding).
+  signUpPerAccount: { limit: 5, windowSeconds: 60 * 60 },
   mailPerAccount: { limit: 3, windowSeconds: 60 * 60 },
   mailPerAddress: { limit: 10, windowSeconds: 60 * 60 },
 } as const;
@@ -157,6 +159,7 @@ export const signUp = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(SignUpRequest, input);
     yield* throttle(`sign-up:addr:${yield* clientAddress}`, LIMITS.signUpPerAddress);
+    yield* throttle(`sign-up:acct:${normaliseEmail(request.email)}`, LIMITS.signUpPerAccount);
     const users = yield* Users;
     const random = yield* Random;
     const at = yield* now;
