@@ -16,11 +16,19 @@ export const checkModelCard = (value: unknown, source: string): ModelCard => {
   if (!(typeof card.sticker_diameter_mm === "number" && card.sticker_diameter_mm > 0)) {
     throw new Error(`${source}: model.json has no valid sticker_diameter_mm`);
   }
+  if (card.measure_views !== undefined && ![1, 2, 4, 8].includes(card.measure_views)) {
+    throw new Error(`${source}: model.json's measure_views must be 1, 2, 4 or 8`);
+  }
   return card as ModelCard;
 };
 
-/** The analysis options a model card implies. */
-export const analyzeOptionsFrom = (card: HeadContourCard) => ({
+/**
+ * The analysis options a model card implies. Measuring a photo (server, `crown analyze`) averages
+ * the card's views of the close-up; judging live camera frames (the browser's Web Worker) looks once,
+ * so a frame is judged within the frame budget.
+ */
+export const analyzeOptionsFrom = (card: HeadContourCard, use: "measure" | "live" = "measure") => ({
   inputSize: card.input_size,
   stickerDiameterMm: card.sticker_diameter_mm,
+  closeUpViews: use === "live" ? 1 : (card.measure_views ?? 1),
 });

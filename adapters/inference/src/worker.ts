@@ -24,7 +24,7 @@ const handle = async (request: WorkerRequest): Promise<WorkerResponse> => {
         wasmPaths: request.wasmPaths,
         ...(request.threads ? { threads: request.threads } : {}),
       });
-      options = { ...analyzeOptionsFrom(model.card), ...request.options };
+      options = { ...analyzeOptionsFrom(model.card, "live"), ...request.options };
       return { type: "loaded", id: request.id };
     }
     case "analyzeFrame": {

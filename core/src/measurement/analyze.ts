@@ -4,6 +4,7 @@ import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputT
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
 import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, solidity, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
+import { withViews, type ViewCount } from "./views.ts";
 import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
 
 export interface AnalyzeOptions {
@@ -26,6 +27,12 @@ export interface AnalyzeOptions {
    * 3 of 122 good held-out renders (all badly measured) and caught a quarter of the obstructed ones.
    */
   readonly minSolidity?: number;
+  /**
+   * How many turns and mirrors of the close-up the model looks at, their maps averaged (views.ts).
+   * More views measure better and cost one model pass each: the server takes its time over a photo,
+   * live capture judges frames with one.
+   */
+  readonly closeUpViews?: ViewCount;
 }
 
 export interface PhotoAnalysis {
@@ -126,7 +133,8 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   if (first.region) {
     crop = headCrop(first.region, whole.transform, options.headShareOfCrop ?? 0.7);
     const closeUp = cropAround(image, crop, size);
-    refined = readOutputs(await model.run(closeUp.tensor, 1), 0, closeUp.transform, image, nosePresence, outlineFrom);
+    const closeUpModel = withViews(model, size, options.closeUpViews ?? 1);
+    refined = readOutputs(await closeUpModel.run(closeUp.tensor, 1), 0, closeUp.transform, image, nosePresence, outlineFrom);
   }
 
   // The close-up judges quality (blur, hair, tilt show better at twice the resolution; a head cut by

@@ -8,3 +8,4 @@ export * from "./bands.ts";
 export * from "./aggregate.ts";
 export * from "./model.ts";
 export * from "./analyze.ts";
+export * from "./views.ts";

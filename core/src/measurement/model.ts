@@ -22,4 +22,6 @@ export interface HeadContourCard {
   readonly reasons: readonly string[];
   readonly sticker_diameter_mm: number;
   readonly nose_sigma_px: number;
+  /** Turns and mirrors of the close-up averaged when a photo is measured (views.ts); 1 when absent. */
+  readonly measure_views?: 1 | 2 | 4 | 8;
 }
