@@ -223,6 +223,120 @@ describe.each(await databaseKinds())("accounts API on %s", (kind) => {
     expect(bigBody.status).toBe(413);
   });
 
+  test("401 without a token and with a bad token on every authenticated accounts call", async () => {
+    const parent = await signUpVerified(server, "parent");
+    const photo = () => {
+      const form = new FormData();
+      form.set("profile_photo_action", "update");
+      form.set("profile_photo", new Blob([PNG_1x1], { type: "image/png" }), "me.png");
+      return form;
+    };
+    const removePhoto = () => {
+      const form = new FormData();
+      form.set("profile_photo_action", "remove");
+      return form;
+    };
+    const calls: Array<[string, (token: string | null) => ReturnType<TestServer["call"]>]> = [
+      ["POST /user/password/change", (t) => server.post("/user/password/change", { old_password: b64(PASSWORD), new_password: b64("Brand-new-7!") }, t)],
+      ["GET /user/profile", (t) => server.get("/user/profile", t)],
+      ["POST /user/profile", (t) => server.post("/user/profile", { first_name: "Eve", last_name: "Hacker", phone: "5550001111" }, t)],
+      ["POST /user/profile (photo update)", (t) => server.call("POST", "/user/profile", { form: photo(), token: t })],
+      ["POST /user/profile (photo remove)", (t) => server.call("POST", "/user/profile", { form: removePhoto(), token: t })],
+      ["GET /user/profile-photo", (t) => server.get("/user/profile-photo", t)],
+      ["POST /user/remove-account", (t) => server.post("/user/remove-account", { password: b64(PASSWORD) }, t)],
+      ["GET /user/sign-out", (t) => server.get("/user/sign-out", t)],
+    ];
+    for (const [name, call] of calls) {
+      for (const token of [null, "not-a-real-token", `${parent.token}x`]) {
+        const answer = await call(token);
+        expect(answer.status, `${name} with ${token ?? "no token"}`).toBe(401);
+        expect(answer.json.message).toBe("You are not authorised to perform this action");
+      }
+    }
+    // Nothing was changed by the refused calls: the profile, the password and the session are as before.
+    const profile = await server.get("/user/profile", parent.token);
+    expect(profile.status).toBe(200);
+    expect(profile.json.results).toMatchObject({ first_name: "Alex", last_name: "Morgan", photo: null });
+    expect((await server.post("/user/sign-in", { email: parent.email, password: b64(PASSWORD) })).status).toBe(200);
+  });
+
+  test("sign-up, recover and resend answer 429 with Retry-After, per address and per account", async () => {
+    const expectLimited = (answer: Awaited<ReturnType<TestServer["call"]>>) => {
+      expect(answer.status).toBe(429);
+      expect(answer.json.message).toBe("Too many attempts. Please try again later.");
+      expect(Number(answer.response.headers.get("retry-after"))).toBeGreaterThan(0);
+    };
+    // Sign-up: 10 an hour from one address (whatever the e-mails), 5 an hour for one e-mail (whatever the addresses).
+    const signUpFrom = (ip: string, body = signUpBody()) => server.call("POST", "/user/sign-up", { body, ip });
+    for (let i = 0; i < 10; i++) expect((await signUpFrom("192.0.2.10")).status).toBe(201);
+    expectLimited(await signUpFrom("192.0.2.10"));
+    expect((await signUpFrom("192.0.2.11")).status).toBe(201);
+    const one = signUpBody();
+    const perAccount: number[] = [];
+    for (let i = 0; i < 5; i++) perAccount.push((await signUpFrom(`192.0.2.${20 + i}`, one)).status);
+    expect(perAccount).toEqual([201, 422, 422, 422, 422]);
+    expectLimited(await signUpFrom("192.0.2.30", one));
+
+    // Recover (forgot password) and resend: 3 mails an hour per account, 10 per address, known or not.
+    const parent = await signUpVerified(server, "parent");
+    for (let i = 0; i < 3; i++) expect((await server.call("POST", "/user/password/recover", { body: { email: parent.email }, ip: `192.0.2.${40 + i}` })).status).toBe(200);
+    expectLimited(await server.call("POST", "/user/password/recover", { body: { email: parent.email }, ip: "192.0.2.50" }));
+    for (let i = 0; i < 10; i++) expect((await server.call("POST", "/user/password/recover", { body: { email: uniqueEmail("nobody") }, ip: "192.0.2.60" })).status).toBe(200);
+    expectLimited(await server.call("POST", "/user/password/recover", { body: { email: uniqueEmail("nobody") }, ip: "192.0.2.60" }));
+
+    const unverified = signUpBody();
+    expect((await server.post("/user/sign-up", unverified)).status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await server.call("POST", "/email/verify", { body: { email: unverified.email }, ip: `192.0.2.${70 + i}` })).status).toBe(200);
+    expectLimited(await server.call("POST", "/email/verify", { body: { email: unverified.email }, ip: "192.0.2.80" }));
+    for (let i = 0; i < 10; i++) expect((await server.call("POST", "/email/verify", { body: { email: uniqueEmail("nobody") }, ip: "192.0.2.90" })).status).toBe(200);
+    expectLimited(await server.call("POST", "/email/verify", { body: { email: uniqueEmail("nobody") }, ip: "192.0.2.90" }));
+  });
+
+  test("resend, reset, change password and profile answer the spec's messages per field", async () => {
+    const resendEmpty = await server.post("/email/verify", {});
+    expect(resendEmpty.status).toBe(422);
+    expect(resendEmpty.json.errors).toEqual({ email: ["Email is required"] });
+    expect((await server.post("/email/verify", { email: "nope" })).json.errors).toEqual({ email: ["Email is invalid"] });
+    expect((await server.post("/user/password/recover", {})).json.errors).toEqual({ email: ["Email is required"] });
+
+    const resetEmpty = await server.post("/user/password/reset", {});
+    expect(resetEmpty.status).toBe(422);
+    expect(resetEmpty.json.errors).toEqual({ token: ["Token is required"], password: ["Password is required"] });
+    expect((await server.post("/user/password/reset", { token: "  ", password: b64("weak") })).json.errors).toEqual({ token: ["Token is required"], password: [PASSWORD_RULE] });
+
+    const parent = await signUpVerified(server, "parent");
+    const changeEmpty = await server.post("/user/password/change", {}, parent.token);
+    expect(changeEmpty.status).toBe(422);
+    expect(changeEmpty.json.errors).toEqual({ old_password: ["Old password is required"], new_password: ["New password is required"] });
+    expect((await server.post("/user/password/change", { old_password: "", new_password: b64("Brand-new-7!") }, parent.token)).json.errors).toEqual({ old_password: ["Old password is required"] });
+
+    const noLastName = await server.post("/user/profile", { first_name: "Sam", last_name: "  ", phone: "5550001111" }, parent.token);
+    expect(noLastName.status).toBe(422);
+    expect(noLastName.json.errors).toEqual({ last_name: ["Last name is required"] });
+    const profileEmpty = await server.post("/user/profile", {}, parent.token);
+    expect(profileEmpty.json.errors).toEqual({ first_name: ["First name is required"], last_name: ["Last name is required"], phone: ["Mobile number is required"] });
+    expect((await server.get("/user/profile", parent.token)).json.results).toMatchObject({ first_name: "Alex", last_name: "Morgan" });
+  });
+
+  test("an expired password answers 403 PasswordExpired with the spec's message until it is reset", async () => {
+    const parent = await signUpVerified(server, "parent");
+    const { sql } = await import("kysely");
+    // Default PASSWORD_MAX_AGE_DAYS is 365: the password was last changed 366 days ago.
+    await sql`update users set password_changed_at = now() - interval '366 days' where id = ${parent.identifier}`.execute(server.services.database.db);
+    const expired = await server.post("/user/sign-in", { email: parent.email, password: b64(PASSWORD), device_type: "web" });
+    expect(expired.status).toBe(403);
+    expect(expired.json).toMatchObject({ message: "Your password has expired. Please reset your password.", status: "PasswordExpired" });
+    expect(expired.json.results?.token).toBeUndefined();
+    // A wrong password is still only a wrong password: the expiry is told to the owner alone.
+    expect((await server.post("/user/sign-in", { email: parent.email, password: b64("Wrong-pass-1!") })).status).toBe(422);
+
+    expect((await server.post("/user/password/recover", { email: parent.email })).status).toBe(200);
+    const mail = (await server.outbox()).filter((m) => m.to.includes(parent.email)).at(-1)!;
+    const token = new URL(server.findLink(mail.text, "/reset-password")!).searchParams.get("token")!;
+    expect((await server.post("/user/password/reset", { token, password: b64("Fresh-pass-8!") })).status).toBe(200);
+    expect((await server.post("/user/sign-in", { email: parent.email, password: b64("Fresh-pass-8!") })).status).toBe(200);
+  });
+
   test("the audit log records sign-in success and failure, sign-out, and profile reads, with no passwords", async () => {
     const parent = await signUpVerified(server, "parent");
     await server.post("/user/sign-in", { email: parent.email, password: b64("Wrong-pass-1!") });
