@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { messageOf } from "../api/client.ts";
 import { useSession } from "../session/store.ts";
 import { type ChatMessage, emailUnseen, getMyConversation, markRead, sendMessage } from "./api.ts";
-import { useLiveBellCount, useLiveEvent, useUnreadChatCount } from "./live.ts";
+import { useLiveEvent, useUnreadChatCount } from "./live.ts";
 import { Composer, mergeMessages, MessageList } from "./Messages.tsx";
 import "./chat.css";
 
@@ -13,7 +13,6 @@ import "./chat.css";
  */
 export default function ChatWidget() {
   const session = useSession();
-  useLiveBellCount();
   if (!session || session.userRole === "admin" || session.userRole === "reviewer") return null;
   return <CustomerChat />;
 }

@@ -174,10 +174,15 @@ export const useUnreadChatCount = (): number => {
 
 /**
  * Keeps the bell's unread count (session machine `lists.notificationCount`) live: mount it once on
- * the signed-in pages (the chat widget does).
+ * the signed-in pages (the header's bell does). The count is read once per (re)connect, from the
+ * stream's `ready` event, and then follows `notifications.count`; nothing polls.
  */
 export const useLiveBellCount = () => {
   const set = (count: number) => sessionActor.send({ type: "LISTS", patch: { notificationCount: count } });
+  useEffect(() => {
+    // Mounted after this connection's `ready` arrived (e.g. a new layout): take its count.
+    if (snapshot) set(Number(snapshot.notifications_unread ?? 0));
+  }, []);
   useLiveEvent("ready", (d) => set(Number(d?.notifications_unread ?? 0)));
   useLiveEvent("notifications.count", (d) => set(Number(d?.count ?? 0)));
 };

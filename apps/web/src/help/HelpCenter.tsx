@@ -138,6 +138,23 @@ const PROVIDER_FAQ: ReadonlyArray<Faq> = [
   { q: "How do I get help?", a: <p>Write to <a href={`mailto:${links.supportEmail}`}>{links.supportEmail}</a>. We answer on business days.</p> },
 ];
 
+/** Help for Crown's own team: the answers parents and providers are given, side by side. */
+function StaffHelpCenter() {
+  return (
+    <section className="panel help-page" aria-labelledby="page-title">
+      <h1 id="page-title">Help Center</h1>
+      <p className="card-subtitle">The answers parents and providers read in their Help Center, for answering them in support.</p>
+      <h2 className="section-title">Questions from parents</h2>
+      <FaqList faqs={PARENT_FAQ} />
+      <h2 className="section-title">Questions from providers and their staff</h2>
+      <FaqList faqs={PROVIDER_FAQ} />
+      <p>
+        See the <Link to="/workflow">workflow</Link> for the whole loop from adding a patient to the report.
+      </p>
+    </section>
+  );
+}
+
 function FaqList({ faqs }: { faqs: ReadonlyArray<Faq> }) {
   return (
     <ol className="steps faq">
@@ -154,6 +171,8 @@ function FaqList({ faqs }: { faqs: ReadonlyArray<Faq> }) {
 export default function HelpCenter() {
   const session = useSession();
   const provider = isProvider(session);
+  // Crown's reviewers and administrators answer both groups in the support chat: they read both sets.
+  if (session?.userRole === "reviewer" || session?.userRole === "admin") return <StaffHelpCenter />;
   return (
     <section className="panel help-page" aria-labelledby="page-title">
       <h1 id="page-title">Help Center</h1>

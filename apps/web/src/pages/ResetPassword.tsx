@@ -17,14 +17,17 @@ export default function ResetPassword() {
   const navigate = useNavigate();
   const token = params.get("token") ?? "";
   const email = params.get("email") ?? "";
+  // An invitation (staff, caregivers) uses the same call; it sets a first password rather than resetting one.
+  const invitation = params.get("invite") === "1";
   const form = useForm({ password: "", confirm_password: "" });
   const [pending, setPending] = useState(false);
   const [success, setSuccess] = useState(false);
 
   useEffect(() => {
-    // On a phone, hand the link to the app; if it is not installed the browser stays on this form.
-    if (isMobileBrowser()) window.location.href = appDeepLink(window.location.search);
-  }, []);
+    // On a phone, hand a reset link to the app; if it is not installed the browser stays on this form.
+    // Invitations stay in the browser: the invited person has no app session to return to yet.
+    if (isMobileBrowser() && !invitation) window.location.href = appDeepLink(window.location.search);
+  }, [invitation]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -45,13 +48,28 @@ export default function ResetPassword() {
   const close = () => navigate("/", { replace: true });
 
   return (
-    <Card title="Reset Password" subtitle={email ? `Choose a new password for ${email}.` : "Choose a new password."}>
+    <Card
+      title={invitation ? "Set your password" : "Reset Password"}
+      subtitle={
+        invitation
+          ? `Welcome to Crown. Choose a password${email ? ` for ${email}` : ""} to finish setting up your account.`
+          : email
+            ? `Choose a new password for ${email}.`
+            : "Choose a new password."
+      }
+    >
       {!token ? (
         <FormMessage tone="error">
-          This reset link is incomplete. <Link to="/forgot-password">Ask for a new one</Link>.
+          {invitation ? (
+            "This invitation link is incomplete. Please open the link from your invitation e-mail again."
+          ) : (
+            <>
+              This reset link is incomplete. <Link to="/forgot-password">Ask for a new one</Link>.
+            </>
+          )}
         </FormMessage>
       ) : null}
-      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Reset password">
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={invitation ? "Set your password" : "Reset password"}>
         <Field
           name="password"
           label="New password"
@@ -65,18 +83,19 @@ export default function ResetPassword() {
         <Field name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" value={form.values.confirm_password} onChange={(v) => form.set("confirm_password", v)} error={form.errors.confirm_password} />
         {form.formError ? (
           <FormMessage tone="error">
-            {form.formError} <Link to="/forgot-password">Get a new reset link</Link>
+            {form.formError}{" "}
+            {invitation ? "Please ask whoever invited you to send a new invitation." : <Link to="/forgot-password">Get a new reset link</Link>}
           </FormMessage>
         ) : null}
         <SubmitButton isPending={pending} className="btn-block">
-          Reset Password
+          {invitation ? "Set Password" : "Reset Password"}
         </SubmitButton>
       </Form>
       <p className="center">
         <Link to="/">Back to Sign In</Link>
       </p>
-      <ModalDialog isOpen={success} onOpenChange={(o) => !o && close()} title="Password changed successfully" dismissable>
-        <p>You can now sign in with your new password.</p>
+      <ModalDialog isOpen={success} onOpenChange={(o) => !o && close()} title={invitation ? "Your password is set" : "Password changed successfully"} dismissable>
+        <p>{invitation ? "You can now sign in with your e-mail address and this password." : "You can now sign in with your new password."}</p>
         <div className="dialog-actions">
           <Button className="btn btn-primary" onPress={close} autoFocus>
             Sign In

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import {
   Button,
   Dialog,
@@ -19,7 +19,8 @@ import {
 } from "react-aria-components";
 import { NavLink, useNavigate } from "react-router-dom";
 import { getProfile, getProfilePhoto } from "../api/accounts.ts";
-import { notifications, notificationsCount, readNotifications, rowsOf } from "../api/dashboard.ts";
+import { notifications, readNotifications, rowsOf } from "../api/dashboard.ts";
+import { useLiveBellCount } from "../chat/live.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import type { Session } from "../machines/session.ts";
 import { signOutNow } from "../session/signOut.ts";
@@ -57,15 +58,18 @@ export const navItems = (session: Session): ReadonlyArray<NavItem> => {
         { label: "Buy Kits", to: "/buy-kits", external: true },
         { label: "Webinar", to: "/webinar", external: true },
       ];
+    // Crown's internal roles. The review console is the reviewers' alone (the server's review calls
+    // require the reviewer role); both answer the support chat in the inbox.
     case "reviewer":
       return [
         { label: "Review", to: "/review" },
+        { label: "Support", to: "/support" },
         { label: "Help Center", to: "/help-center" },
       ];
     case "admin":
       return [
         { label: "Admin", to: "/admin" },
-        { label: "Review", to: "/review" },
+        { label: "Support", to: "/support" },
       ];
     default: {
       const items: NavItem[] = [
@@ -84,24 +88,10 @@ export const navItems = (session: Session): ReadonlyArray<NavItem> => {
 const roleName = (role: Session["userRole"]) =>
   role === "physician" ? "Provider" : role === "physician_staff" ? "Provider Staff" : role === "parent" ? "Parent" : role.charAt(0).toUpperCase() + role.slice(1);
 
-const countOf = (r: unknown): number =>
-  typeof r === "number" ? r : r && typeof r === "object" ? Number((r as { count?: number; unread?: number }).count ?? (r as { unread?: number }).unread ?? 0) : 0;
-
 function NotificationBell() {
   const { notificationCount, notifications: list } = useLists();
-  useEffect(() => {
-    let live = true;
-    const poll = () =>
-      notificationsCount()
-        .then((r) => live && sessionActor.send({ type: "LISTS", patch: { notificationCount: countOf(r.results) } }))
-        .catch(() => undefined);
-    poll();
-    const t = window.setInterval(poll, 60_000);
-    return () => {
-      live = false;
-      window.clearInterval(t);
-    };
-  }, []);
+  // The count arrives over the tab's live stream: its `ready` event on every (re)connect, then each change.
+  useLiveBellCount();
   const open = (isOpen: boolean) => {
     if (!isOpen) return;
     notifications()
@@ -169,6 +159,30 @@ export const loadProfilePicture = async () => {
   }
 };
 
+/** Who has a part in the exam-room kiosk (/kiosk-settings): physicians and staff set a PIN, parents show a baby code. */
+export const usesKiosk = (session: Session) => session.userRole === "physician" || session.userRole === "physician_staff" || session.userRole === "parent";
+
+/** Parents, providers and staff upload; Crown's internal roles do not. */
+const uploads = (session: Session) => usesKiosk(session);
+
+const UploadFlow = lazy(() => import("./UploadFlow.tsx"));
+
+function UploadButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button className="btn btn-primary btn-sm header-upload" onPress={() => setOpen(true)}>
+        Upload
+      </Button>
+      {open ? (
+        <Suspense fallback={null}>
+          <UploadFlow onDone={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
+
 function ProfileMenu({ session }: { session: Session }) {
   const navigate = useNavigate();
   useEffect(() => {
@@ -177,6 +191,7 @@ function ProfileMenu({ session }: { session: Session }) {
   const onAction = (key: Key) => {
     const k = String(key);
     if (k === "profile") navigate("/profile");
+    else if (k === "kiosk") navigate("/kiosk-settings");
     else if (k === "sign-out") void signOutNow();
     else if (k.startsWith("baby:")) updateSession({ selectedBabyId: k.slice(5) });
   };
@@ -195,6 +210,11 @@ function ProfileMenu({ session }: { session: Session }) {
           <MenuItem id="profile" className="menu-item">
             Profile
           </MenuItem>
+          {usesKiosk(session) ? (
+            <MenuItem id="kiosk" className="menu-item">
+              Kiosk
+            </MenuItem>
+          ) : null}
           {session.userRole === "parent" && session.babies.length > 0 ? (
             <>
               <Separator className="menu-sep" />
@@ -287,6 +307,7 @@ export function AppHeader() {
         </nav>
         <div className="header-tools">
           {session.userRole === "physician_staff" ? <PhysicianSelector session={session} /> : null}
+          {uploads(session) ? <UploadButton /> : null}
           <NotificationBell />
           <ProfileMenu session={session} />
         </div>
