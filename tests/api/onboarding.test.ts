@@ -522,7 +522,36 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const B = family.baby.identifier;
     const asPhysicianCall = (body: Record<string, unknown>) => ({ ...body, physician_identifier: D });
 
+    // Another user's notification identifiers: accepted (200) but nothing of the owner's changes.
+    const doctorsBell = (await server.get("/user/notifications", doctor.token)).json.results;
+    const doctorsIds = doctorsBell.data.map((n: { identifier: string }) => n.identifier) as string[];
+    const unreadBefore = (await server.get("/user/notifications-count", doctor.token)).json.results.count as number;
+    expect(unreadBefore).toBeGreaterThan(0);
+    for (const role of ["parent", "otherParent", "staff", "otherStaff", "admin"] as const) {
+      const many = await server.post("/user/read-notifications", { identifiers: doctorsIds }, roles[role]);
+      expect(many.status, role).toBe(200);
+      expect(many.json.results.updated, role).toBe(0);
+      const one = await server.post("/user/read-notifications", { identifier: doctorsIds[0] }, roles[role]);
+      expect(one.json.results.updated, role).toBe(0);
+    }
+    expect((await server.get("/user/notifications-count", doctor.token)).json.results.count).toBe(unreadBefore);
+    expect((await server.get("/user/notifications", doctor.token)).json.results.data.map((n: { read: boolean }) => n.read)).toEqual(doctorsBell.data.map((n: { read: boolean }) => n.read));
+
+    // An account waiting for approval, for the reject row: only an admin can reject it (then it is Blocked).
+    const waiting = await signUpVerified(server, "other");
+    expect(waiting.signIn.results.status).toBe("WaitingApproval");
+
     const matrix: Array<{ name: string; call: (token: string | null, role: Role) => Promise<{ status: number }>; expect: Record<Role, number> }> = [
+      {
+        name: "POST /user/register-baby (an Active parent: another child)",
+        call: (t) => server.post("/user/register-baby", baby(D, { first_name: "Extra" }), t),
+        expect: { parent: 201, otherParent: 201, physician: 403, staff: 403, otherStaff: 403, admin: 403, anonymous: 401 },
+      },
+      {
+        name: "POST /admin/users/reject (a WaitingApproval account)",
+        call: (t) => server.post("/admin/users/reject", { identifier: waiting.identifier, reason: "Matrix" }, t),
+        expect: { parent: 403, otherParent: 403, physician: 403, staff: 403, otherStaff: 403, admin: 200, anonymous: 401 },
+      },
       {
         name: "POST /user/update-child (the parent's baby)",
         call: (t) => server.post("/user/update-child", { ...baby(D), identifier: B }, t),
@@ -651,6 +680,8 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
       }
     }
     expect(failures).toEqual([]);
+    // The reject row: refused to everyone but the admin, whose rejection blocked the account.
+    expect((await server.post("/user/sign-in", { email: waiting.email, password: b64(PASSWORD) })).json.status).toBe("Blocked");
     // What the parents see of each other: their own babies only.
     const seen = (await server.get("/user/babies", family.token)).json.results.map((b: { identifier: string }) => b.identifier);
     expect(seen).toContain(B);
