@@ -11,7 +11,7 @@ SEED="${SEED:-1}"                 # training data + training seed
 EVAL_SEED="${EVAL_SEED:-900001}"  # held-out evaluation set, never used in training
 SCENES="${SCENES:-2600}"          # rendered training photos (3 views each)
 EVAL_SCENES="${EVAL_SCENES:-600}"
-MINUTES="${MINUTES:-40}"          # stage-1 training wall-clock budget (stage 2 takes a few minutes)
+MINUTES="${MINUTES:-50}"          # stage-1 training wall-clock budget (stage 2 takes a few minutes)
 WORK="${WORK:-$HERE/data}"        # scratch (git-ignored)
 export OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 

@@ -30,11 +30,19 @@ def sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
 
-def run(model, views):
-    x = torch.from_numpy(np.stack(views)).permute(0, 3, 1, 2).float() / 255
-    with torch.no_grad():
-        m, n, s, q = model(x)
-    return sigmoid(m[:, 0].numpy()), sigmoid(n[:, 0].numpy()), sigmoid(s[:, 0].numpy()), sigmoid(q.numpy())
+def run(model, views, turns=1):
+    """Probabilities of the maps and reasons. With turns=4 the model also sees each view turned by one,
+    two and three quarter turns and the logits, turned back, are averaged (as core/src/measurement/views.ts)."""
+    base = np.stack(views)
+    acc = None
+    for k in range(turns):
+        x = torch.from_numpy(np.ascontiguousarray(np.rot90(base, k, axes=(1, 2)))).permute(0, 3, 1, 2).float() / 255
+        with torch.no_grad():
+            m, n, s, q = model(x)
+        maps = [np.rot90(t[:, 0].numpy(), -k, axes=(1, 2)) for t in (m, n, s)]
+        outs = maps + [q.numpy()]
+        acc = outs if acc is None else [a + o for a, o in zip(acc, outs)]
+    return tuple(sigmoid(a / turns) for a in acc)
 
 
 def largest_region(prob, level=0.5):
@@ -87,12 +95,12 @@ def find_sticker(prob):
     return polygon_centroid(out), rad
 
 
-def run_batched(model, views, bs=32):
-    outs = [run(model, views[i:i + bs]) for i in range(0, len(views), bs)]
+def run_batched(model, views, bs=32, turns=1):
+    outs = [run(model, views[i:i + bs], turns) for i in range(0, len(views), bs)]
     return [np.concatenate([o[k] for o in outs]) for k in range(4)]
 
 
-def analyse_many(model, imgs):
+def analyse_many(model, imgs, turns=1):
     """Two-pass analysis of photos (RGB uint8), batched. Returns dicts in photo coordinates."""
     v1s, t1s = [], []
     for img in imgs:
@@ -120,7 +128,7 @@ def analyse_many(model, imgs):
         v2, t2 = view(img, cx - cside / 2, cy - cside / 2, cside)
         v2s.append(v2)
         t2s.append(t2)
-    M2, N2, S2, Q2 = run_batched(model, v2s)
+    M2, N2, S2, Q2 = run_batched(model, v2s, turns=turns)
     results = []
     for i in range(len(imgs)):
         sc1, ox1, oy1 = t1s[i]
@@ -157,6 +165,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--qv", type=int, default=2)
+    ap.add_argument("--views", type=int, default=4, choices=(1, 4), help="quarter turns of the close-up averaged (model.json measure_views)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     model = HeadContourNet(qv=args.qv)
@@ -169,7 +178,7 @@ def main():
     results = []
     for i in range(0, len(items), 64):
         imgs = [cv2.imread(os.path.join(args.eval_dir, it["image"]))[..., ::-1].copy() for it in items[i:i + 64]]
-        results += analyse_many(model, imgs)
+        results += analyse_many(model, imgs, args.views)
     for it, r in zip(items, results):
         pred = [i for i in range(8) if r["quality"][i] >= 0.5]
         row = {"image": it["image"], "truth_reasons": it["reasons"], "pred_reasons": pred, "ci_true": it["ci"], "cvai_true": it["cvai"],
@@ -230,6 +239,7 @@ def main():
         if any("sticker_diam_rel_err" in r for r in rows) else None,
         "model_bytes": os.path.getsize(onnx_path) if os.path.exists(onnx_path) else None,
         "eval_seconds": round(dt, 1),
+        "close_up_views": args.views,
         "goals": {"ci_mae_max": 1.0, "cvai_mae_max": 1.0, "good_accepted_min": 0.95, "reason_recall_min": 0.9},
     }
     # by shape kind

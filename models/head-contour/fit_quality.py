@@ -49,6 +49,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--fpr", type=float, default=0.006)
     ap.add_argument("--epochs", type=int, default=120)
+    ap.add_argument("--views", type=int, default=4, choices=(1, 4),
+                    help="the thresholds are set on the logits averaged over this many quarter turns, as the measurement runs")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -99,8 +101,21 @@ def main():
         for g in opt.param_groups:
             g["lr"] = 2e-3 * 0.5 * (1 + np.cos(np.pi * (ep + 1) / args.epochs))
     head.eval()
-    with torch.no_grad():
-        Lv = head(Xn[va])
+
+    def val_logits():
+        # The measurement averages the reason logits of the close-up's quarter turns (measure_views in
+        # model.json, core/src/measurement/views.ts), so the thresholds are set on those averages.
+        with torch.no_grad():
+            L = head(Xn[va])
+            if args.views == 4:
+                imgs = d["img"][va.numpy()]
+                for k in (1, 2, 3):
+                    turned = np.ascontiguousarray(np.rot90(imgs, k, axes=(1, 2)))
+                    L = L + head((extract(model, turned) - mu) / sd_)
+                L = L / 4
+        return L
+
+    Lv = val_logits()
     # per-reason logit shift: on held-out head-crop views, flag at most `fpr` of good views
     crop = frac[va] >= 0.45
     good = (Y[va].sum(1) == 0) & crop
@@ -116,13 +131,13 @@ def main():
         report[r] = {"val_pos": int(pos.sum()), "recall": round(rec, 3), "threshold_logit": round(thr, 3)}
     with torch.no_grad():
         head[-1].bias -= torch.tensor(shifts)
-        Lv = head(Xn[va])
+    Lv = val_logits()
     acc = float((Lv[good] < 0).all(1).float().mean())
     log(f"val (head-crop views): good accepted {acc:.3f}; per reason {json.dumps(report)}")
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     export_onnx(model, os.path.join(args.out, "head-contour.onnx"))
     info = {"qv": 3, "maps_model": args.maps_model, "params": sum(p.numel() for p in model.parameters()),
-            "quality_features": int(X.shape[1]), "quality_train_views": int(len(tr)), "quality_val_views": int(len(va)),
+            "quality_features": int(X.shape[1]), "threshold_views": args.views, "quality_train_views": int(len(tr)), "quality_val_views": int(len(va)),
             "onnx_bytes": os.path.getsize(os.path.join(args.out, "head-contour.onnx"))}
     json.dump(info, open(os.path.join(args.out, "quality-info.json"), "w"), indent=1)
     log(f"exported {os.path.join(args.out, 'head-contour.onnx')} {info}")

@@ -35,6 +35,8 @@ def main():
         "reasons": REASONS,
         "sticker_diameter_mm": 30,
         "nose_sigma_px": 2.5,
+        # the server measures a photo on the close-up's four quarter turns, averaged (views.ts)
+        "measure_views": metrics.get("close_up_views", 1),
         "version": args.version or f"0.1.0+{digest[:12]}",
         "trained_at": trained_at,
         "seed": args.seed,

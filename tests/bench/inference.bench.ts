@@ -1,12 +1,13 @@
 // Inference benchmark (prints figures; no timed assertions):
 //   pnpm tsx tests/bench/inference.bench.ts [--eval DIR] [--limit N] [--no-browser] [--runs N] [--outline logits|probabilities]
+//     [--views 1|2|4|8] [--rows rows.json]
 // - the model's size;
 // - server time per image with one thread (onnxruntime-node): one model pass, and a whole two-pass analysis;
 // - Chromium time per frame (onnxruntime-web wasm in a Web Worker, two passes, as auto-capture runs it);
 // - on a held-out rendered set (models/head-contour/data/eval/truth.json from build.sh, or --eval DIR):
 //   MAE of CI and CVAI, share of good images accepted, and the right reason on bad images per reason,
 //   all through the TypeScript pipeline that ships.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     runs: { type: "string" },
     "no-browser": { type: "boolean" },
     outline: { type: "string" },
+    views: { type: "string" },
+    rows: { type: "string" },
   },
 });
 const runs = Number(values.runs ?? 50);
@@ -58,7 +61,9 @@ const model = await loadHeadContourModel(path, { threads: 1 });
 const options = {
   ...analyzeOptionsFrom(model.card),
   outlineFrom: values.outline === "probabilities" ? ("probabilities" as const) : ("logits" as const),
+  ...(values.views ? { closeUpViews: Number(values.views) as 1 | 2 | 4 | 8 } : {}),
 };
+process.stdout.write(`close-up views averaged when measuring: ${options.closeUpViews}\n`);
 const size = model.card.input_size;
 const photos = samplePhotos();
 
@@ -137,6 +142,11 @@ if (existsSync(truthFile)) {
   for (const item of items) {
     const image = await decodeImage(readFileSync(join(evalDir, item.image)));
     rows.push({ item, analysis: await analyzePhoto(image, model, options) });
+  }
+  if (values.rows) {
+    // Per image, for error analysis: the truth beside what the pipeline found.
+    const dump = rows.map(({ item, analysis: a }) => ({ ...item, found: { ci: a.ci, cvai: a.cvai, accepted: a.accepted, reasons: a.reasons, quality: a.quality, nose: a.noseTip, centre: a.centre, length: a.length, width: a.width } }));
+    writeFileSync(values.rows, JSON.stringify(dump));
   }
   const good = rows.filter((r) => r.item.reasons.length === 0);
   const bad = rows.filter((r) => r.item.reasons.length > 0);
