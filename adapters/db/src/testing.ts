@@ -90,19 +90,27 @@ export const postgresServerUrl = (): Promise<string | null> => {
   return serverUrl;
 };
 
+/** CI sets `CI` (GitHub, GitLab and .ci/run use `true`); "false" or "0" mean a local run. */
+const runningInCi = (env: NodeJS.ProcessEnv) => env.CI !== undefined && env.CI !== "" && env.CI !== "false" && env.CI !== "0";
+
 /**
  * The kinds of database the integration tests can run on here: PGlite always, PostgreSQL when a
  * server is reachable (set `CROWN_TEST_DB=pglite` or `postgres` to run on one only). Use it as
- * `describe.each(await databaseKinds())(...)`.
+ * `describe.each(await databaseKinds())(...)`. On a developer machine a missing server only warns;
+ * in CI it fails the run: a green CI must mean the suite ran on PostgreSQL too, not on PGlite alone.
  */
-export const databaseKinds = async (): Promise<DatabaseKind[]> => {
-  const only = process.env.CROWN_TEST_DB;
+export const databaseKinds = async (env: NodeJS.ProcessEnv = process.env, serverUrl: () => Promise<string | null> = postgresServerUrl): Promise<DatabaseKind[]> => {
+  const only = env.CROWN_TEST_DB;
   const kinds: DatabaseKind[] = [];
   if (only !== "postgres") kinds.push("pglite");
   if (only !== "pglite") {
-    if ((await postgresServerUrl()) !== null) kinds.push("postgres");
+    if ((await serverUrl()) !== null) kinds.push("postgres");
     else if (only === "postgres") throw new Error("CROWN_TEST_DB=postgres but no PostgreSQL server is reachable");
-    else console.warn("[db testing] no PostgreSQL server reachable: integration tests run on PGlite only");
+    else if (runningInCi(env)) {
+      throw new Error(
+        `CI=${env.CI} but no PostgreSQL server is reachable (TEST_DATABASE_URL, DATABASE_URL, Docker or 127.0.0.1:5432): the tests must run on PostgreSQL in CI. Set CROWN_TEST_DB=pglite to run on PGlite only on purpose.`,
+      );
+    } else console.warn("[db testing] no PostgreSQL server reachable: integration tests run on PGlite only");
   }
   return kinds;
 };
