@@ -180,6 +180,7 @@ describe("report pipeline", () => {
       const spread = { median: 81, min: 80.2, max: 82.3, count: 6 };
       const doc = {
         title: "Head shape screening report",
+        kind: "published" as const,
         baby: { name: "Mia Rivera", dateOfBirth: "2026-07-15", ageAtCapture: "4 months 7 days", gender: "female" },
         capturedAt: new Date("2026-11-22T09:00:00Z"),
         publishedAt: new Date("2026-11-22T11:00:00Z"),

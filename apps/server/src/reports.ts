@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect";
 import type { Kysely } from "kysely";
 import { UploadHistory } from "@crown/core";
 import { type AnalyzeOptions, HeadContourModel } from "@crown/core/measurement/index";
-import { analyzeReport, ANALYZE_REPORT_JOB, giveUpAnalysis, defaultReportSettings, ReportConfig, Reports } from "@crown/core/report/index";
+import { analyzeReport, ANALYZE_REPORT_JOB, giveUpAnalysis, defaultReportSettings, ReportConfig, Reports, SEND_MAIL_JOB, sendQueuedMail } from "@crown/core/report/index";
 import { contentHasherLayer } from "@crown/crypto/sha256";
 import type { Database } from "@crown/db";
 import { analyzeOptionsFrom, loadHeadContourModel } from "@crown/inference";
@@ -66,19 +66,26 @@ export const uploadHistoryLayer = Layer.effect(
 
 export const pipelineStatus = (modelProblem: string | null): ReportPipelineStatus => ({ ffmpeg: ffmpegUnavailable(), model: modelProblem });
 
-/** Starts the job worker with the report handlers, running effects on `run`. */
+/**
+ * Starts the job worker, running effects on `run`: the report analysis, and the e-mails queued by
+ * publishes, recapture requests and unseen chat messages (a failed send is retried with backoff).
+ */
 export const startReportWorker = (
   db: Kysely<Database>,
   run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>,
   log?: (line: Record<string, unknown>) => void,
-  options: { pollMs?: number; concurrency?: number } = {},
+  options: { pollMs?: number; concurrency?: number; backoffSeconds?: number } = {},
 ): RunningWorker =>
   startWorker({
     db,
     ...(log ? { log } : {}),
     pollMs: options.pollMs ?? 500,
     concurrency: options.concurrency ?? 1,
+    ...(options.backoffSeconds !== undefined ? { backoffSeconds: options.backoffSeconds } : {}),
     handlers: {
+      [SEND_MAIL_JOB]: async (payload) => {
+        await run(sendQueuedMail(payload));
+      },
       [ANALYZE_REPORT_JOB]: async (payload, job) => {
         try {
           await run(analyzeReport(String(payload.reportId)));

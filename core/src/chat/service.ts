@@ -6,8 +6,9 @@ import { Notifications } from "../notifications/model.ts";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { Reports } from "../report/model.ts";
+import { queueMail } from "../report/mail-jobs.ts";
 import { Forbidden, NotFound, RateLimited, TooLarge, ValidationFailed } from "../shared/errors.ts";
-import { audit, BlobStore, ContentSniffer, Mailer, now, Random, RateLimiter, RequestContext, Secrets, transaction } from "../shared/ports.ts";
+import { audit, BlobStore, ContentSniffer, now, Random, RateLimiter, RequestContext, Secrets, transaction } from "../shared/ports.ts";
 import { Email, validate } from "../shared/validation.ts";
 import { AccountsConfig } from "../accounts/model.ts";
 import { unseenMailToCustomer, unseenMailToSupport } from "./emails.ts";
@@ -348,8 +349,12 @@ const blobOf = (attachment: ChatAttachment) =>
 
 /**
  * E-mails the messages that stayed unread: support's replies to the user (or visitor), customers'
- * messages to the assignee (or the whole team when nobody is assigned). The claim marks them
- * e-mailed in the same transaction as the sending, so none is ever e-mailed twice.
+ * messages to the assignee (or the whole team when nobody is assigned). One short transaction
+ * claims the messages (marks them e-mailed) and queues one e-mail per recipient with them; the job
+ * worker sends each outside any transaction and retries a failed send with backoff, so one
+ * recipient's failing mail server neither re-sends the others' e-mails nor loses its own, and no
+ * database connection waits on SMTP (docs/adr/0015-mail-through-job-queue.md). Answers how many
+ * messages were claimed.
  */
 const mailUnseen = (writtenBy: Date, conversationId: string | null) =>
   Effect.gen(function* () {
@@ -361,7 +366,6 @@ const mailUnseen = (writtenBy: Date, conversationId: string | null) =>
         if (claimed.length === 0) return 0;
         const conversations = yield* Conversations;
         const users = yield* Users;
-        const mailer = yield* Mailer;
         const byConversation = new Map<string, ChatMessage[]>();
         for (const m of claimed) byConversation.set(m.conversationId, [...(byConversation.get(m.conversationId) ?? []), m]);
         let team: ReadonlyArray<User> | null = null;
@@ -378,7 +382,7 @@ const mailUnseen = (writtenBy: Date, conversationId: string | null) =>
             if (to) {
               const firstName = Option.isSome(user) ? user.value.firstName : c.visitorName ?? "";
               const url = Option.isSome(user) ? `${config.publicUrl}/dashboard?chat=open` : `${config.publicUrl}/?chat=open`;
-              yield* mailer.send(unseenMailToCustomer(to, firstName, fromSupport.map((m) => ({ from: names.get(m.authorId ?? "") ?? "Crown support", text: m.text, images: m.attachments.length })), url));
+              yield* queueMail(unseenMailToCustomer(to, firstName, fromSupport.map((m) => ({ from: names.get(m.authorId ?? "") ?? "Crown support", text: m.text, images: m.attachments.length })), url));
             }
           }
           if (fromCustomer.length > 0) {
@@ -386,7 +390,7 @@ const mailUnseen = (writtenBy: Date, conversationId: string | null) =>
             const recipients = Option.isSome(assignee) && isSupport(assignee.value) ? [assignee.value] : (team ??= yield* conversations.supportTeam());
             const who = c.userId !== null ? names.get(c.userId) ?? "A user" : c.visitorName ?? c.visitorEmail ?? "A visitor";
             for (const member of recipients) {
-              yield* mailer.send(
+              yield* queueMail(
                 unseenMailToSupport(member.email, member.firstName, who, fromCustomer.map((m) => ({ text: m.text, images: m.attachments.length })), `${config.publicUrl}/support?conversation=${c.id}`),
               );
             }

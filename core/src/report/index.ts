@@ -6,3 +6,4 @@ export * from "./capture.ts";
 export * from "./analysis.ts";
 export * from "./review.ts";
 export * from "./results.ts";
+export * from "./mail-jobs.ts";

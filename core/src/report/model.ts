@@ -201,6 +201,8 @@ export interface ReadFlagsPort {
   /** Marks the report read for the physician; the first read time is kept. */
   readonly markRead: (reportId: string, physicianId: string, readBy: string, at: Date) => Effect.Effect<void>;
   readonly isRead: (reportId: string, physicianId: string) => Effect.Effect<boolean>;
+  /** Forgets every read of the report: a new version is unread again for its physician. */
+  readonly clear: (reportId: string) => Effect.Effect<void>;
 }
 export class ReadFlags extends Context.Tag("crown/ReadFlags")<ReadFlags, ReadFlagsPort>() {}
 
@@ -259,6 +261,8 @@ export class FrameExtractor extends Context.Tag("crown/FrameExtractor")<FrameExt
 /** Everything the PDF shows; the renderer only lays it out. */
 export interface ReportDocument {
   readonly title: string;
+  /** A reviewer's preview is marked as such on every page; only a published PDF is stored. */
+  readonly kind: "published" | "preview";
   readonly baby: { readonly name: string; readonly dateOfBirth: string; readonly ageAtCapture: string; readonly gender: string | null };
   readonly capturedAt: Date;
   readonly publishedAt: Date;

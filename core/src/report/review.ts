@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect";
+import { Data, Effect, Option, Schema } from "effect";
 import { AccountsConfig, type User, Users } from "../accounts/model.ts";
 import { measureHead } from "../measurement/geometry.ts";
 import { CI_BANDS, CVAI_BANDS, bandOf, SEVERITY_CITATION } from "../measurement/bands.ts";
@@ -10,11 +10,12 @@ import { type Baby, Babies, babyName } from "../onboarding/model.ts";
 import { displayName, physicianName, requireActive } from "../practice/access.ts";
 import { composeMail } from "../shared/mail.ts";
 import { ValidationFailed } from "../shared/errors.ts";
-import { audit, BlobStore, Mailer, now, type OutgoingMail, Random, transaction } from "../shared/ports.ts";
+import { audit, BlobStore, now, Random, transaction } from "../shared/ports.ts";
 import { OptionalText, Required, validate } from "../shared/validation.ts";
 import { reportNotFound } from "./access.ts";
 import { geometryOf, summarize } from "./analysis.ts";
 import { advance, presentAttachment } from "./capture.ts";
+import { queueMail } from "./mail-jobs.ts";
 import type { ReportStatus } from "./lifecycle.ts";
 import {
   type Attachment,
@@ -26,6 +27,7 @@ import {
   isCounted,
   type Measurement,
   Measurements,
+  ReadFlags,
   type Report,
   type ReportDocument,
   ReportRenderer,
@@ -41,6 +43,7 @@ export const REVIEW_MESSAGES = {
   corrected: "Nose tip corrected and photo re-measured",
   noted: "Note saved",
   published: "Report published successfully",
+  previewed: "Report preview rendered",
   recapture: "Recapture requested successfully",
   reopened: "Report reopened for review",
   noAccepted: "At least one accepted, measured photo is needed to publish the report.",
@@ -49,6 +52,7 @@ export const REVIEW_MESSAGES = {
   noGeometry: "This photo has no head outline to re-measure.",
   reasonsRequired: "Please choose at least one reason for the recapture.",
   reasonUnknown: "Each reason must be one of the quiz's bad-image reasons.",
+  changedWhilePublishing: "The report kept changing while it was being published. Please publish again.",
 } as const;
 
 /** The disclaimer printed on every report. */
@@ -344,10 +348,6 @@ const recipients = (report: Report, baby: Option.Option<Baby>) =>
     return found.filter(Option.isSome).map((u) => u.value);
   });
 
-/** Sends the mails of a committed change; a mail server that fails does not undo the change (logged as a defect-free warning). */
-const sendAfterCommit = (mails: ReadonlyArray<OutgoingMail>) =>
-  Effect.flatMap(Mailer, (mailer) => Effect.forEach(mails, (m) => Effect.catchAllCause(mailer.send(m), (cause) => Effect.logWarning("mail not sent", cause)), { discard: true }));
-
 const resultsPath = (user: User) => (user.type === "parent" ? "/parent-results" : "/results");
 
 export const requestRecapture = (reportId: string, input: unknown) =>
@@ -358,8 +358,7 @@ export const requestRecapture = (reportId: string, input: unknown) =>
     if (reasons.some((r) => !(QUALITY_REASONS as ReadonlyArray<string>).includes(r))) return yield* ValidationFailed.field("reasons", REVIEW_MESSAGES.reasonUnknown);
     const note = request.note?.trim() || null;
     const config = yield* AccountsConfig;
-    const outbox: OutgoingMail[] = [];
-    const done = yield* reviewAction(reportId, "recapture_requested", { reasons, note }, (report, reviewer) =>
+    return yield* reviewAction(reportId, "recapture_requested", { reasons, note }, (report, reviewer) =>
       Effect.gen(function* () {
         const status = yield* advance(report, { type: "REQUEST_RECAPTURE", reviewerId: reviewer.id });
         yield* (yield* Reports).update(report.id, { status, recaptureReasons: reasons, reviewNote: note ?? report.reviewNote, reviewerId: reviewer.id, updatedAt: yield* now });
@@ -367,14 +366,12 @@ export const requestRecapture = (reportId: string, input: unknown) =>
         const name = Option.isSome(baby) ? babyName(baby.value) : report.babyName;
         for (const user of yield* recipients(report, baby)) {
           yield* notify(user.id, "recapture_requested", `A new capture of ${name} is needed: ${reasons.join("; ")}.`, report.id);
-          outbox.push(recaptureMail(user, name, reasons, note, `${config.publicUrl}/uploads`));
+          // Queued with the change: sent by the worker once committed, retried until the mail server takes it.
+          yield* queueMail(recaptureMail(user, name, reasons, note, `${config.publicUrl}/uploads`));
         }
         return { status, reasons };
       }),
     );
-    // E-mails go out once the transaction has committed: none tells of a change that was rolled back.
-    yield* sendAfterCommit(outbox);
-    return done;
   });
 
 export const reopenReport = (reportId: string) =>
@@ -403,12 +400,39 @@ const readBytes = (key: string) =>
 /** Photos printed in a report: the counted ones, most central CI first, at most six. */
 const MAX_PHOTOS_IN_REPORT = 6;
 
-/** Gathers what the PDF shows, from the stored report, baby, measurements and earlier versions. */
-export const reportDocument = (report: Report, reviewer: User, at: Date, version: number) =>
+/** What a report's PDF is made of, read together: the report and the counted measurements of its round. */
+interface DocumentInputs {
+  readonly report: Report;
+  readonly measurements: ReadonlyArray<Measurement>;
+}
+
+const documentInputs = (report: Report) =>
+  Effect.map(Effect.flatMap(Measurements, (m) => m.listByReport(report.id)), (all): DocumentInputs => ({
+    report,
+    measurements: all.filter((m) => m.round === report.round && isCounted(m)).sort((a, b) => a.attachmentId.localeCompare(b.attachmentId)),
+  }));
+
+/**
+ * Everything of the inputs that the PDF prints: two equal fingerprints render the same figures.
+ * Compared under the report's lock before a publish commits (a review action may have changed the
+ * report while its PDF was being rendered).
+ */
+const fingerprintOf = ({ report, measurements }: DocumentInputs) =>
+  JSON.stringify({
+    round: report.round,
+    analysis: report.analysis,
+    note: report.reviewNote,
+    babyName: report.babyName,
+    physician: report.physicianId,
+    photos: measurements.map((m) => [m.attachmentId, m.ci, m.cvai, m.geometry]),
+  });
+
+/** Gathers what the PDF shows, from the report and its measurements, the baby, and the baby's published versions. */
+export const reportDocument = (inputs: DocumentInputs, reviewer: User, at: Date, version: number, kind: ReportDocument["kind"] = "published") =>
   Effect.gen(function* () {
+    const { report, measurements } = inputs;
     const baby = yield* babyOf(report);
     const users = yield* Users;
-    const measurements = (yield* (yield* Measurements).listByReport(report.id)).filter((m) => m.round === report.round && isCounted(m));
     const attachments = new Map((yield* (yield* Attachments).listByReport(report.id)).map((a) => [a.id, a] as const));
     const summary = report.analysis!;
     const median = summary.ci?.median ?? 0;
@@ -425,13 +449,22 @@ export const reportDocument = (report: Report, reviewer: User, at: Date, version
       photos.push({ label: a.kind === "frame" ? `Video frame ${a.frameTime?.toFixed(1)} s` : a.fileName, jpeg: clean.value, geometry: m.geometry, ci: m.ci, cvai: m.cvai });
     }
     const physician = report.physicianId ? yield* users.findById(report.physicianId) : Option.none<User>();
+    // The chart shows what was published: each earlier report's latest version, never figures under review.
     const earlier = (yield* (yield* Reports).publishedForBaby(report.babyId)).filter((r) => r.id !== report.id);
+    const versions = yield* (yield* ReportVersions).listByReports(earlier.map((r) => r.id));
+    const latest = new Map<string, (typeof versions)[number]>();
+    for (const v of versions) if ((latest.get(v.reportId)?.version ?? 0) < v.version) latest.set(v.reportId, v);
     const capturedAt = report.submittedAt ?? report.createdAt;
-    const history = [...earlier.map((r) => ({ date: r.submittedAt ?? r.createdAt, ci: r.analysis?.ci?.median ?? null, cvai: r.analysis?.cvai?.median ?? null })), { date: capturedAt, ci: summary.ci?.median ?? null, cvai: summary.cvai?.median ?? null }].sort(
-      (x, y) => x.date.getTime() - y.date.getTime(),
-    );
+    const history = [
+      ...earlier.flatMap((r) => {
+        const v = latest.get(r.id);
+        return v ? [{ date: r.submittedAt ?? r.createdAt, ci: v.summary.ci?.median ?? null, cvai: v.summary.cvai?.median ?? null }] : [];
+      }),
+      { date: capturedAt, ci: summary.ci?.median ?? null, cvai: summary.cvai?.median ?? null },
+    ].sort((x, y) => x.date.getTime() - y.date.getTime());
     const doc: ReportDocument = {
       title: "Head shape screening report",
+      kind,
       baby: {
         name: Option.isSome(baby) ? babyName(baby.value) : report.babyName,
         dateOfBirth: Option.isSome(baby) ? baby.value.dateOfBirth : "",
@@ -457,20 +490,36 @@ export const reportDocument = (report: Report, reviewer: User, at: Date, version
     return doc;
   });
 
-/**
- * Publishes: renders the PDF from the reviewed figures, stores it once under a new key (a
- * republish makes a new version; none is ever overwritten), then in one transaction records the
- * version, moves the report to `published` with its reviewer, and notifies the parent and the
- * physician. A failure after the PDF is stored leaves the report as it was (the orphan file is removed).
- */
-export const publishReport = (reportId: string) =>
+/** The checks before rendering: waiting for review, with at least one accepted, measured photo. */
+const requirePublishable = (report: Report) =>
   Effect.gen(function* () {
-    const { caller, report: seen } = yield* reportForReview(reportId);
-    if (!REVIEWABLE.includes(seen.status)) return yield* ValidationFailed.field("report_identifier", REVIEW_MESSAGES.notReviewable);
-    if (!seen.analysis || seen.analysis.accepted === 0 || seen.analysis.ci === null) return yield* ValidationFailed.field("report_identifier", REVIEW_MESSAGES.noAccepted);
+    if (!REVIEWABLE.includes(report.status)) return yield* ValidationFailed.field("report_identifier", REVIEW_MESSAGES.notReviewable);
+    if (!report.analysis || report.analysis.accepted === 0 || report.analysis.ci === null) return yield* ValidationFailed.field("report_identifier", REVIEW_MESSAGES.noAccepted);
+  });
+
+/** The report changed between the read its PDF was rendered from and the lock: render again. */
+class ChangedWhilePublishing extends Data.TaggedError("ChangedWhilePublishing")<{}> {}
+
+/** Renders from a fresh read at most this many times while review actions keep changing the report. */
+const PUBLISH_ATTEMPTS = 3;
+
+/**
+ * One attempt: renders the PDF from the report as read now, stores it once under a new key, then
+ * in one transaction, with the report locked, checks that nothing the PDF prints has changed since
+ * that read (else the attempt is undone, the file removed, and the caller renders again), records
+ * the version with the very summary the PDF prints, moves the report to `published`, makes it
+ * unread again for its physician, notifies the parent and the physician, and queues their e-mails.
+ */
+const publishOnce = (reportId: string, reviewerUser: User) =>
+  Effect.gen(function* () {
+    const found = yield* (yield* Reports).findById(reportId);
+    if (Option.isNone(found)) return yield* reportNotFound();
+    const seen = found.value;
+    yield* requirePublishable(seen);
     const at = yield* now;
     const version = seen.version + 1;
-    const document = yield* reportDocument(seen, caller.user, at, version);
+    const inputs = yield* documentInputs(seen);
+    const document = yield* reportDocument(inputs, reviewerUser, at, version);
     const pdf = yield* (yield* ReportRenderer).render(document);
     const digest = (yield* ContentHasher).sha256();
     digest.update(pdf);
@@ -479,12 +528,11 @@ export const publishReport = (reportId: string) =>
     const blobs = yield* BlobStore;
     yield* blobs.put(blobKey, pdf, "application/pdf");
     const config = yield* AccountsConfig;
-    const outbox: OutgoingMail[] = [];
     const published = reviewAction(reportId, "published", { version, sha256: digest.hex() }, (report, reviewer) =>
       Effect.gen(function* () {
-        // Another publish won the race: this PDF is not the version it claims to be.
-        if (report.version + 1 !== version) {
-          return yield* ValidationFailed.field("report_identifier", "The report changed while it was being published. Please publish again.");
+        // Re-read under the lock: another publish or a review action in between means this PDF is stale.
+        if (report.version + 1 !== version || fingerprintOf(yield* documentInputs(report)) !== fingerprintOf(inputs)) {
+          return yield* new ChangedWhilePublishing();
         }
         const status = yield* advance(report, { type: "PUBLISH", reviewerId: reviewer.id });
         yield* (yield* ReportVersions).insert({
@@ -496,18 +544,50 @@ export const publishReport = (reportId: string) =>
           size: pdf.byteLength,
           publishedBy: reviewer.id,
           publishedAt: at,
-          summary: report.analysis!,
+          summary: document.summary,
         });
         yield* (yield* Reports).update(report.id, { status, version, publishedAt: at, reviewerId: reviewer.id, babyName: document.baby.name, updatedAt: at });
+        // A corrected version is news to the physician: it shows unread again until downloaded.
+        yield* (yield* ReadFlags).clear(report.id);
         const baby = yield* babyOf(report);
         for (const user of yield* recipients(report, baby)) {
           yield* notify(user.id, "report_published", `The head-shape report of ${document.baby.name} is ready.`, report.id);
-          outbox.push(publishedMail(user, document.baby.name, `${config.publicUrl}${resultsPath(user)}`));
+          yield* queueMail(publishedMail(user, document.baby.name, `${config.publicUrl}${resultsPath(user)}`));
         }
-        return { report_identifier: report.id, status, version, summary: presentSummary(report.analysis) };
+        return { report_identifier: report.id, status, version, summary: presentSummary(document.summary) };
       }),
     );
-    const result = yield* Effect.tapErrorCause(published, () => blobs.remove(blobKey));
-    yield* sendAfterCommit(outbox);
-    return result;
+    return yield* Effect.tapErrorCause(published, () => blobs.remove(blobKey));
+  });
+
+/**
+ * Publishes: the stored PDF always prints the figures saved with its version (a republish makes a
+ * new version; none is ever overwritten). A review action that lands while the PDF renders makes
+ * the publish render again from the new state, a few times at most.
+ */
+export const publishReport = (reportId: string) =>
+  Effect.gen(function* () {
+    const { caller } = yield* reportForReview(reportId);
+    for (let attempt = 1; ; attempt++) {
+      const published = yield* publishOnce(reportId, caller.user).pipe(
+        Effect.map(Option.some),
+        Effect.catchTag("ChangedWhilePublishing", () => Effect.succeed(Option.none())),
+      );
+      if (Option.isSome(published)) return published.value;
+      if (attempt >= PUBLISH_ATTEMPTS) return yield* ValidationFailed.field("report_identifier", REVIEW_MESSAGES.changedWhilePublishing);
+    }
+  });
+
+/**
+ * A reviewer's preview: the PDF as publishing would render it now, marked as a preview, never
+ * stored. Audited like every review read of a report.
+ */
+export const previewReport = (reportId: string) =>
+  Effect.gen(function* () {
+    const { caller, report } = yield* reportForReview(reportId);
+    yield* requirePublishable(report);
+    const document = yield* reportDocument(yield* documentInputs(report), caller.user, yield* now, report.version + 1, "preview");
+    const pdf = yield* (yield* ReportRenderer).render(document);
+    yield* audit({ action: "review.previewed", actorId: caller.user.id, subjectId: report.id, details: { version: report.version + 1 } });
+    return pdf;
   });

@@ -193,6 +193,10 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
     Layer.succeed(ReadFlags, {
       markRead: (reportId, physicianId, readBy, at) => write(() => void (reads.has(`${reportId}:${physicianId}`) || reads.set(`${reportId}:${physicianId}`, { readBy, at }))),
       isRead: (reportId, physicianId) => read(() => reads.has(`${reportId}:${physicianId}`)),
+      clear: (reportId) =>
+        write(() => {
+          for (const key of [...reads.keys()]) if (key.startsWith(`${reportId}:`)) reads.delete(key);
+        }),
     }),
     Layer.succeed(JobQueue, {
       enqueue: (job) => write(() => void (jobs.some((j) => !j.done && j.key !== undefined && j.key === job.key) || jobs.push({ ...job, done: false }))),

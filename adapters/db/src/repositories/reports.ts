@@ -494,6 +494,7 @@ export const makeReadFlags = (db: Kysely<Database>): ReadFlagsPort => ({
     run(db, (ex) =>
       ex.selectFrom("report_reads").select("report_id").where("report_id", "=", reportId).where("physician_id", "=", physicianId).executeTakeFirst(),
     ).pipe(Effect.map((row) => row !== undefined)),
+  clear: (reportId) => Effect.asVoid(run(db, (ex) => ex.deleteFrom("report_reads").where("report_id", "=", reportId).execute())),
 });
 
 export const makeReportsLayer = (db: Kysely<Database>) =>
