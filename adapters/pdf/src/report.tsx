@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { Circle, Document, Font, Image, Line, Page, Path, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
-import { CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
+import { bandLimits, bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
 import { Effect, Layer } from "effect";
 
@@ -33,6 +33,7 @@ const styles = StyleSheet.create({
   photos: { flexDirection: "row", flexWrap: "wrap" },
   photo: { width: 170, marginRight: 8, marginBottom: 10 },
   footer: { position: "absolute", bottom: 24, left: 36, right: 36, fontSize: 7.5, color: "#6b7280" },
+  previewMark: { position: "absolute", top: 12, left: 36, right: 36, fontSize: 9, fontWeight: "bold", color: "#b91c1c", textAlign: "center" },
 });
 
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? "n/a" : n.toFixed(digits));
@@ -117,9 +118,14 @@ const spread = (s: { median: number; min: number; max: number; count: number } |
 export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
   <Document title={`${doc.title}: ${doc.baby.name}`} author="Crown" subject="Infant head-shape screening" creator="Crown" producer="Crown">
     <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
+      {doc.kind === "preview" ? (
+        <Text style={styles.previewMark} fixed>
+          PREVIEW: not published, for the reviewer only
+        </Text>
+      ) : null}
       <Text style={styles.h1}>{doc.title}</Text>
       <Text style={styles.small}>
-        Version {doc.version}, published {day(doc.publishedAt)}
+        {doc.kind === "preview" ? `Preview of version ${doc.version}, rendered ${day(doc.publishedAt)}` : `Version ${doc.version}, published ${day(doc.publishedAt)}`}
       </Text>
       <Text style={styles.h2}>Baby</Text>
       <Field label="Name" value={doc.baby.name} />
@@ -152,10 +158,10 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
         ) : null}
       </View>
       <Text style={{ ...styles.small, marginTop: 4 }}>
-        CI bands: {CI_BANDS.map((b) => `${b.label} ${b.from ?? ""}${b.from !== null && b.to !== null ? "-" : b.from === null ? "<" : "+"}${b.to ?? ""}`).join("; ")}.
+        CI bands: {CI_BANDS.map((b) => `${b.label} ${bandRange(b)}`).join("; ")}.
       </Text>
       <Text style={styles.small}>
-        CVAI levels: {CVAI_BANDS.map((b) => `${b.label} ${b.from ?? ""}${b.from !== null && b.to !== null ? "-" : b.from === null ? "<" : "+"}${b.to ?? ""}`).join("; ")}.
+        CVAI levels: {CVAI_BANDS.map((b) => `${b.label} ${bandRange(b)}`).join("; ")}.
       </Text>
       {doc.note ? (
         <>
@@ -174,8 +180,8 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
 
       <Text style={styles.h2}>Over time</Text>
       <View style={styles.row}>
-        <Chart title="CI" color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} limits={[76, 90, 93, 97]} />
-        <Chart title="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} limits={[3.5, 6.25, 8.75, 11]} />
+        <Chart title="CI" color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} limits={bandLimits(CI_BANDS)} />
+        <Chart title="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} limits={bandLimits(CVAI_BANDS)} />
       </View>
 
       <Text style={styles.h2}>Important</Text>

@@ -46,9 +46,16 @@ export const bandOf = <B extends SeverityBand>(value: number, bands: readonly B[
 export const cvaiBand = (cvai: number): CvaiBand => bandOf(cvai, CVAI_BANDS);
 export const ciBand = (ci: number): CiBand => bandOf(ci, CI_BANDS);
 
-/** For the report footer. */
+/** A band's range in words, from the table: "below 76", "76-90", "97 and above" (a boundary belongs to the higher band). */
+export const bandRange = (band: SeverityBand): string =>
+  band.from === null ? `below ${band.to}` : band.to === null ? `${band.from} and above` : `${band.from}-${band.to}`;
+
+/** The values where one band ends and the next begins, lowest first (the lines of a chart). */
+export const bandLimits = (bands: readonly SeverityBand[]): number[] => bands.flatMap((b) => (b.from === null ? [] : [b.from]));
+
+/** For the report footer; the CI ranges are written from CI_BANDS so the two never disagree. */
 export const SEVERITY_CITATION =
   "CVAI levels: Children's Healthcare of Atlanta plagiocephaly severity scale (Holowka MA et al., " +
   "Plagiocephaly Severity Scale to Aid in Clinical Treatment Recommendations, Plast Reconstr Surg Glob Open 2017;5(3):e1262). " +
-  "CI ranges: below 76 long head, 76-90 typical, 90-93 mild, 93-97 moderate, above 97 severe brachycephaly. " +
+  `CI ranges: ${CI_BANDS.map((b) => `${bandRange(b)} ${b.name}`).join(", ")}. ` +
   "Screening aid from photos, not a diagnosis.";

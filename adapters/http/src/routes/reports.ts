@@ -20,6 +20,7 @@ import {
   parentDownload,
   parentResults,
   ParentResultsRequest,
+  previewReport,
   physicianResults,
   prepareReport,
   PrepareRequest,
@@ -68,6 +69,7 @@ documented({ method: "post", path: "/review/report/:id/decision", summary: "Acce
 documented({ method: "post", path: "/review/report/:id/nose-tip", summary: "Correct the nose tip (photo pixels) and re-measure", tag: review, auth: true, body: NoseTipRequest });
 documented({ method: "post", path: "/review/report/:id/note", summary: "Add or replace the reviewer's note", tag: review, auth: true, body: NoteRequest });
 documented({ method: "post", path: "/review/report/:id/publish", summary: "Render and publish the report (a new immutable version), and notify the parent and physician", tag: review, auth: true });
+documented({ method: "get", path: "/review/report/:id/preview", summary: "The PDF as publishing would render it now, marked as a preview; nothing is stored (audited)", tag: review, auth: true, response: "pdf" });
 documented({ method: "post", path: "/review/report/:id/recapture", summary: "Request a recapture with reasons from the quiz list, and notify the parent and physician", tag: review, auth: true, body: RecaptureRequest });
 documented({ method: "post", path: "/review/report/:id/reopen", summary: "Reopen a published report for correction", tag: review, auth: true });
 
@@ -206,6 +208,13 @@ export const reportsRoutes = () =>
       c.json(ok(REVIEW_MESSAGES.corrected, await runUseCase(c, correctNoseTip(c.req.param("id"), await jsonBody(c)))), 200),
     )
     .post("/review/report/:id/note", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.noted, await runUseCase(c, addNote(c.req.param("id"), await jsonBody(c)))), 200))
+    .get("/review/report/:id/preview", requireCaller, async (c) => {
+      const pdf = await runUseCase(c, previewReport(c.req.param("id")));
+      return new Response(pdf as Uint8Array<ArrayBuffer>, {
+        status: 200,
+        headers: { "content-type": "application/pdf", "content-length": String(pdf.byteLength), "content-disposition": 'inline; filename="Preview.pdf"', "cache-control": "private, no-store" },
+      });
+    })
     .post("/review/report/:id/publish", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.published, await runUseCase(c, publishReport(c.req.param("id")))), 200))
     .post("/review/report/:id/recapture", requireCaller, async (c) =>
       c.json(ok(REVIEW_MESSAGES.recapture, await runUseCase(c, requestRecapture(c.req.param("id"), await jsonBody(c)))), 200),
