@@ -1,0 +1,186 @@
+import { Cause, Effect, Exit, Option } from "effect";
+import { describe, expect, it } from "vitest";
+import type { User } from "../accounts/model.ts";
+import type { Baby } from "../onboarding/model.ts";
+import { makeTestWorld } from "../testing/memory.ts";
+import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
+import { analyzeReport } from "./analysis.ts";
+import { finalizeReport, prepareReport, type UploadPart, uploadAttachments } from "./capture.ts";
+import { SEND_MAIL_JOB } from "./mail-jobs.ts";
+import { type ReportDocument, ReportRenderer } from "./model.ts";
+import { physicianResults, providerDownload } from "./results.ts";
+import { addNote, decidePhoto, previewReport, publishReport, reopenReport, requestRecapture } from "./review.ts";
+import { fakePhoto, makeReportWorld } from "./testing.ts";
+
+const at = new Date("2026-11-01T09:00:00Z");
+const aUser = (id: string, type: User["type"], firstName: string): User => ({
+  id,
+  email: `${id}@example.org`,
+  passwordHash: "x",
+  type,
+  status: "Active",
+  firstName,
+  lastName: "Test",
+  phone: null,
+  faxNumber: null,
+  emailVerifiedAt: at,
+  passwordChangedAt: at,
+  photoKey: null,
+  photoType: null,
+  disclaimerAcceptedAt: at,
+  baaSignedAt: at,
+  quizPassedAt: at,
+  createdAt: at,
+});
+const PARENT = aUser("parent-1", "parent", "Pat");
+const PHYSICIAN = aUser("physician-1", "physician", "Phil");
+const REVIEWER = aUser("reviewer-1", "reviewer", "Rae");
+const BABY: Baby = {
+  id: "baby-1",
+  parentId: PARENT.id,
+  physicianId: PHYSICIAN.id,
+  firstName: "Mia",
+  middleName: null,
+  lastName: "Test",
+  dateOfBirth: "2026-07-01",
+  relation: "mother",
+  gender: "female",
+  ethnicity: null,
+  nicuTime: null,
+  previousCondition: null,
+  referralCode: null,
+  caregiverEmail: null,
+  caregiverPhone: null,
+  createdBy: PARENT.id,
+  createdAt: at,
+  updatedAt: at,
+};
+// Different widths: rejecting one photo moves the median, so a stale PDF would show other numbers.
+const PHOTOS = [0, 1, 2, 3].map((i) => fakePhoto(44 + 4 * i, 62, i));
+
+/** An analysed report waiting for review, in a fresh in-memory world. */
+const analysedReport = async () => {
+  const w = makeReportWorld(makeOnboardingWorld(makeTestWorld()));
+  for (const u of [PARENT, PHYSICIAN, REVIEWER]) w.addUser(u);
+  w.addBaby(BABY);
+  const id = (await w.run(w.as(PARENT)(prepareReport({ baby_identifier: BABY.id, analysis_type: "head_ci_cvai_analysis" })))).report_identifier;
+  async function* parts(): AsyncGenerator<UploadPart> {
+    yield { type: "field", name: "report_identifier", value: id };
+    for (const [i, bytes] of PHOTOS.entries()) yield { type: "file", name: "attachments[]", fileName: `photo-${i + 1}.png`, stream: new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() };
+  }
+  await w.run(w.as(PARENT)(uploadAttachments(parts())));
+  await w.run(w.as(PARENT)(finalizeReport({ report_identifier: id })));
+  await w.run(analyzeReport(id));
+  const photo = (name: string) => [...w.attachments.values()].find((a) => a.reportId === id && a.fileName === name)!;
+  return { w, id, photo };
+};
+
+/** A renderer whose PDF is the figures it printed, as JSON after a marker; `during` runs while it renders. */
+const recordingRenderer = (during: (n: number) => Promise<void>) => {
+  const rendered: ReportDocument[] = [];
+  const port = {
+    render: (doc: ReportDocument) =>
+      Effect.promise(async () => {
+        rendered.push(doc);
+        await during(rendered.length);
+        return new TextEncoder().encode(`%PDF-fake ${JSON.stringify(doc.summary)}`);
+      }),
+  };
+  return { rendered, port };
+};
+const printedSummary = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes).slice("%PDF-fake ".length));
+const storedPdfs = (w: Awaited<ReturnType<typeof analysedReport>>["w"], id: string) => [...w.onboarding.world.blobs.keys()].filter((k) => k.startsWith(`reports/${id}/`));
+
+describe("publishing while the reviewer keeps working", () => {
+  it("a decision that lands while the PDF renders: the publish renders again, and the stored PDF prints the saved summary", async () => {
+    const { w, id, photo } = await analysedReport();
+    const before = w.reports.get(id)!.analysis!;
+    const { rendered, port } = recordingRenderer(async (n) => {
+      // The first render races a second reviewer rejecting a photo (its own transaction, committed).
+      if (n === 1) await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-4.png").id, decision: "reject" })));
+    });
+    const result = await w.run(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
+    expect(rendered).toHaveLength(2);
+    const report = w.reports.get(id)!;
+    expect(report.status).toBe("published");
+    expect(report.analysis!.ci!.count).toBe(before.ci!.count - 1);
+    expect(report.analysis!.ci!.median).not.toBeCloseTo(before.ci!.median, 3);
+    const version = w.versions.find((v) => v.reportId === id)!;
+    expect(version.summary).toEqual(report.analysis);
+    // The one PDF kept is the second render's; the stale one was removed.
+    expect(storedPdfs(w, id)).toEqual([version.blobKey]);
+    expect(printedSummary(w.onboarding.world.blobs.get(version.blobKey)!.bytes)).toEqual(JSON.parse(JSON.stringify(report.analysis)));
+    expect(result.summary?.ci?.count).toBe(report.analysis!.ci!.count);
+  });
+
+  it("a note that lands while the PDF renders is printed too", async () => {
+    const { w, id } = await analysedReport();
+    const { rendered, port } = recordingRenderer(async (n) => {
+      if (n === 1) await w.run(w.as(REVIEWER)(addNote(id, { note: "Late note" })));
+    });
+    await w.run(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
+    expect(rendered.map((d) => d.note)).toEqual([null, "Late note"]);
+  });
+
+  it("a report that changes during every render is not published: 422, no version, no PDF left behind", async () => {
+    const { w, id, photo } = await analysedReport();
+    const { rendered, port } = recordingRenderer(async (n) => {
+      await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: n % 2 === 1 ? "reject" : "accept" })));
+    });
+    const exit = await w.exit(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
+    expect(Exit.isFailure(exit)).toBe(true);
+    const failure = Exit.isFailure(exit) ? Option.getOrNull(Cause.failureOption(exit.cause)) : null;
+    expect(failure).toMatchObject({ _tag: "ValidationFailed" });
+    expect(rendered).toHaveLength(3);
+    expect(w.reports.get(id)!.status).toBe("in_review");
+    expect(w.versions).toHaveLength(0);
+    expect(storedPdfs(w, id)).toEqual([]);
+    expect(w.jobs.filter((j) => j.name === SEND_MAIL_JOB)).toHaveLength(0);
+  });
+});
+
+describe("a republished report", () => {
+  it("is unread again for its physician, and its e-mails are queued with each publish", async () => {
+    const { w, id, photo } = await analysedReport();
+    await w.run(w.as(REVIEWER)(publishReport(id)));
+    expect(w.jobs.filter((j) => j.name === SEND_MAIL_JOB).map((j) => (j.payload.mail as { to: string }).to).sort()).toEqual([PARENT.email, PHYSICIAN.email].sort());
+    await w.run(w.as(PHYSICIAN)(providerDownload(id)));
+    const unread = async () => (await w.run(w.as(PHYSICIAN)(physicianResults(1, { type: "new" })))).data.map((r: { identifier: string }) => r.identifier);
+    expect(await unread()).toEqual([]);
+    await w.run(w.as(REVIEWER)(reopenReport(id)));
+    // Reopened but not yet republished: still the version the physician read.
+    expect(await unread()).toEqual([]);
+    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-2.png").id, decision: "reject" })));
+    expect((await w.run(w.as(REVIEWER)(publishReport(id)))).version).toBe(2);
+    expect(await unread()).toEqual([id]);
+    expect(w.jobs.filter((j) => j.name === SEND_MAIL_JOB)).toHaveLength(4);
+  });
+
+  it("a recapture request queues its e-mails with the change; a refused one queues none", async () => {
+    const { w, id } = await analysedReport();
+    const refused = await w.exit(w.as(REVIEWER)(requestRecapture(id, { reasons: ["Bad vibes"] })));
+    expect(Exit.isFailure(refused)).toBe(true);
+    expect(w.jobs.filter((j) => j.name === SEND_MAIL_JOB)).toHaveLength(0);
+    await w.run(w.as(REVIEWER)(requestRecapture(id, { reasons: ["Image is blurry"] })));
+    const mails = w.jobs.filter((j) => j.name === SEND_MAIL_JOB).map((j) => j.payload.mail as { to: string; text: string });
+    expect(mails.map((m) => m.to).sort()).toEqual([PARENT.email, PHYSICIAN.email].sort());
+    for (const m of mails) expect(m.text).toContain("Image is blurry");
+  });
+});
+
+describe("the reviewer's preview", () => {
+  it("renders the current review state marked as a preview, stores nothing and changes nothing", async () => {
+    const { w, id, photo } = await analysedReport();
+    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: "reject" })));
+    const before = { ...w.reports.get(id)! };
+    const { rendered, port } = recordingRenderer(async () => undefined);
+    const pdf = await w.run(w.as(REVIEWER)(Effect.provideService(previewReport(id), ReportRenderer, port)));
+    expect(rendered.map((d) => [d.kind, d.version])).toEqual([["preview", 1]]);
+    expect(printedSummary(pdf)).toEqual(JSON.parse(JSON.stringify(before.analysis)));
+    expect(w.reports.get(id)).toEqual(before);
+    expect(storedPdfs(w, id)).toEqual([]);
+    expect(w.versions).toHaveLength(0);
+    const denied = await w.exit(w.as(PHYSICIAN)(previewReport(id)));
+    expect(Exit.isFailure(denied)).toBe(true);
+  });
+});
