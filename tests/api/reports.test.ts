@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import sharp from "sharp";
+import { bandOf, bandRange, CI_BANDS, CVAI_BANDS, SEVERITY_CITATION } from "@crown/core/measurement/index";
+import { REPORT_DISCLAIMER } from "@crown/core/report/index";
 import { databaseKinds } from "./harness.ts";
 import { drawnCi, headPhoto, headVideo, type ReportServer, startReportServer } from "./report-fixtures.ts";
 
@@ -103,6 +105,8 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
       const n = await s.get("/user/notifications?page=1", who.token);
       expect(n.json.results.data.some((x: any) => x.kind === "report_published" && x.subject_identifier === reportId)).toBe(true);
     }
+    // The e-mails were queued with the publish; the worker sends them.
+    await s.worker!.idle();
     const mails = await s.outbox();
     expect(mails.some((m) => m.to.includes(parent.email) && /ready/.test(m.subject))).toBe(true);
     expect(mails.some((m) => m.to.includes(physician.email) && /ready/.test(m.subject))).toBe(true);
@@ -228,6 +232,12 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     expect(status).toMatchObject({ status: "recapture_requested", recapture_reasons: ["Image is blurry", "No nose visible"] });
     const n = await s.get("/user/notifications?page=1", parent.token);
     expect(n.json.results.data.some((x: any) => x.kind === "recapture_requested" && /Image is blurry/.test(x.text))).toBe(true);
+    // And by e-mail, queued with the request and sent by the worker: once, with what to redo.
+    await s.worker!.idle();
+    const asked = (await s.outbox()).filter((m) => m.to.includes(parent.email) && /new photos/.test(m.subject));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.text).toContain("Image is blurry; No nose visible");
+    expect(asked[0]!.text).toContain("Please retake");
     // The retake starts round 2 on the same report.
     const retake = await s.upload(parent.token, id, [{ name: "new.jpg", bytes: await headPhoto({ rx: 160, ry: 200 }) }]);
     expect(retake.status).toBe(200);
@@ -237,5 +247,48 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     const reviewed = await s.get(`/review/report/${id}`, reviewer.token);
     expect(reviewed.json.results.summary.accepted).toBe(1);
     expect(reviewed.json.results.actions.map((a: any) => a.action)).toEqual(["recapture_requested"]);
+  });
+
+  test("a baby's second report charts both published reports, with the severity bands from the tables, the reviewer and the disclaimer", async () => {
+    const physician = await s.user("physician", "Grace", "Hopper");
+    const parent = await s.user("parent", "Alex", "Rivera");
+    const reviewer = await s.user("reviewer", "Ravi", "Okafor");
+    const baby = await s.baby(parent.id, physician.id, "Noor", "2026-06-01");
+    const publishOne = async (shapes: Array<{ rx: number; ry: number }>) => {
+      const id = (await s.post("/report/prepare", { baby_identifier: baby.id, analysis_type: "head_ci_cvai_analysis" }, parent.token)).json.results.report_identifier as string;
+      const files = await Promise.all(shapes.map(async (shape, i) => ({ name: `p${i}.jpg`, bytes: await headPhoto(shape) })));
+      expect((await s.upload(parent.token, id, files)).status).toBe(200);
+      expect((await s.post("/report/finalize", { report_identifier: id }, parent.token)).status).toBe(200);
+      await s.waitFor(parent.token, id, ["analyzed"]);
+      expect((await s.post(`/review/report/${id}/publish`, {}, reviewer.token)).status).toBe(200);
+      // The figures saved with the version, unrounded, as the PDF prints them.
+      const row = (await s.db.selectFrom("report_versions" as never).select(["summary"] as never).where("report_id" as never, "=", id as never).executeTakeFirstOrThrow()) as { summary: any };
+      const summary = typeof row.summary === "string" ? JSON.parse(row.summary) : row.summary;
+      return { id, ci: summary.ci.median as number, cvai: summary.cvai.median as number };
+    };
+    // A typical head first, then a wider one (mild brachycephaly), and a little asymmetry in neither.
+    const first = await publishOne([{ rx: 170, ry: 210 }, { rx: 171, ry: 210 }]);
+    const second = await publishOne([{ rx: 192, ry: 206 }, { rx: 191, ry: 206 }]);
+    expect(bandOf(first.ci, CI_BANDS).name).toBe("typical");
+    expect(bandOf(second.ci, CI_BANDS).name).toBe("mild brachycephaly");
+
+    const download = await s.get(`/report/${second.id}/parent-download`, parent.token);
+    expect(download.status).toBe(200);
+    const text = pdfText(new Uint8Array(await download.response.arrayBuffer()));
+    const flat = text.replace(/\s+/g, " ");
+    // The chart's points list both reports, each "date: value".
+    for (const r of [first, second]) {
+      expect(text).toMatch(new RegExp(`\\d{4}-\\d{2}-\\d{2}: ${r.ci.toFixed(1).replace(".", "\\.")}\\b`));
+      expect(text).toMatch(new RegExp(`\\d{4}-\\d{2}-\\d{2}: ${r.cvai.toFixed(1).replace(".", "\\.")}\\b`));
+    }
+    // This report's bands, and every band of both tables with its range as the tables define it.
+    expect(flat).toContain(bandOf(second.ci, CI_BANDS).label);
+    expect(flat).toContain(bandOf(second.cvai, CVAI_BANDS).label);
+    for (const b of [...CI_BANDS, ...CVAI_BANDS]) expect(flat).toContain(`${b.label} ${bandRange(b)}`);
+    expect(flat).toContain("CI ranges: below 76 long head, 76-90 typical, 90-93 mild brachycephaly");
+    expect(flat).toContain(SEVERITY_CITATION.replace(/\s+/g, " "));
+    expect(flat).toContain("Reviewed by Ravi Okafor");
+    expect(flat).toContain(REPORT_DISCLAIMER);
+    expect(flat).toContain("Noor Rivera");
   });
 });
