@@ -75,6 +75,46 @@ describe.each(await databaseKinds())("reports authorization matrix on %s", (kind
     expect(unknown.status).toBe(404);
   });
 
+  test("every review action and the preview are the reviewer's alone, and the others' attempts change nothing", async () => {
+    const detail = async () => (await s.get(`/review/report/${reportId}`, tokens.reviewer)).json.results;
+    const photo = (await detail()).attachments.find((a: any) => a.identifier === attachment.identifier);
+    const nose = photo.measurement.overlay.noseTip;
+    await check(matrix({ reviewer: 200 }, 403), (t) => s.post(`/review/report/${reportId}/decision`, { attachment_identifier: attachment.identifier, decision: "accept" }, t));
+    await check(matrix({ reviewer: 200 }, 403), (t) => s.post(`/review/report/${reportId}/nose-tip`, { attachment_identifier: attachment.identifier, x: nose.x, y: nose.y }, t));
+    await check(matrix({ reviewer: 200 }, 403), (t) => s.get(`/review/report/${reportId}/preview`, t));
+    const preview = await s.get(`/review/report/${reportId}/preview`, tokens.reviewer);
+    expect(preview.response.headers.get("content-type")).toBe("application/pdf");
+    expect(preview.response.headers.get("content-disposition")).toBe('inline; filename="Preview.pdf"');
+    expect(new TextDecoder().decode(new Uint8Array(await preview.response.arrayBuffer()).subarray(0, 5))).toBe("%PDF-");
+    // Nobody else moved the report on: still in review, unpublished, with the reviewer's actions only.
+    const after = await detail();
+    expect(after).toMatchObject({ status: "in_review", version: 0 });
+    expect(new Set(after.actions.map((a: any) => a.action))).toEqual(new Set(["note", "photo_decision", "nose_tip_corrected"]));
+
+    // Publish, reopen and recapture on a report of a family of its own (the results lists below stay as they are).
+    const family = await s.user("parent");
+    const familyBaby = await s.baby(family.id, null, "Ira");
+    const second = (await s.post("/report/prepare", { baby_identifier: familyBaby.id, analysis_type: "head_ci_cvai_analysis" }, family.token)).json.results.report_identifier;
+    await s.upload(family.token, second, [{ name: "b.jpg", bytes: await headPhoto({ rx: 162, ry: 200 }) }]);
+    await s.post("/report/finalize", { report_identifier: second }, family.token);
+    await s.waitFor(family.token, second, ["analyzed"]);
+    const statusOf = async () => (await s.get(`/review/report/${second}`, tokens.reviewer)).json.results.status;
+    await check(matrix({ reviewer: 200 }, 403), (t) => s.post(`/review/report/${second}/publish`, {}, t));
+    expect(await statusOf()).toBe("published");
+    await check(matrix({ reviewer: 200 }, 403), (t) => s.post(`/review/report/${second}/reopen`, {}, t));
+    expect(await statusOf()).toBe("in_review");
+    await check(matrix({ reviewer: 200 }, 403), (t) => s.post(`/review/report/${second}/recapture`, { reasons: ["Image is blurry"] }, t));
+    expect(await statusOf()).toBe("recapture_requested");
+    // A report that does not exist is 404 for the reviewer, and still 403 for anyone else.
+    for (const [method, path] of [["post", "decision"], ["post", "nose-tip"], ["post", "publish"], ["post", "recapture"], ["post", "reopen"], ["get", "preview"]] as const) {
+      const url = `/review/report/01UNKNOWNUNKNOWNUNKNOWN000/${path}`;
+      const body = { attachment_identifier: attachment.identifier, decision: "accept", x: 1, y: 1, reasons: ["Image is blurry"] };
+      const call = (t: string | null) => (method === "get" ? s.get(url, t) : s.post(url, body, t));
+      expect((await call(tokens.reviewer)).status, path).toBe(404);
+      expect((await call(tokens.admin)).status, path).toBe(403);
+    }
+  });
+
   test("after publishing: provider download, parent download, and results lists", async () => {
     expect((await s.post(`/review/report/${reportId}/publish`, {}, tokens.reviewer)).status).toBe(200);
     await check(matrix({ physician: 200, staff: 200, reviewer: 200, admin: 200 }), (t) => s.get(`/report/${reportId}/download`, t));
