@@ -1,21 +1,26 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium, openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
-import { acceptDisclaimer, expectPath, navLabels, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
+import { snapshotWebDist } from "./helpers/capture.ts";
+import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
 import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
 
 /** A provider (physician) and provider staff, plus the Other sign-up that waits for approval. */
 
 let server: CrownServer;
 let browser: Browser;
+let dist: { dir: string; remove: () => void };
 
 beforeAll(async () => {
-  server = await startCrown();
+  // A private copy of the built portal, so a concurrent build cannot swap the lazy chunks mid-run.
+  dist = await snapshotWebDist();
+  server = await startCrown({ CROWN_WEB_DIST: dist.dir });
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  dist?.remove();
 });
 
 const PASSWORD = "Provider-pass1!";
@@ -58,7 +63,13 @@ describe("provider", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshotBoth(page, "dashboard-physician");
 
-    // A second sign-in skips the BAA.
+    // A second sign-in skips the BAA; the quiz is still due, so it leads to the quiz instructions.
+    await signOutThroughMenu(page);
+    await signInThroughForm(page, email, PASSWORD);
+    await expectPath(page, /\/quiz-instructions$/);
+    // Once the quiz is passed, sign-in leads to the dashboard.
+    await passQuizByApi(server, email, PASSWORD);
+    await page.goto("/dashboard");
     await signOutThroughMenu(page);
     await signInThroughForm(page, email, PASSWORD);
     await expectPath(page, /\/dashboard$/);
@@ -91,6 +102,7 @@ describe("provider", () => {
 
 describe("provider staff (demo account)", () => {
   test("sees the staff header with the physician selector", async () => {
+    await passQuizByApi(server, DEMO.staff, DEMO_PASSWORD);
     const { page, errors } = await openTab(browser, server.url);
     await signInThroughForm(page, DEMO.staff, DEMO_PASSWORD);
     await expectPath(page, /\/dashboard$/);

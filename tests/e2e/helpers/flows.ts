@@ -93,3 +93,22 @@ export const expectPath = async (page: Page, pattern: RegExp, timeout = 20_000) 
     throw new Error(`Expected ${pattern} but the page is ${page.url()}:\n${text.slice(0, 800)}`);
   }
 };
+
+/**
+ * Passes the cap quiz through the API with the pool's own verdicts (setting up state: a user whose
+ * quiz is done lands on the dashboard rather than the quiz instructions).
+ */
+export const passQuizByApi = async (server: CrownServer, email: string, password: string) => {
+  const token = await apiToken(server, email, password);
+  const pool = (await (await fetch(`${server.url}/quiz/manifest.json`)).json()) as { cap: Array<{ image: string; good: boolean }> };
+  const answers = pool.cap.slice(0, 10).map((q) => ({ image: q.image, answer: q.good ? "GOOD" : "BAD" }));
+  const res = await fetch(`${server.url}/api/v1/en/user/update-quiz`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ mode: "cap", answers }),
+  });
+  const body = (await res.json()) as { results?: { passed?: boolean; is_quiz_time?: boolean } };
+  if (!res.ok || body.results?.is_quiz_time !== false) throw new Error(`update-quiz answered ${res.status}: ${JSON.stringify(body)}`);
+  // The token was only for this call.
+  await fetch(`${server.url}/api/v1/en/user/sign-out`, { headers: { authorization: `Bearer ${token}` } });
+};

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Disclosure, DisclosurePanel, Heading } from "react-aria-components";
-import { useSearchParams } from "react-router-dom";
+import { Link, useSearchParams } from "react-router-dom";
 import { links } from "../../config.ts";
 import { useSession } from "../../session/store.ts";
 import { ChangePassword } from "./ChangePassword.tsx";
@@ -70,6 +70,13 @@ export default function Profile() {
                 Change Password
               </Button>
             </li>
+            {parent || session.userRole === "physician" || session.userRole === "physician_staff" ? (
+              <li>
+                <Link className="side-item" to="/kiosk-settings">
+                  Kiosk
+                </Link>
+              </li>
+            ) : null}
             <li>
               {/* Same origin: rel="opener" lets the new tab start with this tab's session (sessionStorage is copied). */}
               <a className="side-item" href={links.removeAccount} target="_blank" rel="opener">
