@@ -1,8 +1,9 @@
-import { Accounts, Babies, Chat, NotificationCenter, transaction, type UserType } from "@crown/core";
+import { Accounts, Babies, Chat, ChatConfig, defaultChatSettings, NotificationCenter, transaction, type UserType } from "@crown/core";
 import { Effect } from "effect";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { b64, databaseKinds, PASSWORD, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
+import { flakyMailWorker } from "./mail-worker.ts";
 import { type EventReader, readEvents } from "./sse.ts";
 
 const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -19,6 +20,7 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
   let other: Account;
   let admin: Account;
   let reviewer: Account;
+  let mail: Awaited<ReturnType<typeof flakyMailWorker>>;
   const streams: EventReader[] = [];
 
   /** An Active, verified account of `type`, signed in. */
@@ -47,6 +49,8 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
 
   beforeAll(async () => {
     server = await startTestServer(kind, { CHAT_EMAIL_DELAY_SECONDS: "0" });
+    // Unseen-message e-mails are queued as jobs; this worker sends them.
+    mail = await flakyMailWorker(server.services.database.db, server.services.run as never);
     parent = await account("parent", "Paula");
     other = await account("parent", "Oscar");
     admin = await account("admin", "Ada");
@@ -54,6 +58,7 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
   });
   afterAll(async () => {
     for (const s of streams) await s.close();
+    await mail?.worker.stop();
     await server?.close();
   });
 
@@ -281,6 +286,7 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     const now = await server.post("/chat/messages", {}, customer.token);
     expect(now.status).toBe(200);
     expect(now.json.results.emailed).toBe(1);
+    await mail.worker.idle();
     const toReviewer = await mailsTo(reviewer.email);
     expect(toReviewer.filter((m) => m.text.includes("Anyone there?"))).toHaveLength(1);
     expect((await server.post("/chat/messages", {}, customer.token)).json.results.emailed).toBe(0);
@@ -290,6 +296,7 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     const [a, b] = await Promise.all([server.services.run(mailUnseen()), server.services.run(mailUnseen())]);
     expect(Number(a) + Number(b)).toBeGreaterThanOrEqual(1);
     expect(await server.services.run(mailUnseen())).toBe(0);
+    await mail.worker.idle();
     const toCustomer = (await mailsTo(customer.email)).filter((m) => m.text.includes("Yes! Send us a photo."));
     expect(toCustomer).toHaveLength(1);
     expect(toCustomer[0]!.subject).toMatch(/new message from Crown support/);
@@ -297,6 +304,38 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     await say(customer, "Thanks");
     await server.get(`/support/conversations/${id}`, reviewer.token);
     expect(await server.services.run(mailUnseen())).toBe(0);
+  });
+
+  test("an unseen message newer than the configured delay waits; a send the mail server refuses is retried once later, and nobody gets it twice", async () => {
+    const customer = await account("parent", "Nina");
+    await say(customer, "Is my upload all right?");
+    const withDelay = (seconds: number) => server.services.run(Effect.provideService(Chat.mailUnseenMessages, ChatConfig, { ...defaultChatSettings, emailDelaySeconds: seconds }));
+    const mailed = async () => (await server.outbox()).filter((m) => m.text.includes("Is my upload all right?"));
+
+    // Written just now: an hour's delay has not passed, nothing is claimed or sent.
+    expect(await withDelay(3600)).toBe(0);
+    await mail.worker.idle();
+    expect(await mailed()).toEqual([]);
+
+    // Past the delay (none): nobody is assigned, so each of the support team gets it; the reviewer's send fails once.
+    mail.failNext.add(reviewer.email);
+    const attemptsBefore = mail.attempts.length;
+    expect(await withDelay(0)).toBe(1);
+    await mail.worker.idle();
+    const sent = await mailed();
+    const perRecipient = new Map<string, number>();
+    for (const m of sent) perRecipient.set(m.to, (perRecipient.get(m.to) ?? 0) + 1);
+    expect([...perRecipient.keys()].some((to) => to.includes(reviewer.email))).toBe(true);
+    expect([...perRecipient.keys()].some((to) => to.includes(admin.email))).toBe(true);
+    expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
+    // The reviewer's mail was tried twice (refused, then sent); everyone else's once.
+    const attempts = mail.attempts.slice(attemptsBefore);
+    expect(attempts.filter((to) => to === reviewer.email)).toHaveLength(2);
+    expect(attempts.length).toBe(perRecipient.size + 1);
+    // Claimed once: a later run finds nothing more to send.
+    expect(await withDelay(0)).toBe(0);
+    await mail.worker.idle();
+    expect((await mailed()).length).toBe(sent.length);
   });
 
   test("GET /chat/token answers a stream ticket as text, for the caller's own identifier only", async () => {

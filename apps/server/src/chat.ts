@@ -24,8 +24,8 @@ export const chatConfigLayer = (config: Pick<ServerConfig, "chatEmailDelaySecond
 export const liveFeedLayer = (hub: ReturnType<typeof makeLiveHub>) => Layer.succeed(LiveFeed, hub.feed);
 
 /**
- * Every 30 seconds: e-mails chat messages left unread past the delay (each once, even with several
- * processes doing the same), and once an hour drops live events past their retention.
+ * Every 30 seconds: queues e-mails of chat messages left unread past the delay (each once, even with several
+ * processes doing the same; the job worker sends them), and once an hour drops live events past their retention.
  */
 export const startChatWorker = (
   run: (effect: Effect.Effect<unknown, unknown, any>) => Promise<unknown>,
