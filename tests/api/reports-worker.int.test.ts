@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
+import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
+import { readOutbox } from "@crown/mail";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { freePort } from "../e2e/helpers/server.ts";
+import { b64 } from "./harness.ts";
+import { headPhoto } from "./report-fixtures.ts";
+
+/**
+ * Scale-out: the server with CROWN_WORKER=off and `pnpm crown worker` as a process of its own, on
+ * one PostgreSQL database. The server never runs a job; the worker process analyses what the
+ * server finalized, and sends the e-mails the server queued.
+ */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const adminUrl = await postgresServerUrl();
+const PASSWORD = "Sunny-day-42";
+const SECRET = `worker-secret-${randomBytes(8).toString("hex")}`;
+
+interface Proc {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly dataDir: string;
+}
+
+const spawnCrown = (args: string[], env: Record<string, string>): Proc => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-worker-"));
+  let output = "";
+  const child = spawn("pnpm", ["crown", ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir, CROWN_SECRET: SECRET },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (d) => (output += String(d)));
+  child.stderr?.on("data", (d) => (output += String(d)));
+  return { child, output: () => output, dataDir };
+};
+
+const waitUntil = async (what: string, p: Proc, check: () => Promise<boolean> | boolean, timeoutMs = 120_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (p.child.exitCode !== null) throw new Error(`${what}: the process exited with ${p.child.exitCode}:\n${p.output()}`);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: timed out:\n${p.output()}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+};
+
+const stop = async (p: Proc | undefined) => {
+  if (!p) return;
+  if (p.child.exitCode === null && p.child.pid) {
+    const exited = new Promise((r) => p.child.once("exit", r));
+    try {
+      process.kill(-p.child.pid, "SIGTERM");
+    } catch {
+      p.child.kill("SIGTERM");
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (p.child.exitCode === null) {
+      try {
+        process.kill(-p.child.pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  }
+  rmSync(p.dataDir, { recursive: true, force: true });
+};
+
+describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WORKER=off, on one PostgreSQL", () => {
+  let database: TestDatabase;
+  let server: Proc | undefined;
+  let worker: Proc | undefined;
+  let url: string;
+
+  const api = async (method: string, route: string, token: string, body?: unknown) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(`${url}/api/v1/en${route}`, { method, headers, body: payload });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  const signIn = async (email: string) => {
+    const res = await fetch(`${url}/api/v1/en/user/sign-in`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: b64(PASSWORD), device_type: "web" }) });
+    const json = (await res.json()) as any;
+    expect(res.status, JSON.stringify(json)).toBe(200);
+    return json.results.token as string;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    const env = { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: mkdtempSync(path.join(tmpdir(), "crown-worker-cli-")) };
+    for (const [role, email] of [
+      ["parent", "parent@worker.test"],
+      ["reviewer", "reviewer@worker.test"],
+    ] as const) {
+      const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", PASSWORD], { cwd: repoRoot, env, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
+    }
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    server = spawnCrown(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_WORKER: "off" });
+    await waitUntil("crown start", server, async () => {
+      try {
+        return (await fetch(`${url}/readyz`)).ok;
+      } catch {
+        return false;
+      }
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all([stop(server), stop(worker)]);
+    await database?.drop();
+  }, 60_000);
+
+  test("a report finalized through the server stays submitted until the worker process analyses it; the worker sends the e-mail the server queued", async () => {
+    expect(server!.output()).toContain("no worker here (CROWN_WORKER=off)");
+    const parentToken = await signIn("parent@worker.test");
+    const reviewerToken = await signIn("reviewer@worker.test");
+    const parent = await sql<{ id: string }>`select id from users where email = 'parent@worker.test'`.execute(database.db);
+    const parentId = parent.rows[0]!.id;
+    const babyId = `01BWORKER${randomBytes(6).toString("hex").toUpperCase()}`.slice(0, 26);
+    await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
+              values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(database.db);
+
+    const prepared = await api("POST", "/report/prepare", parentToken, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" });
+    expect(prepared.status).toBe(201);
+    const reportId = prepared.json.results.report_identifier as string;
+    const form = new FormData();
+    form.append("report_identifier", reportId);
+    form.append("attachments[]", new Blob([(await headPhoto({ rx: 170, ry: 210 })) as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), "photo.jpg");
+    expect((await api("POST", "/report/upload", parentToken, form)).status).toBe(200);
+    expect((await api("POST", "/report/finalize", parentToken, { report_identifier: reportId })).status).toBe(200);
+    const status = async () => (await api("GET", `/report/${reportId}`, parentToken)).json.results.status as string;
+
+    // The server runs no jobs: the analysis waits in the queue.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await status()).toBe("submitted");
+    const queued = await sql<{ state: string }>`select state from jobs where name = 'analyze-report' and payload->>'reportId' = ${reportId}`.execute(database.db);
+    expect(queued.rows.map((r) => r.state)).toEqual(["pending"]);
+
+    worker = spawnCrown(["worker"], { DATABASE_URL: database.url! });
+    await waitUntil("the worker's analysis", worker, async () => (await status()) === "analyzed", 180_000);
+    expect(worker.output()).toMatch(/worker started \(postgres/);
+    expect(worker.output()).toMatch(/"msg":"job done".*"name":"analyze-report"/);
+    const detail = await api("GET", `/review/report/${reportId}`, reviewerToken);
+    expect(detail.json.results.attachments[0].measurement).not.toBeNull();
+
+    // The recapture's e-mail is queued by the server and sent by the worker (its outbox, not the server's).
+    expect((await api("POST", `/review/report/${reportId}/recapture`, reviewerToken, { reasons: ["Image is blurry"] })).status).toBe(200);
+    await waitUntil("the worker's e-mail", worker, async () => (await readOutbox(worker!.dataDir)).some((m) => m.to.includes("parent@worker.test") && /new photos/.test(m.subject)), 60_000);
+    expect((await readOutbox(server!.dataDir)).filter((m) => /new photos/.test(m.subject))).toEqual([]);
+  });
+});
