@@ -289,14 +289,18 @@ export function ReviewReport() {
       setBusy(false);
     }
   };
-  const preview = async () => {
+  /** Opens a PDF from the API in a new tab (the call carries the session; a plain link would not). */
+  const openPdf = async (path: string) => {
     try {
-      const blob = await requestBlob(`/report/${encodeURIComponent(d.report_identifier)}/download`);
+      const blob = await requestBlob(path);
       window.open(URL.createObjectURL(blob), "_blank", "noopener");
     } catch (e) {
       toast(messageOf(e), "error");
     }
   };
+  // While in review: rendered now from the current state, never stored. Once published: the stored version.
+  const preview = () => openPdf(`/review/report/${encodeURIComponent(d.report_identifier)}/preview`);
+  const published = () => openPdf(`/report/${encodeURIComponent(d.report_identifier)}/download`);
   const photos = d.attachments.filter((a) => a.file_type === "image");
   const videos = d.attachments.filter((a) => a.file_type === "video");
   return (
@@ -393,13 +397,19 @@ export function ReviewReport() {
             ) : null}
           </div>
         )}
-        {d.version > 0 ? (
-          <Button className="btn btn-ghost" onPress={() => void preview()}>
-            Preview the PDF (version {d.version})
+        {editable ? (
+          <p>
+            <Button className="btn btn-ghost" isDisabled={busy} onPress={() => void preview()}>
+              Preview the PDF
+            </Button>{" "}
+            <span className="muted small">As it would be published now (version {d.version + 1}); the preview is not stored.</span>
+          </p>
+        ) : null}
+        {d.version > 0 && !editable ? (
+          <Button className="btn btn-ghost" onPress={() => void published()}>
+            Open the published PDF (version {d.version})
           </Button>
-        ) : (
-          <p className="muted small">The PDF is rendered when the report is published.</p>
-        )}
+        ) : null}
       </section>
     </div>
   );
