@@ -9,8 +9,12 @@ import { type CrownServer, startCrown } from "./helpers/server.ts";
 let server: CrownServer;
 let browser: Browser;
 
+/** The app store pages come from the server's configuration (GET /config); without them no badge shows (web-account.spec.ts). */
+const APP_STORE_URL = "https://apps.apple.com/app/crown-e2e/id1234567890";
+const PLAY_STORE_URL = "https://play.google.com/store/apps/details?id=org.crown.e2e";
+
 beforeAll(async () => {
-  server = await startCrown();
+  server = await startCrown({ APP_STORE_URL, PLAY_STORE_URL });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -33,8 +37,8 @@ describe("public screens", () => {
     await page.getByRole("button", { name: "Sign In" }).click();
     await page.getByText("Email is invalid").waitFor();
     for (const name of ["Forgot password?", "Sign Up", "Reset it here"]) expect(await page.getByRole("link", { name }).count()).toBeGreaterThan(0);
-    expect(await page.getByRole("link", { name: /App Store/ }).count()).toBe(1);
-    expect(await page.getByRole("link", { name: /Google Play/ }).count()).toBe(1);
+    expect(await page.getByRole("link", { name: /App Store/ }).getAttribute("href")).toBe(APP_STORE_URL);
+    expect(await page.getByRole("link", { name: /Google Play/ }).getAttribute("href")).toBe(PLAY_STORE_URL);
     expect(await page.getByRole("button", { name: /Continue with Google/ }).count()).toBe(1);
     await page.getByText("Pediatric providers:").waitFor();
     await page.getByText("Remember me").click();
@@ -149,6 +153,7 @@ describe("public screens", () => {
     expect(href === "" || href.startsWith("crown://reset-password?token=abc")).toBe(true);
     await page.goto("/");
     await page.locator(".mobile-app-banner").waitFor();
+    expect(await page.locator(".mobile-app-banner").getByRole("link", { name: /App Store/ }).getAttribute("href")).toBe(APP_STORE_URL);
   });
 
   test("the login route loads at most 200 KB of JavaScript (gzip), without the ONNX runtime", async () => {
