@@ -29,7 +29,7 @@ describe("the 500 log line", () => {
     const lines: Array<Record<string, unknown>> = [];
     // A runtime without the services: the use case dies, the app answers 500 and logs the failure.
     const app = createHttpApp({
-      runtime: ManagedRuntime.make(Layer.empty),
+      runtime: ManagedRuntime.make(Layer.empty) as ManagedRuntime.ManagedRuntime<any, never>,
       presenter: { signIn: async () => ({}), profile: async () => ({}) },
       clientIp: () => null,
       publicUrl: "http://crown.test",
