@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { Effect } from "effect";
+import { Cause, Effect, Runtime } from "effect";
 import { Accounts, Onboarding, type UserType, USER_TYPES } from "@crown/core";
 import { readConfig } from "./config.ts";
 import { composeServices } from "./compose.ts";
@@ -24,8 +24,11 @@ const fail = (message: string): number => {
   return 1;
 };
 
+/** The account and database commands analyse nothing: they skip loading the head-contour model (seconds of start-up). */
+const NO_MODEL = { model: null, analyze: {}, problem: "not loaded by this command" } as const;
+
 const withServices = async <A>(fn: (services: Awaited<ReturnType<typeof composeServices>>) => Promise<A>): Promise<A> => {
-  const services = await composeServices(readConfig());
+  const services = await composeServices(readConfig(), undefined, NO_MODEL);
   try {
     return await fn(services);
   } finally {
@@ -34,7 +37,8 @@ const withServices = async <A>(fn: (services: Awaited<ReturnType<typeof composeS
 };
 
 const describeError = (error: unknown): string => {
-  const e = error as { message?: string; errors?: Record<string, string[]> };
+  // A failed effect arrives wrapped in a FiberFailure: tell the domain error itself, not its JSON.
+  const e = (Runtime.isFiberFailure(error) ? Cause.squash(error[Runtime.FiberFailureCauseId]) : error) as { message?: string; errors?: Record<string, string[]> };
   if (e?.errors) return Object.entries(e.errors).map(([field, messages]) => `${field}: ${messages.join(", ")}`).join("\n");
   return e?.message ?? String(error);
 };
