@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi } from "./helpers/capture.ts";
+import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi, snapshotWebDist } from "./helpers/capture.ts";
 import { screensDir, seriousViolations } from "./helpers/browser.ts";
 import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./helpers/server.ts";
 
@@ -12,7 +13,8 @@ import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./h
  * a physician enrols the tablet, the nurse signs in with her PIN, adds a patient, Auto Capture takes
  * the shots, the upload goes through prepare, upload and finalize, the tablet wipes itself, and the
  * report reaches the physician's results through the same pipeline as a parent's upload. Then the
- * idle timeout wipes a half-done patient, and a revoked tablet is refused.
+ * idle timeout wipes a half-done patient, the parent's QR code from the portal (filmed by a second
+ * tablet's fake camera) picks the baby, and revoking the tablet wipes it within seconds mid-capture.
  */
 
 const TABLET_LANDSCAPE = { width: 1280, height: 800 };
@@ -26,6 +28,12 @@ let physician: ApiUser;
 let nurse: ApiUser & Record<string, unknown>;
 let tablet: { context: BrowserContext; page: Page; errors: string[] };
 let deviceId: string;
+let webDist: { dir: string; remove: () => void } | null = null;
+/** A second Chromium whose fake camera films the parent's QR code, with a tablet page on the same device. */
+let qrTablet: { browser: Browser; context: BrowserContext; page: Page; errors: string[] } | null = null;
+let workDir: string;
+/** A revocation must reach the tablet "at once": the heartbeat runs every 3 s. */
+const REVOCATION_NOTICED_MS = 8_000;
 
 /** The kiosk is served from apps/kiosk/dist: built once when missing. */
 const ensureKioskBuilt = () => {
@@ -34,8 +42,21 @@ const ensureKioskBuilt = () => {
   if (r.status !== 0) throw new Error("Building apps/kiosk failed");
 };
 
-const openTablet = async (size = TABLET_LANDSCAPE) => {
-  const context = await browser.newContext({ baseURL: server.url, viewport: size, hasTouch: true });
+const openTablet = async (size = TABLET_LANDSCAPE, on: Browser = browser, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
+  const context = await on.newContext({ baseURL: server.url, viewport: size, hasTouch: true, ...(storageState ? { storageState } : {}) });
+  // Every camera stream the app opens is kept here, so a test can check that all were stopped.
+  await context.addInitScript(() => {
+    const streams: MediaStream[] = [];
+    (window as unknown as { kioskStreams: MediaStream[] }).kioskStreams = streams;
+    const media = navigator.mediaDevices;
+    if (!media) return;
+    const open = media.getUserMedia.bind(media);
+    media.getUserMedia = async (constraints) => {
+      const stream = await open(constraints);
+      streams.push(stream);
+      return stream;
+    };
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   const errors: string[] = [];
@@ -75,9 +96,44 @@ const storedOnTablet = (page: Page) =>
     text: document.body.innerText,
   }));
 
+/**
+ * The parent's QR code as a camera clip: the portal's rendered QR (a PNG screenshot) scaled up without
+ * smoothing and centred on a grey 640×480 frame, looped by Chromium's fake camera (.y4m).
+ */
+const qrCameraClip = (png: string) => {
+  const out = path.join(workDir, "qr.y4m");
+  const r = spawnSync(
+    "ffmpeg",
+    ["-y", "-loglevel", "error", "-loop", "1", "-i", png, "-vf", "scale=400:400:flags=neighbor,pad=640:480:(ow-iw)/2:(oh-ih)/2:color=0x808080", "-r", "10", "-frames:v", "10", "-pix_fmt", "yuv420p", out],
+    { stdio: "inherit" },
+  );
+  if (r.status !== 0) throw new Error("ffmpeg could not turn the QR screenshot into a .y4m clip");
+  return out;
+};
+
+/** Debian Chromium like `launchWithFakeCamera`, with `clip` as the camera. */
+const launchWithCameraClip = (clip: string) =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-video-capture=${clip}`,
+    ],
+  });
+
 beforeAll(async () => {
   ensureKioskBuilt();
-  server = await startCrown();
+  workDir = mkdtempSync(path.join(tmpdir(), "crown-kiosk-e2e-"));
+  // A private copy of the portal, so a concurrent build of apps/web cannot swap its chunks mid-run.
+  if (!process.env.CROWN_WEB_DIST) webDist = await snapshotWebDist();
+  server = await startCrown(webDist ? { CROWN_WEB_DIST: webDist.dir } : {});
   browser = await launchWithFakeCamera();
   physician = await signInApi(server, DEMO.physician, DEMO_PASSWORD);
   await finishOnboarding(server, physician, true);
@@ -87,8 +143,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await tablet?.context.close();
+  await qrTablet?.browser.close();
   await browser?.close();
   await server?.stop();
+  webDist?.remove();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
 describe("kiosk tablet", () => {
@@ -148,7 +207,25 @@ describe("kiosk tablet", () => {
     expect(await page.getByTestId("shots").locator("img").count()).toBe(10);
     await tabletShots(page, "review");
     await page.getByRole("button", { name: "Remove shot 10" }).click();
+    // Finalize is held back until the uploading screen (progress, step) has been checked and photographed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const finalize = "**/api/v1/en/kiosk/report/finalize";
+    await page.route(
+      finalize,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await page.getByRole("button", { name: "Upload 9 shots" }).click();
+    await page.getByRole("heading", { name: "Uploading" }).waitFor();
+    await page.getByText("Sending to the physician").waitFor({ timeout: 120_000 });
+    await page.getByText("9 of 9 shots sent").waitFor();
+    expect(await page.getByTestId("upload-progress").evaluate((e) => (e as HTMLProgressElement).value)).toBe(1);
+    await tabletShots(page, "uploading");
+    release();
     await page.getByRole("heading", { name: "Images Uploaded Successfully" }).waitFor({ timeout: 120_000 });
     console.log(`kiosk: sign-in to uploaded in ${Math.round((Date.now() - started) / 1000)} s`);
     await tabletShots(page, "done", false);
@@ -189,6 +266,7 @@ describe("kiosk tablet", () => {
     await page.getByRole("button", { name: /Upload \d+ shots/ }).click();
     await page.getByText(/The network is down/).first().waitFor();
     await page.getByText(/shots are queued on this tablet until they are sent/).waitFor();
+    await tabletShots(page, "offline");
     const offline = await storedOnTablet(page);
     expect(offline.local).toEqual(["crown.kiosk.device"]);
     expect(offline.indexedDb).toEqual([]);
@@ -217,33 +295,96 @@ describe("kiosk tablet", () => {
     expect(stored.local).toEqual(["crown.kiosk.device"]);
   }, 180_000);
 
-  test("a parent's code from the portal picks the baby on the tablet (typed where the browser has no BarcodeDetector)", async () => {
+  test("a parent's QR code from the portal picks the baby: filmed by the tablet's camera, or its code typed", async () => {
     const { page } = tablet;
+    // The parent shows the QR code in the portal.
     const parent = await signInApi(server, DEMO.parent, DEMO_PASSWORD);
-    const babies = (parent.babies as Array<{ identifier: string; name: string }> | undefined) ?? [];
-    expect(babies.length).toBeGreaterThan(0);
-    const qr = await api<{ code: string }>(server, "GET", `/user/baby-qr?baby_identifier=${babies[0]!.identifier}`, parent.token);
+    await finishOnboarding(server, parent, false);
+    const portal = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
+    const web = await portal.newPage();
+    web.setDefaultTimeout(60_000);
+    await signIn(web, DEMO.parent, DEMO_PASSWORD);
+    await web.goto("/kiosk-settings");
+    await web.getByRole("button", { name: "Show QR code" }).click();
+    const qr = web.getByTestId("baby-qr");
+    await qr.waitFor();
+    const babyName = /QR code for (.+), valid until/.exec((await qr.getAttribute("aria-label")) ?? "")?.[1];
+    expect(babyName).toBeTruthy();
+    const code = ((await web.getByTestId("baby-code").locator("code").textContent()) ?? "").trim();
+    expect(code).toMatch(/^[^.]+\.\d+\.[\w-]+$/);
+    expect(await seriousViolations(web)).toEqual([]);
+    await web.screenshot({ path: path.join(screensDir, "kiosk-portal-baby-qr-phone.png"), fullPage: true });
+    const png = path.join(workDir, "qr.png");
+    await qr.screenshot({ path: png });
+    await portal.close();
+
+    // On the tablet filmed by the clip (no QR in view): the scanner waits, a bad code typed is refused, the right one works.
     await page.goto("/kiosk/");
     await enterPin(page, "Nora Nurse", PIN);
     await page.getByRole("button", { name: "Scan parent's QR" }).click();
-    await page.getByLabel("Code").fill(`${qr.code}x`);
+    await page.getByText("Hold the parent's QR code in front of the tablet's camera.").waitFor();
+    expect(await page.getByTestId("qr-video").evaluate((v) => (v as HTMLVideoElement).videoWidth)).toBeGreaterThan(0);
+    await tabletShots(page, "qr-scan");
+    await page.getByLabel("Code").fill(`${code}x`);
     await page.getByRole("button", { name: "Find patient" }).click();
     await page.getByText("This QR code is invalid or has expired.").waitFor();
-    await page.getByLabel("Code").fill(qr.code);
+    await page.getByLabel("Code").fill(code);
     await page.getByRole("button", { name: "Find patient" }).click();
-    await page.getByRole("heading", { name: babies[0]!.name }).waitFor();
+    await page.getByRole("heading", { name: babyName! }).waitFor();
     await page.getByRole("button", { name: "Change patient" }).click();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByText("Tap your name to sign in with your PIN.").waitFor();
-  }, 120_000);
 
-  test("a revoked tablet is refused and forgets its enrolment", async () => {
+    // A second tablet page of the same device, whose camera films the portal's QR code: the scan alone picks the baby.
+    const qrBrowser = await launchWithCameraClip(qrCameraClip(png));
+    const opened = await openTablet(TABLET_PORTRAIT, qrBrowser, await tablet.context.storageState());
+    qrTablet = { browser: qrBrowser, ...opened };
+    await qrTablet.page.goto("/kiosk/");
+    await enterPin(qrTablet.page, "Nora Nurse", PIN);
+    await qrTablet.page.getByRole("button", { name: "Scan parent's QR" }).click();
+    await qrTablet.page.getByRole("heading", { name: babyName! }).waitFor({ timeout: 30_000 });
+    await qrTablet.page.getByRole("button", { name: "Start camera" }).waitFor();
+    expect(qrTablet.errors).toEqual([]);
+  }, 180_000);
+
+  test("revoking the tablet wipes it within seconds, mid-capture and mid-review, and it stays refused", async () => {
     const { page } = tablet;
+    // The main tablet page reviews shots of a patient; the second page of the same device is capturing.
+    await enterPin(page, "Nora Nurse", PIN);
+    await page.getByLabel("Search patients").fill(BABY.last.slice(0, 6));
+    await page.getByRole("button", { name: new RegExp(BABY.last) }).click();
+    await page.getByRole("button", { name: "Start camera" }).click();
+    await page.getByTestId("capture").waitFor();
+    await page.waitForFunction(() => !/Auto Capture: 0 /.test(document.querySelector('[data-testid="shot-count"]')?.textContent ?? "Auto Capture: 0 "), undefined, {
+      timeout: 120_000,
+    });
+    await page.getByRole("button", { name: "Review shots" }).click();
+    await page.getByRole("heading", { name: /Review the shots/ }).waitFor();
+    expect(await page.getByTestId("shots").locator("img").count()).toBeGreaterThan(0);
+    const capturing = qrTablet!.page;
+    await capturing.getByRole("button", { name: "Start camera" }).click();
+    await capturing.getByTestId("capture").waitFor();
+
+    // The physician revokes it in the portal's API; no one touches either page.
+    const revokedAt = Date.now();
     await api(server, "POST", "/kiosk/devices/revoke", physician.token, { device_identifier: deviceId });
-    await page.goto("/kiosk/");
-    await page.getByRole("heading", { name: "This tablet is no longer enrolled" }).waitFor();
-    expect((await storedOnTablet(page)).local).toEqual([]);
+    await page.getByRole("heading", { name: "This tablet is no longer enrolled" }).waitFor({ timeout: REVOCATION_NOTICED_MS });
+    await capturing.getByRole("heading", { name: "This tablet is no longer enrolled" }).waitFor({ timeout: REVOCATION_NOTICED_MS });
+    expect(Date.now() - revokedAt).toBeLessThan(REVOCATION_NOTICED_MS);
+    for (const p of [page, capturing]) {
+      const stored = await storedOnTablet(p);
+      expect(stored.local).toEqual([]);
+      expect(stored.text).not.toContain(BABY.last);
+      expect(await p.locator("img, video").count()).toBe(0);
+      // The camera is released: the capture's stream was opened and every track of it has stopped.
+      const tracks = await p.evaluate(() => (window as unknown as { kioskStreams: MediaStream[] }).kioskStreams.flatMap((m) => m.getTracks()).map((t) => t.readyState));
+      expect(tracks.length).toBeGreaterThan(0);
+      expect(tracks.filter((t) => t === "live")).toEqual([]);
+    }
+    await tabletShots(page, "revoked");
+
+    // Reloaded, it is a tablet to enrol again; its old credential is refused by the server.
     await page.reload();
     await page.getByRole("heading", { name: "Enrol this tablet" }).waitFor();
-  }, 120_000);
+  }, 240_000);
 });

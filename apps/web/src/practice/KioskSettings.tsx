@@ -134,7 +134,7 @@ const QR_QUIET_ZONE = 4;
  * A QR code drawn as one SVG path of its dark modules on white (always dark on light, whatever the
  * page's theme: the kiosk's decoder does not try inverted codes).
  */
-export function QrCode({ text, label }: { text: string; label: string }) {
+function QrCode({ text, label }: { text: string; label: string }) {
   const { size, path } = useMemo(() => {
     // Level M survives a glare spot on a phone screen and keeps the signed code at a readable density.
     const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
