@@ -334,10 +334,14 @@ describe("review and results", () => {
     await page.getByLabel("Reviewer's note").fill("Clear photos; plagiocephaly pattern to follow up.");
     await page.getByRole("button", { name: "Save note" }).click();
     await page.getByText("Note saved").first().waitFor();
+    // The preview renders the PDF from the review as it stands, before anything is published.
+    const [previewTab] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: "Preview the PDF" }).click()]);
+    expect(previewTab.url()).toMatch(/^blob:/);
+    await previewTab.close();
     await page.getByRole("button", { name: "Publish" }).click();
     await page.getByText("Report published successfully").first().waitFor({ timeout: 60_000 });
     await page.getByText("published", { exact: true }).waitFor();
-    await page.getByRole("button", { name: /Preview the PDF/ }).waitFor();
+    await page.getByRole("button", { name: "Open the published PDF (version 1)" }).waitFor();
     noErrors(tab);
     await tab.context.close();
   }, 480_000);
