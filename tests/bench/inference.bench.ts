@@ -2,7 +2,8 @@
 //   pnpm tsx tests/bench/inference.bench.ts [--eval DIR] [--limit N] [--no-browser] [--runs N] [--outline logits|probabilities]
 //     [--views 1|2|4|8] [--rows rows.json]
 // - the model's size;
-// - server time per image with one thread (onnxruntime-node): one model pass, and a whole two-pass analysis;
+// - server time per image with one thread (onnxruntime-node): one model pass, and a whole measurement
+//   (whole-photo pass, the close-up in the model card's views, geometry);
 // - Chromium time per frame (onnxruntime-web wasm in a Web Worker, two passes, as auto-capture runs it);
 // - on a held-out rendered set (models/head-contour/data/eval/truth.json from build.sh, or --eval DIR):
 //   MAE of CI and CVAI, share of good images accepted, and the right reason on bad images per reason,
@@ -92,7 +93,7 @@ if (photos.length > 0) {
       imageTimes.push(performance.now() - t);
     }
   }
-  line("server, per image (two passes + geometry), 1 thread", `${ms(median(imageTimes))} median, ${ms(Math.min(...imageTimes))} best, ${ms(percentile(imageTimes, 90))} p90, ${ms(cpuMs(cpu) / imageTimes.length)} CPU`, "20 ms");
+  line(`server, per photo measured (${options.closeUpViews ?? 1} close-up view(s)), 1 thread`, `${ms(median(imageTimes))} median, ${ms(Math.min(...imageTimes))} best, ${ms(percentile(imageTimes, 90))} p90, ${ms(cpuMs(cpu) / imageTimes.length)} CPU`, "20 ms");
   const sizes = images.map((i) => `${i.width}x${i.height}`);
   process.stdout.write(`${"".padEnd(52)} (${images.length} sample photos, ${[...new Set(sizes)].slice(0, 4).join(", ")}${sizes.length > 4 ? ", ..." : ""})\n`);
 } else {
