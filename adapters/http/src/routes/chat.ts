@@ -13,6 +13,7 @@ import { jsonBody, pageParam } from "../request.ts";
 const tag = "Chat";
 const support = "Support inbox";
 documented({ method: "get", path: "/chat/token", summary: "A stream ticket (text/plain) for `GET /events?token=`: opens only the event stream of this session and ends with it. Also /chat/token/:identifier (the caller's own identifier)", tag, auth: true });
+documented({ method: "get", path: "/chat/token/:identifier", summary: "The accounts spec's form of GET /chat/token: the identifier must be the caller's own", tag, auth: true });
 documented({ method: "get", path: "/chat/conversation", summary: "The caller's support conversation: newest 50 messages (?before=<message identifier> for older), unread count", tag, auth: true });
 documented({ method: "post", path: "/chat/conversation/messages", summary: "Write to support: JSON { text }, or multipart with text and up to 4 images (PNG or JPEG by their bytes, at most 10 MB each)", tag, auth: true, body: ChatMessageRequest });
 documented({ method: "post", path: "/chat/conversation/read", summary: "Mark support's messages read (read receipts)", tag, auth: true });
@@ -20,6 +21,7 @@ documented({ method: "get", path: "/chat/unread-count", summary: "Unread chat me
 documented({ method: "post", path: "/chat/messages", summary: "E-mail the unseen messages of the caller's conversation now (each message is e-mailed at most once)", tag, auth: true });
 documented({ method: "get", path: "/chat/attachments/:id", summary: "An image of a conversation the caller takes part in", tag, auth: true, response: "binary" });
 documented({ method: "post", path: "/chat/visitor/messages", summary: "A visitor (public pages) writes with an e-mail address; the first call answers a visitor token (send it back as X-Visitor-Token). Rate limited. Also POST /visitors", tag, auth: false, body: VisitorMessageRequest });
+documented({ method: "post", path: "/visitors", summary: "The accounts spec's visitor call: the same as POST /chat/visitor/messages", tag, auth: false, body: VisitorMessageRequest });
 documented({ method: "get", path: "/chat/visitor/conversation", summary: "The visitor's messages since its token was issued (X-Visitor-Token header)", tag, auth: false });
 documented({ method: "post", path: "/chat/visitor/read", summary: "The visitor read support's messages (X-Visitor-Token header)", tag, auth: false });
 documented({ method: "get", path: "/chat/visitor/attachments/:id", summary: "An image in the visitor's conversation (X-Visitor-Token header or ?token=)", tag, auth: false, response: "binary" });
