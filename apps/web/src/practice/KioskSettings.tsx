@@ -194,7 +194,7 @@ function BabyCode() {
         </div>
       ) : null}
       {expired ? <FormMessage tone="error">The code has expired. Show a new one.</FormMessage> : null}
-      <Button className="button" onPress={() => void show()}>
+      <Button className="btn btn-primary" onPress={() => void show()}>
         {code ? "Show a new code" : "Show QR code"}
       </Button>
     </section>
@@ -205,7 +205,7 @@ export default function KioskSettings() {
   const session = useSession();
   const role = session?.userRole;
   return (
-    <div className="page">
+    <div className="page page-stack">
       <h1 id="page-title">Kiosk</h1>
       {role === "physician" || role === "physician_staff" ? <PinForm /> : null}
       {role === "physician" ? <Devices /> : null}
