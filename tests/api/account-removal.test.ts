@@ -2,6 +2,7 @@ import { Accounts, type UserType } from "@crown/core";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { b64, databaseKinds, PASSWORD, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
+import { flakyMailWorker } from "./mail-worker.ts";
 
 interface Account {
   readonly identifier: string;
@@ -12,6 +13,8 @@ interface Account {
 describe.each(await databaseKinds())("account removal requests on %s", (kind) => {
   let server: TestServer;
   let admin: Account;
+  // The confirmation goes through the job queue (ADR 15); this worker sends it.
+  let mail: Awaited<ReturnType<typeof flakyMailWorker>>;
 
   const account = async (type: UserType, firstName = "Pat"): Promise<Account> => {
     const email = uniqueEmail(type);
@@ -27,8 +30,10 @@ describe.each(await databaseKinds())("account removal requests on %s", (kind) =>
   beforeAll(async () => {
     server = await startTestServer(kind);
     admin = await account("admin", "Ada");
+    mail = await flakyMailWorker(server.services.database.db, server.services.run as never);
   });
   afterAll(async () => {
+    await mail?.worker.stop();
     await server?.close();
   });
 
@@ -61,7 +66,10 @@ describe.each(await databaseKinds())("account removal requests on %s", (kind) =>
     expect(again.json.results.identifier).toBe(first.json.results.identifier);
 
     expect(await auditCount("account.removal_requested", physician.identifier)).toBe(1);
-    const mails = (await server.outbox()).filter((m) => m.to.includes(physician.email) && /remove your Crown account/.test(m.subject));
+    const confirmations = async () => (await server.outbox()).filter((m) => m.to.includes(physician.email) && /remove your Crown account/.test(m.subject));
+    for (let waited = 0; (await confirmations()).length === 0 && waited < 15_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300));
+    const mails = await confirmations();
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(physician.email);
 

@@ -2,7 +2,8 @@ import { Context, Effect, Option } from "effect";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { RateLimited, ValidationFailed } from "../shared/errors.ts";
-import { audit, Mailer, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
+import { queueMail } from "../report/mail-jobs.ts";
+import { audit, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";
 import { composeMail } from "../shared/mail.ts";
@@ -67,11 +68,11 @@ export const requestRemoval = (input: unknown) =>
         const request: RemovalRequest = { id: (yield* Random).identifier(), userId: user.id, reason: body.reason ? body.reason : null, createdAt: at };
         yield* requests.insert(request);
         yield* audit({ action: "account.removal_requested", actorId: user.id, subjectId: user.id, details: { request: request.id } });
+        // Queued with the request (ADR 15): a rolled-back request sends nothing, a refused send is retried.
+        yield* queueMail(removalRequestedMail(user, at));
         return { created: true, request };
       }),
     );
-    // The mail leaves after the commit, so it never confirms a request that was rolled back.
-    if (outcome.created) yield* Effect.flatMap(Mailer, (m) => m.send(removalRequestedMail(user, at)));
     return {
       message: outcome.created ? REMOVAL_MESSAGES.requested : REMOVAL_MESSAGES.alreadyRequested,
       results: present(outcome.request),
