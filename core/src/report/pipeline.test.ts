@@ -1,58 +1,13 @@
 import { fc, test } from "@fast-check/vitest";
 import { Cause, Effect, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import type { User } from "../accounts/model.ts";
-import type { Baby } from "../onboarding/model.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
 import { analyzeReport, giveUpAnalysis } from "./analysis.ts";
 import { finalizeReport, prepareReport, type UploadPart, uploadAttachments } from "./capture.ts";
 import { decidePhoto, publishReport } from "./review.ts";
-import { Crash, fakePhoto, makeReportWorld, type ReportWorld } from "./testing.ts";
+import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, Crash, fakePhoto, makeReportWorld, type ReportWorld } from "./testing.ts";
 
-const at = new Date("2026-11-01T09:00:00Z");
-const aUser = (id: string, type: User["type"], firstName: string): User => ({
-  id,
-  email: `${id}@example.org`,
-  passwordHash: "x",
-  type,
-  status: "Active",
-  firstName,
-  lastName: "Test",
-  phone: null,
-  faxNumber: null,
-  emailVerifiedAt: at,
-  passwordChangedAt: at,
-  photoKey: null,
-  photoType: null,
-  disclaimerAcceptedAt: at,
-  baaSignedAt: at,
-  quizPassedAt: at,
-  createdAt: at,
-});
-const PARENT = aUser("parent-1", "parent", "Pat");
-const PHYSICIAN = aUser("physician-1", "physician", "Phil");
-const REVIEWER = aUser("reviewer-1", "reviewer", "Rae");
-const BABY: Baby = {
-  id: "baby-1",
-  parentId: PARENT.id,
-  physicianId: PHYSICIAN.id,
-  firstName: "Mia",
-  middleName: null,
-  lastName: "Test",
-  dateOfBirth: "2026-07-01",
-  relation: "mother",
-  gender: "female",
-  ethnicity: null,
-  nicuTime: null,
-  previousCondition: null,
-  referralCode: null,
-  caregiverEmail: null,
-  caregiverPhone: null,
-  createdBy: PARENT.id,
-  createdAt: at,
-  updatedAt: at,
-};
 
 const PHOTOS = [0, 1, 2, 3, 4, 5].map((i) => fakePhoto(50 + i, 62, i));
 

@@ -1,7 +1,5 @@
 import { Cause, Effect, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import type { User } from "../accounts/model.ts";
-import type { Baby } from "../onboarding/model.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
 import { analyzeReport } from "./analysis.ts";
@@ -10,51 +8,8 @@ import { SEND_MAIL_JOB } from "./mail-jobs.ts";
 import { type ReportDocument, ReportRenderer } from "./model.ts";
 import { physicianResults, providerDownload } from "./results.ts";
 import { addNote, decidePhoto, previewReport, publishReport, reopenReport, requestRecapture } from "./review.ts";
-import { fakePhoto, makeReportWorld } from "./testing.ts";
+import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, fakePhoto, makeReportWorld } from "./testing.ts";
 
-const at = new Date("2026-11-01T09:00:00Z");
-const aUser = (id: string, type: User["type"], firstName: string): User => ({
-  id,
-  email: `${id}@example.org`,
-  passwordHash: "x",
-  type,
-  status: "Active",
-  firstName,
-  lastName: "Test",
-  phone: null,
-  faxNumber: null,
-  emailVerifiedAt: at,
-  passwordChangedAt: at,
-  photoKey: null,
-  photoType: null,
-  disclaimerAcceptedAt: at,
-  baaSignedAt: at,
-  quizPassedAt: at,
-  createdAt: at,
-});
-const PARENT = aUser("parent-1", "parent", "Pat");
-const PHYSICIAN = aUser("physician-1", "physician", "Phil");
-const REVIEWER = aUser("reviewer-1", "reviewer", "Rae");
-const BABY: Baby = {
-  id: "baby-1",
-  parentId: PARENT.id,
-  physicianId: PHYSICIAN.id,
-  firstName: "Mia",
-  middleName: null,
-  lastName: "Test",
-  dateOfBirth: "2026-07-01",
-  relation: "mother",
-  gender: "female",
-  ethnicity: null,
-  nicuTime: null,
-  previousCondition: null,
-  referralCode: null,
-  caregiverEmail: null,
-  caregiverPhone: null,
-  createdBy: PARENT.id,
-  createdAt: at,
-  updatedAt: at,
-};
 // Different widths: rejecting one photo moves the median, so a stale PDF would show other numbers.
 const PHOTOS = [0, 1, 2, 3].map((i) => fakePhoto(44 + 4 * i, 62, i));
 

@@ -282,3 +282,48 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
     addBaby: (baby) => void onboarding.babies.set(baby.id, baby),
   };
 };
+
+// A parent, their physician, a reviewer and a baby, for the use-case tests of reports.
+export const at = new Date("2026-11-01T09:00:00Z");
+export const aUser = (id: string, type: User["type"], firstName: string): User => ({
+  id,
+  email: `${id}@example.org`,
+  passwordHash: "x",
+  type,
+  status: "Active",
+  firstName,
+  lastName: "Test",
+  phone: null,
+  faxNumber: null,
+  emailVerifiedAt: at,
+  passwordChangedAt: at,
+  photoKey: null,
+  photoType: null,
+  disclaimerAcceptedAt: at,
+  baaSignedAt: at,
+  quizPassedAt: at,
+  createdAt: at,
+});
+export const PARENT = aUser("parent-1", "parent", "Pat");
+export const PHYSICIAN = aUser("physician-1", "physician", "Phil");
+export const REVIEWER = aUser("reviewer-1", "reviewer", "Rae");
+export const BABY: Baby = {
+  id: "baby-1",
+  parentId: PARENT.id,
+  physicianId: PHYSICIAN.id,
+  firstName: "Mia",
+  middleName: null,
+  lastName: "Test",
+  dateOfBirth: "2026-07-01",
+  relation: "mother",
+  gender: "female",
+  ethnicity: null,
+  nicuTime: null,
+  previousCondition: null,
+  referralCode: null,
+  caregiverEmail: null,
+  caregiverPhone: null,
+  createdBy: PARENT.id,
+  createdAt: at,
+  updatedAt: at,
+};
