@@ -1,14 +1,14 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { b64 } from "./harness.ts";
 import { type EventReader, readEvents } from "./sse.ts";
+import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
 
 /**
  * Two real server processes (`pnpm crown start`) on one PostgreSQL database: an event committed by
@@ -16,64 +16,27 @@ import { type EventReader, readEvents } from "./sse.ts";
  * either process with Last-Event-ID gets exactly what it missed.
  */
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const adminUrl = await postgresServerUrl();
 const PASSWORD = "Sunny-day-42";
 const SECRET = `two-process-secret-${randomBytes(8).toString("hex")}`;
 
-interface Proc {
+interface Proc extends CrownProcess {
   readonly url: string;
-  readonly child: ChildProcess;
-  readonly output: () => string;
-  readonly dataDir: string;
 }
 
+/** `pnpm crown start` on a free port, without a worker, once it answers /readyz. */
 const start = async (env: Record<string, string>): Promise<Proc> => {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-2proc-"));
   const url = `http://127.0.0.1:${port}`;
-  let output = "";
-  const child = spawn("pnpm", ["crown", "start"], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, PORT: String(port), CROWN_DATA_DIR: dataDir, PUBLIC_URL: url, CROWN_SECRET: SECRET, CROWN_WORKER: "off" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+  const p = spawnCrown(["start"], { ...env, PORT: String(port), PUBLIC_URL: url, CROWN_SECRET: SECRET, CROWN_WORKER: "off" }, "crown-2proc-");
+  await waitUntil("crown start becoming ready", p, async () => {
+    try {
+      return (await fetch(`${url}/readyz`)).ok;
+    } catch {
+      return false; // not listening yet
+    }
   });
-  child.stdout?.on("data", (d) => (output += String(d)));
-  child.stderr?.on("data", (d) => (output += String(d)));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`crown start exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`crown start did not become ready:\n${output}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return { url, child, output: () => output, dataDir };
-};
-
-const stop = async (p: Proc | undefined) => {
-  if (!p) return;
-  if (p.child.exitCode === null && p.child.pid) {
-    const exited = new Promise((r) => p.child.once("exit", r));
-    try {
-      process.kill(-p.child.pid, "SIGTERM");
-    } catch {
-      p.child.kill("SIGTERM");
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (p.child.exitCode === null) {
-      try {
-        process.kill(-p.child.pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }
-  }
-  rmSync(p.dataDir, { recursive: true, force: true });
+  return { ...p, url };
 };
 
 describe.skipIf(adminUrl === null)("live events across two server processes on one PostgreSQL", () => {
@@ -127,7 +90,7 @@ describe.skipIf(adminUrl === null)("live events across two server processes on o
 
   afterAll(async () => {
     for (const r of readers) await r.close();
-    await Promise.all([stop(a), stop(b)]);
+    await Promise.all([stopCrown(a), stopCrown(b)]);
     await database?.drop();
   }, 60_000);
 

@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { readOutbox } from "@crown/mail";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { b64 } from "./harness.ts";
+import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
@@ -18,66 +18,16 @@ import { headPhoto } from "./report-fixtures.ts";
  * server finalized, and sends the e-mails the server queued.
  */
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const adminUrl = await postgresServerUrl();
 const PASSWORD = "Sunny-day-42";
 const SECRET = `worker-secret-${randomBytes(8).toString("hex")}`;
 
-interface Proc {
-  readonly child: ChildProcess;
-  readonly output: () => string;
-  readonly dataDir: string;
-}
-
-const spawnCrown = (args: string[], env: Record<string, string>): Proc => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-worker-"));
-  let output = "";
-  const child = spawn("pnpm", ["crown", ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir, CROWN_SECRET: SECRET },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  child.stdout?.on("data", (d) => (output += String(d)));
-  child.stderr?.on("data", (d) => (output += String(d)));
-  return { child, output: () => output, dataDir };
-};
-
-const waitUntil = async (what: string, p: Proc, check: () => Promise<boolean> | boolean, timeoutMs = 120_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (p.child.exitCode !== null) throw new Error(`${what}: the process exited with ${p.child.exitCode}:\n${p.output()}`);
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`${what}: timed out:\n${p.output()}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-};
-
-const stop = async (p: Proc | undefined) => {
-  if (!p) return;
-  if (p.child.exitCode === null && p.child.pid) {
-    const exited = new Promise((r) => p.child.once("exit", r));
-    try {
-      process.kill(-p.child.pid, "SIGTERM");
-    } catch {
-      p.child.kill("SIGTERM");
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (p.child.exitCode === null) {
-      try {
-        process.kill(-p.child.pid, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }
-  }
-  rmSync(p.dataDir, { recursive: true, force: true });
-};
+const spawnWorkerTest = (args: string[], env: Record<string, string>) => spawnCrown(args, { ...env, CROWN_SECRET: SECRET }, "crown-worker-");
 
 describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WORKER=off, on one PostgreSQL", () => {
   let database: TestDatabase;
-  let server: Proc | undefined;
-  let worker: Proc | undefined;
+  let server: CrownProcess | undefined;
+  let worker: CrownProcess | undefined;
   let url: string;
 
   const api = async (method: string, route: string, token: string, body?: unknown) => {
@@ -110,7 +60,7 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
     }
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    server = spawnCrown(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_WORKER: "off" });
+    server = spawnWorkerTest(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_WORKER: "off" });
     await waitUntil("crown start", server, async () => {
       try {
         return (await fetch(`${url}/readyz`)).ok;
@@ -121,7 +71,7 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([stop(server), stop(worker)]);
+    await Promise.all([stopCrown(server), stopCrown(worker)]);
     await database?.drop();
   }, 60_000);
 
@@ -151,7 +101,7 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
     const queued = await sql<{ state: string }>`select state from jobs where name = 'analyze-report' and payload->>'reportId' = ${reportId}`.execute(database.db);
     expect(queued.rows.map((r) => r.state)).toEqual(["pending"]);
 
-    worker = spawnCrown(["worker"], { DATABASE_URL: database.url! });
+    worker = spawnWorkerTest(["worker"], { DATABASE_URL: database.url! });
     await waitUntil("the worker's analysis", worker, async () => (await status()) === "analyzed", 180_000);
     expect(worker.output()).toMatch(/worker started \(postgres/);
     expect(worker.output()).toMatch(/"msg":"job done".*"name":"analyze-report"/);

@@ -1,0 +1,63 @@
+// Real `pnpm crown ...` processes for the multi-process tests: started in their own process group and
+// data directory, watched for an early exit, and stopped with everything they started.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface CrownProcess {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly dataDir: string;
+}
+
+/** `pnpm crown <args>` with `env` over this process's environment and a fresh CROWN_DATA_DIR. */
+export const spawnCrown = (args: string[], env: Record<string, string>, dataDirPrefix = "crown-proc-"): CrownProcess => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), dataDirPrefix));
+  let output = "";
+  const child = spawn("pnpm", ["crown", ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (d) => (output += String(d)));
+  child.stderr?.on("data", (d) => (output += String(d)));
+  return { child, output: () => output, dataDir };
+};
+
+/** Polls `check` until it holds; fails with the process's output if it exits or time runs out. */
+export const waitUntil = async (what: string, p: CrownProcess, check: () => Promise<boolean> | boolean, timeoutMs = 120_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (p.child.exitCode !== null) throw new Error(`${what}: the process exited with ${p.child.exitCode}:\n${p.output()}`);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: timed out:\n${p.output()}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+};
+
+/** SIGTERM to the whole process group (pnpm, tsx, node), SIGKILL after 10 s; then the data directory goes. */
+export const stopCrown = async (p: CrownProcess | undefined) => {
+  if (!p) return;
+  if (p.child.exitCode === null && p.child.pid) {
+    const exited = new Promise((r) => p.child.once("exit", r));
+    try {
+      process.kill(-p.child.pid, "SIGTERM");
+    } catch {
+      p.child.kill("SIGTERM");
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (p.child.exitCode === null) {
+      try {
+        process.kill(-p.child.pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  }
+  rmSync(p.dataDir, { recursive: true, force: true });
+};
