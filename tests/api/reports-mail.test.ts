@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { SEND_MAIL_JOB } from "@crown/core/report/index";
+import { listJobs } from "@crown/jobs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { databaseKinds } from "./harness.ts";
 import { flakyMailWorker } from "./mail-worker.ts";
@@ -24,9 +25,7 @@ describe.each(await databaseKinds())("report e-mails through the job queue on %s
     await s.waitFor(parentToken, id, ["analyzed"]);
     return id;
   };
-  const mailJobs = async () =>
-    (await sql<{ to: string; state: string; attempts: number; last_error: string | null }>`
-      select payload->'mail'->>'to' as to, state, attempts, last_error from jobs where name = 'send-mail' order by id`.execute(s.db)).rows;
+  const mailJobs = async () => (await listJobs(s.db, SEND_MAIL_JOB)).map((j) => ({ ...j, to: (j.payload.mail as { to: string }).to }));
 
   test("a publish e-mail refused once by the mail server is sent on the retry, once; the other recipient's is not sent again", async () => {
     const physician = await s.user("physician");
@@ -43,8 +42,8 @@ describe.each(await databaseKinds())("report e-mails through the job queue on %s
     expect(mail.attempts.filter((to) => to === physician.email)).toHaveLength(2);
     expect(mail.attempts.filter((to) => to === parent.email)).toHaveLength(1);
     const jobs = await mailJobs();
-    expect(jobs.find((j) => j.to === physician.email)).toMatchObject({ state: "done", attempts: 2, last_error: expect.stringContaining("421") });
-    expect(jobs.find((j) => j.to === parent.email)).toMatchObject({ state: "done", attempts: 1 });
+    expect(jobs.find((j) => j.to === physician.email)).toMatchObject({ state: "completed", attempts: 2, last_error: expect.stringContaining("421") });
+    expect(jobs.find((j) => j.to === parent.email)).toMatchObject({ state: "completed", attempts: 1 });
   });
 
   test("a recapture e-mail refused once is sent on the retry, once, with what to redo", async () => {

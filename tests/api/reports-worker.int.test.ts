@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
+import { listJobs } from "@crown/jobs";
 import { readOutbox } from "@crown/mail";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
@@ -98,8 +99,8 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
     // The server runs no jobs: the analysis waits in the queue.
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await status()).toBe("submitted");
-    const queued = await sql<{ state: string }>`select state from jobs where name = 'analyze-report' and payload->>'reportId' = ${reportId}`.execute(database.db);
-    expect(queued.rows.map((r) => r.state)).toEqual(["pending"]);
+    const queued = (await listJobs(database.db, "analyze-report")).filter((j) => j.payload.reportId === reportId);
+    expect(queued.map((j) => j.state)).toEqual(["created"]);
 
     worker = spawnWorkerTest(["worker"], { DATABASE_URL: database.url! });
     await waitUntil("the worker's analysis", worker, async () => (await status()) === "analyzed", 180_000);

@@ -1,1 +1,2 @@
 export * from "./queue.ts";
+export * from "./pg-boss-db.ts";

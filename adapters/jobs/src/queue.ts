@@ -1,176 +1,312 @@
-import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
 import { JobQueue, type JobQueuePort } from "@crown/core/report/index";
-import { type Database, executor } from "@crown/db";
+import { type Database, type Executor, executor } from "@crown/db";
 import { Effect, Layer } from "effect";
 import { type Kysely, sql } from "kysely";
+import PgBoss from "pg-boss";
+import { pgBossDb } from "./pg-boss-db.ts";
 
 /**
- * A durable job queue in the application's own PostgreSQL (or PGlite) database: the `jobs` table
- * of migration 2026-11-22T0600, claimed with `FOR UPDATE SKIP LOCKED` (docs/adr/0005-job-queue.md).
- * `enqueue` runs on the current executor, so a job enqueued inside `Transactor.run` commits or
+ * The job queue: pg-boss 10 in the application's own PostgreSQL (or PGlite) database, schema
+ * `pgboss`, reached through the Kysely executor (./pg-boss-db.ts, docs/adr/0005-job-queue.md).
+ * `enqueue` sends on the current executor, so a job enqueued inside `Transactor.run` commits or
  * rolls back with the transaction that caused it.
  */
 
+/** The PostgreSQL schema pg-boss keeps its tables in. */
+export const PG_BOSS_SCHEMA = "pgboss";
+/** Attempts of a job unless its enqueue says otherwise. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+/** First retry delay (s); pg-boss doubles it with each attempt, with jitter (up to twice as long). */
+export const DEFAULT_BACKOFF_SECONDS = 5;
+/** A job running longer than this is taken to have died with its worker: failed, and retried if it has attempts left (s). */
+export const DEFAULT_EXPIRE_SECONDS = 15 * 60;
+
+/** One attempt of a job, as a handler sees it. */
 export interface JobRow {
-  readonly id: number;
+  readonly id: string;
   readonly name: string;
   readonly payload: Record<string, unknown>;
+  /** This attempt's number, from 1. */
   readonly attempts: number;
   readonly max_attempts: number;
 }
 
-export const makeJobQueue = (db: Kysely<Database>): JobQueuePort => ({
+const bossOptions = (db: PgBoss.Db, more: Partial<PgBoss.ConstructorOptions> = {}): PgBoss.ConstructorOptions => ({
+  db,
+  schema: PG_BOSS_SCHEMA,
+  // No cron jobs, and maintenance only in workers (below).
+  schedule: false,
+  supervise: false,
+  ...more,
+});
+
+/**
+ * Every queue is `stately`: at most one job per key waits (created or retry) and one runs; a repeated
+ * enqueue of a waiting key is a no-op. Jobs enqueued without a key get a key of their own.
+ */
+const QUEUE_OPTIONS: PgBoss.Queue = { name: "", policy: "stately" };
+
+interface Prepared {
+  /** Sends on the executor passed per call; creates the schema (pg-boss's own migrations) on start. */
+  readonly boss: PgBoss;
+  /** Queues known to exist (committed). */
+  readonly queues: Set<string>;
+}
+
+const prepared = new WeakMap<Kysely<Database>, Promise<Prepared>>();
+
+/**
+ * Creates a queue (idempotent) in a transaction that first takes an advisory lock: two
+ * `create_queue` calls at once (two processes starting, or the server's layer and its worker)
+ * would otherwise deadlock on the foreign keys each new partition adds to `pgboss.queue`.
+ * Inside a transaction already, the queue is created in it, and exists exactly when its job does.
+ */
+const createQueue = async (ex: Executor, name: string) => {
+  const create = async (tx: Executor) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`${PG_BOSS_SCHEMA}.create_queue`}))`.execute(tx);
+    await new PgBoss(bossOptions(pgBossDb(tx))).createQueue(name, { ...QUEUE_OPTIONS, name });
+  };
+  if (ex.isTransaction) await create(ex);
+  else await ex.transaction().execute(create);
+};
+
+const createQueues = async (db: Kysely<Database>, known: Set<string>, names: Iterable<string>) => {
+  for (const name of names) {
+    if (known.has(name)) continue;
+    await createQueue(db, name);
+    known.add(name);
+  }
+};
+
+/**
+ * Installs or migrates pg-boss's schema (under its advisory lock, so concurrent processes are safe)
+ * and creates the named queues, once per database. Runs outside any transaction.
+ */
+export const prepareJobQueue = async (db: Kysely<Database>, queues: Iterable<string> = []): Promise<Prepared> => {
+  let ready = prepared.get(db);
+  if (!ready) {
+    ready = (async () => {
+      const boss = new PgBoss(bossOptions(pgBossDb(db)));
+      boss.on("error", (error) => console.error("[jobs] pg-boss:", error.message));
+      await boss.start();
+      const existing = await boss.getQueues();
+      return { boss, queues: new Set(existing.map((q) => q.name)) };
+    })();
+    prepared.set(db, ready);
+    ready.catch(() => prepared.delete(db));
+  }
+  const p = await ready;
+  await createQueues(db, p.queues, queues);
+  return p;
+};
+
+/** Only a queue created outside a transaction (committed) is remembered. */
+const ensureQueueOn = async (p: Prepared, db: Kysely<Database>, ex: Executor, name: string) => {
+  if (p.queues.has(name)) return;
+  if (ex === db) await createQueues(db, p.queues, [name]);
+  else await createQueue(ex, name);
+};
+
+export const makeJobQueue = (db: Kysely<Database>, p: Prepared): JobQueuePort => ({
   enqueue: (job) =>
     Effect.flatMap(executor(db), (ex) =>
-      Effect.promise(() =>
-        sql`insert into jobs (name, payload, key, max_attempts)
-            values (${job.name}, ${JSON.stringify(job.payload)}::jsonb, ${job.key ?? null}, ${job.maxAttempts ?? 5})
-            on conflict (key) where key is not null and state in ('pending', 'running') do nothing`.execute(ex),
-      ),
+      Effect.promise(async () => {
+        await ensureQueueOn(p, db, ex, job.name);
+        await p.boss.send(job.name, job.payload, {
+          db: pgBossDb(ex),
+          singletonKey: job.key ?? randomUUID(),
+          retryLimit: Math.max(1, job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS) - 1,
+          retryDelay: DEFAULT_BACKOFF_SECONDS,
+          retryBackoff: true,
+          expireInSeconds: DEFAULT_EXPIRE_SECONDS,
+        });
+      }),
     ).pipe(Effect.asVoid),
 });
 
-export const jobQueueLayer = (db: Kysely<Database>) => Layer.succeed(JobQueue, makeJobQueue(db));
+/** The `JobQueue` port; builds pg-boss's schema on first use, and the named queues. */
+export const jobQueueLayer = (db: Kysely<Database>, queues: Iterable<string> = []) =>
+  Layer.effect(
+    JobQueue,
+    Effect.map(
+      Effect.promise(() => prepareJobQueue(db, queues)),
+      (p) => makeJobQueue(db, p),
+    ),
+  );
+
+/**
+ * pg-boss's maintenance, now: fails (and retries, if attempts remain) jobs active past their
+ * expiry, whose worker died; archives and deletes old jobs. Workers run it every minute.
+ */
+export const maintainJobQueue = async (db: Kysely<Database>) => {
+  await (await prepareJobQueue(db)).boss.maintain();
+};
 
 export type JobHandler = (payload: Record<string, unknown>, job: JobRow) => Promise<void>;
 
 export interface WorkerOptions {
   readonly db: Kysely<Database>;
   readonly handlers: Readonly<Record<string, JobHandler>>;
-  /** How often to look for work when idle (ms). */
+  /** How often to look for work when idle (ms; pg-boss's minimum is 500). */
   readonly pollMs?: number;
-  /** Jobs run at once by this worker. */
+  /** Jobs of each queue run at once by this worker. */
   readonly concurrency?: number;
-  /** First retry delay (s); doubles with each attempt, capped at an hour. */
+  /**
+   * Overrides the retry delay of the jobs this worker fails (s; 0: retry at once, for tests).
+   * Unset: the job's own (5 s, doubling with jitter).
+   */
   readonly backoffSeconds?: number;
-  /** A job running longer than this is taken to have died with its worker, and is retried (s). */
-  readonly staleAfterSeconds?: number;
+  /** How often this worker runs pg-boss's maintenance: expiring jobs of dead workers, archiving (s). */
+  readonly maintenanceSeconds?: number;
   readonly log?: (line: Record<string, unknown>) => void;
 }
 
-export const backoffDelaySeconds = (attempts: number, base = 5) => Math.min(3600, base * 2 ** Math.max(0, attempts - 1));
-
-/** Claims the next ready job, or null. One statement: two workers never claim the same job. */
-export const claimJob = async (db: Kysely<Database>, workerId: string): Promise<JobRow | null> => {
-  const result = await sql<JobRow>`
-    update jobs set state = 'running', locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
-    where id = (
-      select id from jobs where state = 'pending' and run_at <= now()
-      order by run_at, id for update skip locked limit 1
-    )
-    returning id, name, payload, attempts, max_attempts`.execute(db);
-  const row = result.rows[0];
-  if (!row) return null;
-  return { ...row, id: Number(row.id), payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload };
-};
-
-export const completeJob = (db: Kysely<Database>, id: number) =>
-  sql`update jobs set state = 'done', finished_at = now(), locked_at = null where id = ${id}`.execute(db);
-
-/** A failed attempt: retried later with backoff, or marked failed after its last attempt. */
-export const failJob = (db: Kysely<Database>, job: JobRow, error: string, backoffSeconds = 5) =>
-  job.attempts >= job.max_attempts
-    ? sql`update jobs set state = 'failed', finished_at = now(), locked_at = null, last_error = ${error} where id = ${job.id}`.execute(db)
-    : sql`update jobs set state = 'pending', locked_at = null, last_error = ${error},
-            run_at = now() + make_interval(secs => ${backoffDelaySeconds(job.attempts, backoffSeconds)}) where id = ${job.id}`.execute(db);
-
-/** Jobs whose worker died mid-run go back to the queue (their handlers are idempotent). */
-export const releaseStaleJobs = (db: Kysely<Database>, staleAfterSeconds: number) =>
-  sql`update jobs set state = 'pending', locked_at = null, last_error = 'the worker stopped while running this job'
-      where state = 'running' and locked_at < now() - make_interval(secs => ${staleAfterSeconds})`.execute(db);
+/** The least delay before the `attempts`-th retry (pg-boss adds up to as much again in jitter). */
+export const backoffDelaySeconds = (attempts: number, base = DEFAULT_BACKOFF_SECONDS) => base * 2 ** Math.max(0, attempts - 1);
 
 export interface RunningWorker {
   /** Looks for work now instead of at the next poll. */
   readonly wake: () => void;
   /** Resolves when no job is ready or running (for tests and benchmarks). */
   readonly idle: () => Promise<void>;
-  /** Stops claiming, and resolves when the running jobs have finished. */
+  /** Stops fetching, and resolves when the running jobs have finished. */
   readonly stop: () => Promise<void>;
 }
 
-/** Runs jobs until stopped: polls, runs up to `concurrency` at once, retries failures with backoff. */
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs jobs until stopped, with pg-boss's workers (`concurrency` per queue, each fetching with
+ * `FOR UPDATE SKIP LOCKED`) and its maintenance (jobs of a dead worker expire and are retried).
+ * A handler that throws fails the attempt: pg-boss retries it with backoff, or fails the job
+ * after its last attempt, keeping the error as the job's output.
+ */
 export const startWorker = (options: WorkerOptions): RunningWorker => {
   const { db, handlers } = options;
-  const pollMs = options.pollMs ?? 500;
-  const concurrency = options.concurrency ?? 1;
-  const workerId = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  const names = Object.keys(handlers);
   const log = options.log ?? (() => undefined);
-  let stopped = false;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const connection = pgBossDb(db);
+  const boss = new PgBoss(
+    bossOptions(connection, {
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 60,
+    }),
+  );
+  boss.on("error", (error) => log({ level: "error", msg: "job queue error", error: String(error?.message ?? error).slice(0, 500) }));
+  const workerIds: string[] = [];
   let running = 0;
-  let timer: NodeJS.Timeout | null = null;
-  let looking = false;
-  const inFlight = new Set<Promise<void>>();
-  let lastStaleCheck = 0;
+  let stopping = false;
+  const wake = () => {
+    for (const id of workerIds) boss.notifyWorker(id);
+  };
 
-  const runOne = async (job: JobRow) => {
-    const handler = handlers[job.name];
+  const handle = async (name: string, job: PgBoss.JobWithMetadata<Record<string, unknown>>) => {
+    const handler = handlers[name]!;
+    const row: JobRow = { id: job.id, name, payload: job.data ?? {}, attempts: job.retryCount + 1, max_attempts: job.retryLimit + 1 };
     const started = Date.now();
+    running++;
     try {
-      if (!handler) throw new Error(`no handler for job "${job.name}"`);
-      await handler(job.payload, job);
-      await completeJob(db, job.id);
-      log({ level: "info", msg: "job done", job: job.id, name: job.name, attempt: job.attempts, ms: Date.now() - started });
+      await handler(row.payload, row);
+      log({ level: "info", msg: "job done", job: row.id, name, attempt: row.attempts, ms: Date.now() - started });
+      // The error of the attempt before, if any, stays in the job's output beside the success.
+      const before = (job.output as { message?: unknown } | null)?.message;
+      return job.retryCount > 0 && typeof before === "string" ? { retriedAfter: before } : undefined;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log({ level: "warn", msg: "job failed", job: job.id, name: job.name, attempt: job.attempts, error: message.slice(0, 500) });
-      await failJob(db, job, message.slice(0, 2000), options.backoffSeconds).catch(() => undefined);
-    }
-  };
-
-  const look = async () => {
-    if (looking || stopped) return;
-    looking = true;
-    try {
-      if (Date.now() - lastStaleCheck > 30_000) {
-        lastStaleCheck = Date.now();
-        await releaseStaleJobs(db, options.staleAfterSeconds ?? 900);
+      log({ level: "warn", msg: "job failed", job: row.id, name, attempt: row.attempts, error: errorMessage(error).slice(0, 500) });
+      if (options.backoffSeconds !== undefined) {
+        const delay = Math.max(0, Math.round(options.backoffSeconds));
+        await sql`update ${sql.table(`${PG_BOSS_SCHEMA}.job`)} set retry_delay = ${delay}, retry_backoff = ${delay > 0}
+                  where name = ${name} and id = ${job.id}::uuid`.execute(db);
       }
-      while (!stopped && running < concurrency) {
-        const job = await claimJob(db, workerId);
-        if (!job) break;
-        running++;
-        const p = runOne(job).finally(() => {
-          running--;
-          inFlight.delete(p);
-          schedule(0);
-        });
-        inFlight.add(p);
-      }
-    } catch (error) {
-      log({ level: "error", msg: "job queue poll failed", error: String(error).slice(0, 500) });
+      // pg-boss keeps what it serializes of the error as the job's output: a plain Error keeps the message
+      // (an Effect FiberFailure would serialize to its cause alone).
+      const failure = new Error(errorMessage(error).slice(0, 2000));
+      if (error instanceof Error && error.stack) failure.stack = error.stack.slice(0, 4000);
+      throw failure;
     } finally {
-      looking = false;
-      schedule(pollMs);
+      running--;
+      // Straight on to the next job rather than after a poll interval.
+      if (!stopping) wake();
     }
   };
 
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void look(), ms);
-    timer.unref?.();
-  };
+  const started = (async () => {
+    await prepareJobQueue(db, names);
+    await boss.start();
+    for (const name of names) {
+      for (let i = 0; i < concurrency; i++) {
+        const id = await boss.work<Record<string, unknown>>(
+          name,
+          { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: Math.max(500, options.pollMs ?? 500) / 1000 },
+          async ([job]) => (job ? handle(name, job) : undefined),
+        );
+        workerIds.push(id);
+      }
+    }
+  })();
+  started.catch((error) => log({ level: "error", msg: "job worker failed to start", error: errorMessage(error).slice(0, 500) }));
 
-  schedule(0);
-
-  const ready = async () => {
-    const r = await sql<{ n: number }>`select count(*)::int as n from jobs where (state = 'pending' and run_at <= now()) or state = 'running'`.execute(db);
+  const busy = async () => {
+    if (names.length === 0) return 0;
+    const r = await sql<{ n: number }>`
+      select count(*)::int as n from ${sql.table(`${PG_BOSS_SCHEMA}.job`)}
+      where name in (${sql.join(names)}) and (state = 'active' or (state in ('created', 'retry') and start_after <= now()))`.execute(db);
     return Number(r.rows[0]?.n ?? 0);
+  };
+  const quiet = async () => {
+    // pg-boss completes or fails a job after its handler returns, without waiting: wait for those statements too.
+    for (;;) {
+      await connection.settled();
+      await new Promise((r) => setTimeout(r, 20));
+      if (running === 0 && connection.pending() === 0) return;
+    }
   };
 
   return {
-    wake: () => schedule(0),
+    wake,
     idle: async () => {
+      await started;
       for (;;) {
-        if (inFlight.size === 0 && (await ready()) === 0) return;
-        schedule(0);
+        await connection.settled();
+        if (running === 0 && (await busy()) === 0) return;
+        wake();
         await new Promise((r) => setTimeout(r, 50));
       }
     },
     stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await Promise.allSettled([...inFlight]);
+      stopping = true;
+      await started.catch(() => undefined);
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: 60_000 });
+      await quiet();
     },
   };
+};
+
+/** A job as the tests and operators look at it (pg-boss's `job` table). */
+export interface JobRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly payload: Record<string, unknown>;
+  /** created, retry, active, completed, cancelled or failed. */
+  readonly state: string;
+  readonly attempts: number;
+  readonly max_attempts: number;
+  readonly key: string | null;
+  /** The error of the last failed attempt, if any. */
+  readonly last_error: string | null;
+}
+
+/** The jobs not yet archived, oldest first (optionally of one queue). */
+export const listJobs = async (db: Kysely<Database>, name?: string): Promise<JobRecord[]> => {
+  const rows = await sql<JobRecord>`
+    select id::text as id, name, coalesce(data, '{}'::jsonb) as payload, state::text as state,
+      case when started_on is null then 0 else retry_count + 1 end as attempts,
+      retry_limit + 1 as max_attempts, singleton_key as key,
+      coalesce(output->>'message', output->'value'->>'message', output->>'retriedAfter') as last_error
+    from ${sql.table(`${PG_BOSS_SCHEMA}.job`)}
+    ${name === undefined ? sql`` : sql`where name = ${name}`}
+    order by created_on, id`.execute(db);
+  return rows.rows.map((r) => ({ ...r, payload: typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload }));
 };

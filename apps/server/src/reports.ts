@@ -49,7 +49,7 @@ export const loadModel = async (
 export const reportPipelineLayer = (db: Kysely<Database>, model: HeadContourModel | null, analyze: AnalyzeOptions = {}) => {
   const settings = { ...defaultReportSettings, analyze };
   const base = Layer.mergeAll(
-    jobQueueLayer(db),
+    jobQueueLayer(db, [ANALYZE_REPORT_JOB, SEND_MAIL_JOB]),
     contentHasherLayer,
     reportMediaLayer(),
     reportRendererLayer,

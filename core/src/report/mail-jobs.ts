@@ -11,7 +11,7 @@ import { JobQueue } from "./model.ts";
 
 export const SEND_MAIL_JOB = "send-mail";
 
-/** Retries with backoff reach about 21 minutes (5 s doubling) before a mail is given up as failed. */
+/** Retries with backoff reach about 21 to 42 minutes (5 s doubling, with jitter) before a mail is given up as failed. */
 const MAIL_ATTEMPTS = 9;
 
 const OutgoingMailSchema = Schema.Struct({ to: Schema.String, subject: Schema.String, text: Schema.String, html: Schema.String });
