@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { messageOf } from "../api/client.ts";
 import { formatUsDate } from "../reporting/api.ts";
@@ -9,29 +8,16 @@ import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { approveUser, pendingUsers, type PendingUser, rejectUser, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
+import { usePagedRows } from "./usePagedRows.ts";
 
 function PendingApprovals() {
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<ReadonlyArray<PendingUser> | null>(null);
-  const [lastPage, setLastPage] = useState(1);
-  const [reload, setReload] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    pendingUsers(page)
-      .then((r) => {
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        setRows([]);
-        setError(messageOf(e));
-      });
-  }, [page, reload]);
+  const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<PendingUser>(pendingUsers);
+  const error = failure ? messageOf(failure) : null;
   const act = async (fn: () => Promise<unknown>, ok: string) => {
     try {
       await fn();
       toast(ok, "success");
-      setReload((n) => n + 1);
+      reload();
     } catch (e) {
       toast(messageOf(e), "error");
     }
@@ -88,21 +74,8 @@ function PendingApprovals() {
 
 /** Requests sent from /remove-account: who asked, when and why; admins handle them (e.g. block the account) and write to the user. */
 function RemovalRequests() {
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<ReadonlyArray<RemovalRequestRow> | null>(null);
-  const [lastPage, setLastPage] = useState(1);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    removalRequests(page)
-      .then((r) => {
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        setRows([]);
-        setError(messageOf(e));
-      });
-  }, [page]);
+  const { page, setPage, rows, lastPage, failure } = usePagedRows<RemovalRequestRow>(removalRequests);
+  const error = failure ? messageOf(failure) : null;
   return (
     <section className="panel" aria-labelledby="removal-title">
       <h2 id="removal-title">Account removal requests</h2>

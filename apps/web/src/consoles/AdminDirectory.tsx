@@ -7,6 +7,7 @@ import { Pager, SearchBox } from "../reporting/listing.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { usePagedRows } from "./usePagedRows.ts";
 
 interface AdminUser {
   readonly identifier: string;
@@ -29,30 +30,18 @@ interface KioskDevice {
 const TYPE_NAMES: Record<string, string> = { parent: "Parent", physician: "Provider", physician_staff: "Provider Staff", reviewer: "Reviewer", admin: "Admin", other: "Other" };
 
 function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
-  const [page, setPage] = useState(1);
   const [search, setSearch] = useState("");
-  const [rows, setRows] = useState<ReadonlyArray<AdminUser> | null>(null);
-  const [lastPage, setLastPage] = useState(1);
-  const [missing, setMissing] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
-  useEffect(() => {
-    request<Page<AdminUser>>("GET", "/admin/users", { query: { page, search: search || undefined, type: type || undefined } })
-      .then((r) => {
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        setRows([]);
-        if (e instanceof ApiError && e.httpStatus === 404) setMissing(true);
-        else setError(messageOf(e));
-      });
-  }, [page, search, reload]);
+  const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<AdminUser>(
+    (p) => request<Page<AdminUser>>("GET", "/admin/users", { query: { page: p, search: search || undefined, type: type || undefined } }),
+    [search],
+  );
+  const missing = failure instanceof ApiError && failure.httpStatus === 404;
+  const error = failure && !missing ? messageOf(failure) : null;
   const act = async (u: AdminUser, action: "block" | "unblock") => {
     try {
       await request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } });
       toast(action === "block" ? `${u.email} is blocked` : `${u.email} is unblocked`, "success");
-      setReload((n) => n + 1);
+      reload();
     } catch (e) {
       toast(messageOf(e), "error");
     }

@@ -8,6 +8,7 @@ import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { usePagedRows } from "./usePagedRows.ts";
 import {
   decide,
   type Figure,
@@ -35,22 +36,8 @@ function NotReviewer() {
 /** /review: reports waiting for review, oldest first. */
 export function ReviewQueue() {
   const session = useSession();
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<ReadonlyArray<QueueItem> | null>(null);
-  const [lastPage, setLastPage] = useState(1);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (session?.userRole !== "reviewer") return;
-    reviewQueue(page)
-      .then((r) => {
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        setRows([]);
-        setError(messageOf(e));
-      });
-  }, [page]);
+  const { page, setPage, rows, lastPage, failure } = usePagedRows<QueueItem>(session?.userRole === "reviewer" ? reviewQueue : null);
+  const error = failure ? messageOf(failure) : null;
   if (session?.userRole !== "reviewer") return <NotReviewer />;
   return (
     <section className="panel" aria-labelledby="page-title">
