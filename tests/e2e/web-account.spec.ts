@@ -1,9 +1,10 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchChromium, MOBILE_UA, openTab, PHONE, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
-import { finishOnboarding, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { MOBILE_UA, openTab, PHONE, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";
 import { acceptDisclaimer, apiToken, expectPath, passQuizByApi, PNG_1PX, signInThroughForm, signOutThroughMenu } from "./helpers/flows.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
+import { portalSuite } from "./helpers/suite.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
 
 /**
  * Accounts across roles: a provider's profile (photo, kiosk, account removal request seen by the
@@ -13,18 +14,11 @@ import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/ser
 
 let server: CrownServer;
 let browser: Browser;
-let dist: { dir: string; remove: () => void };
+portalSuite((s, b) => {
+  server = s;
+  browser = b;
+});
 
-beforeAll(async () => {
-  dist = await snapshotWebDist();
-  server = await startCrown({ CROWN_WEB_DIST: dist.dir });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  dist?.remove();
-});
 
 const PASSWORD = "Provider-pass1!";
 const provider = { email: uniqueEmail("ada"), first: "Ada", last: "Lovelace" };

@@ -1,27 +1,19 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchChromium, openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
-import { snapshotWebDist } from "./helpers/capture.ts";
+import { describe, expect, test } from "vitest";
+import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { acceptDisclaimer, approveByAdmin, expectPath, navLabels, passQuizByApi, PNG_1PX, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
+import { portalSuite } from "./helpers/suite.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
 
 /** A parent's whole path: sign up, verify, register a baby, dashboard, profile, passwords, sign out, 401. */
 
 let server: CrownServer;
 let browser: Browser;
-let dist: { dir: string; remove: () => void };
+portalSuite((s, b) => {
+  server = s;
+  browser = b;
+});
 
-beforeAll(async () => {
-  // A private copy of the built portal, so a concurrent build cannot swap the lazy chunks mid-run.
-  dist = await snapshotWebDist();
-  server = await startCrown({ CROWN_WEB_DIST: dist.dir });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  dist?.remove();
-});
 
 const PASSWORD = "Parent-pass1!";
 
