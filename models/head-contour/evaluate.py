@@ -19,11 +19,13 @@ import numpy as np
 import torch
 
 from data import SIZE, letterbox_box, view
-from geometry import measure_head, polygon_area, polygon_centroid
+from geometry import measure_head, polygon_area, polygon_centroid, trim_bulges
 from render import REASONS
 from train import HeadContourNet
 
 CROP_FILL = 0.7
+NOSE_FALLBACK = False  # overridden by --nose-fallback
+NOSE_PRESENCE = 0.5
 
 
 def sigmoid(x):
@@ -31,11 +33,12 @@ def sigmoid(x):
 
 
 def run(model, views, turns=1):
-    """Probabilities of the maps and reasons. With turns=4 the model also sees each view turned by one,
-    two and three quarter turns and the logits, turned back, are averaged (as core/src/measurement/views.ts)."""
+    """Probabilities of the maps and reasons. With turns=2 the model also sees each view turned by a half
+    turn, with turns=4 by one, two and three quarter turns, and the logits, turned back, are averaged
+    (in the order of core/src/measurement/views.ts)."""
     base = np.stack(views)
     acc = None
-    for k in range(turns):
+    for k in (0, 2, 1, 3)[:turns]:
         x = torch.from_numpy(np.ascontiguousarray(np.rot90(base, k, axes=(1, 2)))).permute(0, 3, 1, 2).float() / 255
         with torch.no_grad():
             m, n, s, q = model(x)
@@ -137,13 +140,13 @@ def analyse_many(model, imgs, turns=1):
         reg2 = largest_region(M2[i]) if found[i] else None
         if reg2 is not None:
             out = trace_outline(M2[i], reg2[0])
-            res["outline"] = out * sc2 + np.array([ox2, oy2]) if out is not None else None
-            nose = find_nose(N2[i])
-            if nose is None:
-                nz = find_nose(N1[i])
-                res["nose"] = nz[0] * sc1 + np.array([ox1, oy1]) if nz else None
-            else:
+            res["outline"] = trim_bulges(out * sc2 + np.array([ox2, oy2])) if out is not None else None
+            nose = find_nose(N2[i], NOSE_PRESENCE)
+            if nose is not None:
                 res["nose"] = nose[0] * sc2 + np.array([ox2, oy2])
+            else:
+                nz = find_nose(N1[i]) if NOSE_FALLBACK else None
+                res["nose"] = nz[0] * sc1 + np.array([ox1, oy1]) if nz else None
             st = find_sticker(S2[i])
             res["sticker"] = (st[0] * sc2 + np.array([ox2, oy2]), st[1] * sc2) if st else None
             res["view2"] = v2s[i]
@@ -165,8 +168,12 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--qv", type=int, default=2)
-    ap.add_argument("--views", type=int, default=4, choices=(1, 4), help="quarter turns of the close-up averaged (model.json measure_views)")
+    ap.add_argument("--views", type=int, default=4, choices=(1, 2, 4), help="quarter turns of the close-up averaged (model.json measure_views)")
+    ap.add_argument("--nose-fallback", action="store_true", help="take the whole photo's nose where the close-up finds none")
+    ap.add_argument("--nose-presence", type=float, default=0.5)
     args = ap.parse_args()
+    global NOSE_FALLBACK, NOSE_PRESENCE
+    NOSE_FALLBACK, NOSE_PRESENCE = args.nose_fallback, args.nose_presence
     torch.set_num_threads(args.threads)
     model = HeadContourNet(qv=args.qv)
     model.load_state_dict(torch.load(args.model))
@@ -180,7 +187,13 @@ def main():
         imgs = [cv2.imread(os.path.join(args.eval_dir, it["image"]))[..., ::-1].copy() for it in items[i:i + 64]]
         results += analyse_many(model, imgs, args.views)
     for it, r in zip(items, results):
-        pred = [i for i in range(8) if r["quality"][i] >= 0.5]
+        pred = {i for i in range(8) if r["quality"][i] >= 0.5}
+        # as core/src/measurement/verdict.ts: no head is an incomplete contour, no nose a missing nose
+        if r.get("outline") is None:
+            pred.add(2)
+        if r.get("nose") is None and 7 not in pred:
+            pred.add(1)
+        pred = sorted(pred)
         row = {"image": it["image"], "truth_reasons": it["reasons"], "pred_reasons": pred, "ci_true": it["ci"], "cvai_true": it["cvai"],
                "kind": it["kind"], "cap": it["cap"]}
         if r.get("outline") is not None and r.get("nose") is not None:

@@ -91,3 +91,28 @@ def measure_head(poly, nose):
     A, B = max(p, m), min(p, m)
     return {"centre": centre, "axis": axis, "L": L, "W": W, "A": A, "B": B,
             "ci": 100.0 * W / L, "cvai": 100.0 * (A - B) / A}
+
+
+def trim_bulges(poly, harmonics=6, tolerance=0.015, iterations=8):
+    """The outline with outward bulges (ears, hair) cut back to a robust low-order fit of its radius
+    around the centroid; as core/src/measurement/bulges.ts."""
+    poly = np.asarray(poly, dtype=np.float64)
+    terms = 2 * harmonics + 1
+    if len(poly) < 2 * terms:
+        return poly
+    c = polygon_centroid(poly)
+    head_r = math.sqrt(abs(polygon_area(poly)) / math.pi)
+    if not head_r > 0:
+        return poly
+    d = poly - c
+    th = np.arctan2(d[:, 1], d[:, 0])
+    r = np.hypot(d[:, 0], d[:, 1])
+    A = np.column_stack([np.ones_like(th)] + [f(k * th) for k in range(1, harmonics + 1) for f in (np.cos, np.sin)])
+    w = np.ones_like(r)
+    for _ in range(iterations):
+        coef = np.linalg.lstsq(A * w[:, None], r * w, rcond=None)[0]
+        fitted = A @ coef
+        e = (r - fitted) / head_r
+        w = np.where(e > 0, 1 / (1 + (e / tolerance) ** 2), 1.0)
+    r2 = np.where((r > fitted) & (fitted > 0), fitted, r)
+    return c + np.column_stack([np.cos(th), np.sin(th)]) * r2[:, None]

@@ -215,6 +215,22 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(withNose.cva_mm).toBeNull();
   });
 
+  it("takes the nose from the close-up only: a nose the close-up cannot see is no nose", async () => {
+    const inner = colourModel();
+    let call = 0;
+    const model: HeadContourModel = {
+      async run(input, n) {
+        const out = await inner.run(input, n);
+        // The whole photo's pass finds the nose; the close-up does not see one.
+        return call++ === 0 ? out : { ...out, nose: new Float32Array(out.nose.length).fill(-10) };
+      },
+    };
+    const result = await analyzePhoto(render(base), model);
+    expect(result.noseTip).toBeNull();
+    expect(result.ci).toBeNull();
+    expect(result.reasons).toEqual(["No nose visible"]);
+  });
+
   it("rejects a photo without a head after one pass", async () => {
     const empty: RgbImage = { width: 100, height: 80, data: new Uint8Array(100 * 80 * 3), channels: 3 };
     const model = colourModel();

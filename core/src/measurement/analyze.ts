@@ -4,6 +4,7 @@ import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputT
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
 import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, solidity, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
+import { trimBulges, type BulgeOptions } from "./bulges.ts";
 import { withViews, type ViewCount } from "./views.ts";
 import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
 
@@ -33,6 +34,8 @@ export interface AnalyzeOptions {
    * live capture judges frames with one.
    */
   readonly closeUpViews?: ViewCount;
+  /** Cut the ears' bulges off the outline before measuring (default), or `false` to measure it as traced. */
+  readonly trimBulges?: BulgeOptions | false;
 }
 
 export interface PhotoAnalysis {
@@ -143,18 +146,26 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   // Prefer the close-up; fall back to the whole photo where the close-up found nothing.
   const useRefined = refined !== null && refined.region !== null;
   const outline = useRefined ? refined!.outline() : first.outline();
-  // A nose tip sits just beyond the forehead; a peak far from the head (or in its middle) is not one.
-  const noseTip = [refined?.noseTip ?? null, first.noseTip].find((p) => p !== null && plausibleNose(outline, p)) ?? null;
+  // The nose comes from the pass the outline came from. Where the close-up, at twice the resolution,
+  // finds no nose, the whole photo's peak is most often an ear or the back of the head (11 of 14 such
+  // good held-out renders): a retake beats a measurement along the wrong axis. A nose tip sits just
+  // beyond the forehead; a peak far from the head (or in its middle) is not one.
+  const candidate = useRefined ? refined!.noseTip : first.noseTip;
+  const noseTip = candidate !== null && plausibleNose(outline, candidate) ? candidate : null;
   const sticker = useRefined ? refined!.sticker() : first.sticker();
   const headFound = outline.length >= 3;
+  // What is measured (and shown) is the outline with the ears' bulges cut back (bulges.ts).
+  const bulges = options.trimBulges ?? {};
+  const measured = headFound && bulges !== false ? trimBulges(outline, bulges) : outline;
 
-  const geometry = headFound && noseTip ? measureHead(outline, noseTip) : null;
+  const geometry = headFound && noseTip ? measureHead(measured, noseTip) : null;
   const verdict = judgePhoto(
     quality,
     {
       // An outline the geometry cannot measure (degenerate, or not around its own centre) is no head outline.
       headFound: headFound && (noseTip === null || geometry !== null),
       headTouchesFrame: first.touchesFrame || (useRefined && refined!.touchesFrame),
+      // On the outline as traced: trimming only removes outward bulges, never the bite of a finger.
       headObstructed: headFound && solidity(outline) < (options.minSolidity ?? 0.97),
       noseFound: noseTip !== null,
     },
@@ -177,7 +188,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     cva_mm: geometry
       ? cvaMillimetres(geometry, measuredSticker ? 2 * measuredSticker.radius : null, options.stickerDiameterMm ?? 30)
       : null,
-    outline,
+    outline: measured,
     noseTip,
     centre: geometry?.centre ?? null,
     apAxis: geometry?.apAxis ?? null,

@@ -1,6 +1,7 @@
 // Measurement: from a top-view photo to CI, CVAI and the quality verdict (shared/spec/measurement.md).
 export * from "./image.ts";
 export * from "./outline.ts";
+export * from "./bulges.ts";
 export * from "./landmarks.ts";
 export * from "./geometry.ts";
 export * from "./verdict.ts";
