@@ -1,11 +1,15 @@
-"""Fit the quality head (qv=3) on frozen features of a trained map model, then export ONNX.
+"""Fit the quality head on frozen features of a trained map model, then export ONNX.
 
-The map branch (mask / nose / sticker) is kept as trained; the eight reason logits come from an MLP
-on the mean and max of every encoder/decoder level plus statistics of the predicted maps. Features
-are extracted once (no augmentation), the MLP is fitted in seconds, and each reason's logit is
-shifted so that, on held-out head-crop views, at most `--fpr` of good views are flagged for it.
+The map branch (mask / nose / sticker) is kept as trained. The eight reason logits come from
+  qv=3: an MLP on the mean and max of every encoder/decoder level plus statistics of the predicted maps;
+  qv=4: the same pooled statistics plus a small conv pyramid over the decoder's 40, 20 and 10 px levels,
+        the deepest encoder level and the predicted probabilities (train.py, HeadContourNet).
+The backbone runs once per view and quarter turn (no gradient); its outputs are cached in half
+precision and the head is fitted on them. Each reason's logit is then shifted so that, on held-out
+head-crop views with the logits averaged over the four quarter turns as the measurement does, at most
+`--fpr` of good views are flagged for it.
 
-usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S]
+usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S] [--qv 4]
 """
 import argparse
 import json
@@ -17,27 +21,61 @@ import torch
 import torch.nn.functional as F
 
 from data import load_shards
-from train import HeadContourNet, export_onnx, _map_stats
+from train import HeadContourNet, export_onnx
+
+TURNS = 4
 
 
-def extract(model, img, bs=48):
-    feats, outs = [], []
+def backbone(model, x):
+    x1 = model.stem(x)
+    x2 = model.e2(F.max_pool2d(x1, 2))
+    x3 = model.e3(F.max_pool2d(x2, 2))
+    x4 = model.e4(F.max_pool2d(x3, 2))
+    x5 = model.e5(F.max_pool2d(x4, 2))
+    up = lambda t: F.interpolate(t, scale_factor=2.0, mode="nearest")
+    y4 = model.d4(torch.cat([up(x5), x4], 1))
+    y3 = model.d3(torch.cat([up(y4), x3], 1))
+    y2 = model.d2(torch.cat([up(y3), x2], 1))
+    y1 = model.d1(torch.cat([up(y2), x1], 1))
+    m = F.interpolate(model.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
+    return m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]
+
+
+# What the v4 head reads, per view: name -> how to take it from (maps, levels)
+V4_INPUTS = {
+    "y2": lambda m, L: L[7],
+    "maps40": lambda m, L: F.avg_pool2d(torch.sigmoid(m), 4),
+    "y3": lambda m, L: L[6],
+    "y4": lambda m, L: L[5],
+    "x5": lambda m, L: L[4],
+}
+
+
+def extract(model, img, qv, turns, bs=48):
+    """Features of the views `turns[k]` (view indices) turned by k quarter turns, one row per (turn, view):
+    ({name: (rows, ...)}, row index (TURNS, N) with -1 where not extracted). Half precision, except the
+    pooled statistics, which are standardised later."""
+    cache = {}
+    total = sum(len(ix) for ix in turns.values())
+    row = torch.full((TURNS, len(img)), -1, dtype=torch.long)
+    at = 0
     with torch.no_grad():
-        for i in range(0, len(img), bs):
-            x = torch.from_numpy(img[i:i + bs]).permute(0, 3, 1, 2).float() / 255
-            x1 = model.stem(x)
-            x2 = model.e2(F.max_pool2d(x1, 2))
-            x3 = model.e3(F.max_pool2d(x2, 2))
-            x4 = model.e4(F.max_pool2d(x3, 2))
-            x5 = model.e5(F.max_pool2d(x4, 2))
-            up = lambda t: F.interpolate(t, scale_factor=2.0, mode="nearest")
-            y4 = model.d4(torch.cat([up(x5), x4], 1))
-            y3 = model.d3(torch.cat([up(y4), x3], 1))
-            y2 = model.d2(torch.cat([up(y3), x2], 1))
-            y1 = model.d1(torch.cat([up(y2), x1], 1))
-            m = F.interpolate(model.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
-            feats.append(model.quality_features(m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]))
-    return torch.cat(feats)
+        for k, ix in turns.items():
+            for i in range(0, len(ix), bs):
+                sel = ix[i:i + bs]
+                batch = np.ascontiguousarray(np.rot90(img[sel], k, axes=(1, 2)))
+                x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255
+                m, L = backbone(model, x)
+                parts = {"pooled": model.quality_features(m, L)}
+                if qv == 4:
+                    parts.update({name: f(m, L).half() for name, f in V4_INPUTS.items()})
+                for name, t in parts.items():
+                    if name not in cache:
+                        cache[name] = torch.empty((total,) + tuple(t.shape[1:]), dtype=t.dtype)
+                    cache[name][at:at + len(t)] = t
+                row[k, torch.from_numpy(sel)] = torch.arange(at, at + len(sel))
+                at += len(sel)
+    return cache, row
 
 
 def main():
@@ -48,10 +86,13 @@ def main():
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--fpr", type=float, default=0.006)
-    ap.add_argument("--epochs", type=int, default=120)
-    ap.add_argument("--views", type=int, default=4, choices=(1, 4),
-                    help="the thresholds are set on the logits averaged over this many quarter turns, as the measurement runs")
+    ap.add_argument("--qv", type=int, default=4, choices=(3, 4))
+    ap.add_argument("--epochs", type=int, default=0, help="default: 120 for qv=3, 14 for qv=4")
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--train-turns", type=int, default=2, choices=(2, 4))
+    ap.add_argument("--dropout", type=float, default=0.2)
     args = ap.parse_args()
+    epochs = args.epochs or (120 if args.qv == 3 else 14)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
@@ -63,57 +104,91 @@ def main():
         logf.write(line + "\n")
         logf.flush()
 
-    model = HeadContourNet(qv=3)
+    model = HeadContourNet(qv=args.qv)
     own = model.state_dict()
-    sd = {k: v for k, v in torch.load(args.maps_model).items() if k in own and own[k].shape == v.shape and not k.startswith("quality")}
+    sd = {k: v for k, v in torch.load(args.maps_model).items()
+          if k in own and own[k].shape == v.shape and not k.startswith(("quality", "qconv", "q_"))}
     model.load_state_dict(sd, strict=False)
+    model.quality[2].p = args.dropout
     model.eval()
     d, nf = load_shards(args.data)
     t0 = time.time()
-    X = extract(model, d["img"])
     Y = torch.from_numpy(d["reasons"]).float()
     frac = torch.from_numpy(d["frac"]).float()
     scene = d["scene"] + 100000 * np.cumsum(np.r_[0, np.diff(d["scene"]) < -50])  # distinct ids across shard dirs
-    log(f"features {tuple(X.shape)} from {nf} shards in {time.time() - t0:.0f}s")
+    n = len(Y)
     rng = np.random.default_rng(args.seed)
     us = np.unique(scene)
     val_s = set(rng.choice(us, size=len(us) // 8, replace=False).tolist())
-    is_val = torch.tensor([s in val_s for s in scene])
-    tr, va = torch.nonzero(~is_val)[:, 0], torch.nonzero(is_val)[:, 0]
-    mu, sd_ = X[tr].mean(0), X[tr].std(0) + 1e-4
+    is_val = np.array([s in val_s for s in scene])
+    tr_v, va_v = np.nonzero(~is_val)[0], np.nonzero(is_val)[0]
+    # Held-out views in all four turns (the thresholds are set on their average); training views in
+    # `--train-turns` of them, alternating, which halves the backbone passes for little loss.
+    turns = {}
+    for k in range(TURNS):
+        own = tr_v if args.train_turns == 4 else tr_v[tr_v % 2 == k % 2]
+        turns[k] = np.sort(np.concatenate([own, va_v]))
+    C, R = extract(model, d["img"], args.qv, turns)
+    del d
+    log(f"qv={args.qv}: features of {len(R[R >= 0])} (view, quarter turn) pairs from {n} views in {nf} shards in {time.time() - t0:.0f}s")
+    va = torch.from_numpy(va_v)
+    train_rows = torch.cat([R[k, torch.from_numpy(turns[k][~is_val[turns[k]]])] for k in range(TURNS)])
+    row_view = torch.empty(len(C["pooled"]), dtype=torch.long)
+    for k in range(TURNS):
+        row_view[R[k][R[k] >= 0]] = torch.nonzero(R[k] >= 0)[:, 0]
+    P = C.pop("pooled")
+    mu, sd_ = P[train_rows].mean(0), P[train_rows].std(0) + 1e-4
     model.q_mean.copy_(mu)
     model.q_std.copy_(sd_)
-    Xn = (X - mu) / sd_
-    head = model.quality
-    head.train()
-    opt = torch.optim.AdamW(head.parameters(), lr=2e-3, weight_decay=1e-2)
-    w = torch.ones(8)
-    for ep in range(args.epochs):
-        perm = tr[torch.randperm(len(tr))]
-        for i in range(0, len(perm), 256):
-            ix = perm[i:i + 256]
-            qw = torch.ones(len(ix), 8)
-            qw[:, 0] = torch.where(frac[ix] < 0.45, 0.3, 1.0)
-            loss = (F.binary_cross_entropy_with_logits(head(Xn[ix]), Y[ix], reduction="none") * qw * w).mean()
+    P = (P - mu) / sd_
+
+    def head_logits(rows):
+        if args.qv == 3:
+            return model.quality(P[rows])
+        return model.quality_v4(*(C[name][rows].float() for name in V4_INPUTS), P[rows])
+
+    params = list(model.quality.parameters()) + (list(model.qconv.parameters()) if args.qv == 4 else [])
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-2)
+    bs = 256 if args.qv == 3 else 64
+    pairs = train_rows
+    steps = epochs * ((len(pairs) + bs - 1) // bs)
+    step = 0
+    t1 = time.time()
+    for ep in range(epochs):
+        model.quality.train()
+        if args.qv == 4:
+            model.qconv.train()
+        perm = pairs[torch.randperm(len(pairs))]
+        run = 0.0
+        for i in range(0, len(perm), bs):
+            chunk = perm[i:i + bs]
+            sel = row_view[chunk]
+            qw = torch.ones(len(sel), 8)
+            qw[:, 0] = torch.where(frac[sel] < 0.45, 0.3, 1.0)  # blur is hard to judge on a tiny head
+            loss = (F.binary_cross_entropy_with_logits(head_logits(chunk), Y[sel], reduction="none") * qw).mean()
+            for g in opt.param_groups:
+                g["lr"] = args.lr * min(1.0, (step + 1) / 200) * 0.5 * (1 + np.cos(np.pi * step / steps))
             opt.zero_grad()
             loss.backward()
             opt.step()
-        for g in opt.param_groups:
-            g["lr"] = 2e-3 * 0.5 * (1 + np.cos(np.pi * (ep + 1) / args.epochs))
-    head.eval()
+            run = 0.98 * run + 0.02 * float(loss) if step else float(loss)
+            step += 1
+        model.quality.eval()
+        if args.qv == 4:
+            model.qconv.eval()
+        with torch.no_grad():
+            vl = sum(float(F.binary_cross_entropy_with_logits(head_logits(R[0, va[i:i + 256]]), Y[va[i:i + 256]], reduction="sum"))
+                     for i in range(0, len(va), 256)) / (len(va) * 8)
+        log(f"epoch {ep + 1}/{epochs} loss={run:.4f} val={vl:.4f} t={(time.time() - t1) / 60:.1f}min")
+    model.quality.eval()
+    if args.qv == 4:
+        model.qconv.eval()
 
     def val_logits():
         # The measurement averages the reason logits of the close-up's quarter turns (measure_views in
         # model.json, core/src/measurement/views.ts), so the thresholds are set on those averages.
         with torch.no_grad():
-            L = head(Xn[va])
-            if args.views == 4:
-                imgs = d["img"][va.numpy()]
-                for k in (1, 2, 3):
-                    turned = np.ascontiguousarray(np.rot90(imgs, k, axes=(1, 2)))
-                    L = L + head((extract(model, turned) - mu) / sd_)
-                L = L / 4
-        return L
+            return sum(torch.cat([head_logits(R[k, va[i:i + 256]]) for i in range(0, len(va), 256)]) for k in range(TURNS)) / TURNS
 
     Lv = val_logits()
     # per-reason logit shift: on held-out head-crop views, flag at most `fpr` of good views
@@ -130,14 +205,15 @@ def main():
         rec = float((Lv[pos, r] > thr).float().mean()) if pos.any() else float("nan")
         report[r] = {"val_pos": int(pos.sum()), "recall": round(rec, 3), "threshold_logit": round(thr, 3)}
     with torch.no_grad():
-        head[-1].bias -= torch.tensor(shifts)
+        model.quality[-1].bias -= torch.tensor(shifts)
     Lv = val_logits()
     acc = float((Lv[good] < 0).all(1).float().mean())
-    log(f"val (head-crop views): good accepted {acc:.3f}; per reason {json.dumps(report)}")
+    log(f"val (head-crop views, {TURNS} turns averaged): good accepted {acc:.3f}; per reason {json.dumps(report)}")
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     export_onnx(model, os.path.join(args.out, "head-contour.onnx"))
-    info = {"qv": 3, "maps_model": args.maps_model, "params": sum(p.numel() for p in model.parameters()),
-            "quality_features": int(X.shape[1]), "threshold_views": args.views, "quality_train_views": int(len(tr)), "quality_val_views": int(len(va)),
+    info = {"qv": args.qv, "maps_model": args.maps_model, "params": sum(p.numel() for p in model.parameters()),
+            "epochs": epochs, "fit_minutes": round((time.time() - t0) / 60, 1), "threshold_views": TURNS,
+            "train_turns": args.train_turns, "quality_train_rows": int(len(train_rows)), "quality_val_views": int(len(va)),
             "onnx_bytes": os.path.getsize(os.path.join(args.out, "head-contour.onnx"))}
     json.dump(info, open(os.path.join(args.out, "quality-info.json"), "w"), indent=1)
     log(f"exported {os.path.join(args.out, 'head-contour.onnx')} {info}")

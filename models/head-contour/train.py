@@ -58,6 +58,16 @@ class HeadContourNet(nn.Module):
             self.register_buffer("q_mean", torch.zeros(nf))
             self.register_buffer("q_std", torch.ones(nf))
             self.quality = nn.Sequential(nn.Linear(nf, 128), nn.ReLU(inplace=True), nn.Dropout(0.2), nn.Linear(128, 8))
+        elif qv == 4:
+            # v4: v3's pooled statistics plus a small conv pyramid over the decoder's maps and the
+            # predicted probabilities, so where things are (an ear off the outline, a cheek on one
+            # side, a hand across the edge) counts and not only how much of them there is
+            nf = 2 * (2 * (c1 + c2 + c3 + c4) + c5) + 6
+            self.register_buffer("q_mean", torch.zeros(nf))
+            self.register_buffer("q_std", torch.ones(nf))
+            cbr = lambda cin, cout, k, s: nn.Sequential(nn.Conv2d(cin, cout, k, stride=s, padding=k // 2, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+            self.qconv = nn.ModuleList([cbr(c2 + 3, 32, 3, 2), cbr(32 + c3, 48, 3, 2), cbr(48 + c4, 64, 3, 2), cbr(64 + c5, 96, 1, 1)])
+            self.quality = nn.Sequential(nn.Linear(2 * 96 + nf, 128), nn.ReLU(inplace=True), nn.Dropout(0.2), nn.Linear(128, 8))
         else:
             # v2: also looks at finer features (blur, nose, hair strands) and at the predicted maps
             # (nose peak, sticker peak, how much mask touches the view's border)
@@ -79,6 +89,10 @@ class HeadContourNet(nn.Module):
         m = F.interpolate(self.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
         if self.qv == 3:
             return m[:, 0:1], m[:, 1:2], m[:, 2:3], self.quality((self.quality_features(m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]) - self.q_mean) / self.q_std)
+        if self.qv == 4:
+            levels = [x1, x2, x3, x4, x5, y4, y3, y2, y1]
+            pooled = (self.quality_features(m, levels) - self.q_mean) / self.q_std
+            return m[:, 0:1], m[:, 1:2], m[:, 2:3], self.quality_v4(y2, F.avg_pool2d(torch.sigmoid(m), 4), y3, y4, x5, pooled)
         feat = torch.cat([x5.mean((2, 3)), x5.amax((2, 3)), y4.mean((2, 3)), y4.amax((2, 3))], 1)
         if self.qv != 1:
             qf = self.qconv(y2)
@@ -102,7 +116,16 @@ def _quality_features(self, m, levels):
     return torch.cat([t.mean((2, 3)) for t in levels] + [t.amax((2, 3)) for t in levels] + [_map_stats(m)], 1)
 
 
+def _quality_v4(self, y2, maps40, y3, y4, x5, pooled):
+    a = self.qconv[0](torch.cat([y2, maps40], 1))  # 20 x 20
+    a = self.qconv[1](torch.cat([a, y3], 1))  # 10 x 10
+    a = self.qconv[2](torch.cat([a, y4], 1))  # 5 x 5
+    a = self.qconv[3](torch.cat([a, x5], 1))
+    return self.quality(torch.cat([a.mean((2, 3)), a.amax((2, 3)), pooled], 1))
+
+
 HeadContourNet.quality_features = _quality_features
+HeadContourNet.quality_v4 = _quality_v4
 
 
 def nose_heatmap(nose, size=SIZE, sigma=NOSE_SIGMA):

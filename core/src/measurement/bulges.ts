@@ -55,8 +55,8 @@ export const trimBulges = (outline: Outline, options: BulgeOptions = {}): Point[
       const w2 = weight[i]! * weight[i]!;
       for (let a = 0; a < terms; a++) {
         const ba = basis[i * terms + a]! * w2;
-        rhs[a] += ba * radius[i]!;
-        for (let b = a; b < terms; b++) normal[a * terms + b] += ba * basis[i * terms + b]!;
+        rhs[a] = rhs[a]! + ba * radius[i]!;
+        for (let b = a; b < terms; b++) normal[a * terms + b] = normal[a * terms + b]! + ba * basis[i * terms + b]!;
       }
     }
     for (let a = 0; a < terms; a++) for (let b = 0; b < a; b++) normal[a * terms + b] = normal[b * terms + a]!;
@@ -94,8 +94,8 @@ const solve = (matrix: Float64Array, rhs: Float64Array, size: number): Float64Ar
     for (let row = col + 1; row < size; row++) {
       const factor = m[row * size + col]! / m[col * size + col]!;
       if (factor === 0) continue;
-      for (let k = col; k < size; k++) m[row * size + k] -= factor * m[col * size + k]!;
-      x[row] -= factor * x[col]!;
+      for (let k = col; k < size; k++) m[row * size + k] = m[row * size + k]! - factor * m[col * size + k]!;
+      x[row] = x[row]! - factor * x[col]!;
     }
   }
   for (let row = size - 1; row >= 0; row--) {
