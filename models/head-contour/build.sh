@@ -9,9 +9,9 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 PY=/usr/bin/python3
 SEED="${SEED:-1}"                 # training data + training seed
 EVAL_SEED="${EVAL_SEED:-900001}"  # held-out evaluation set, never used in training
-SCENES="${SCENES:-2600}"          # rendered training photos (3 views each)
+SCENES="${SCENES:-2600}"          # rendered training photos (3 views each), per shard set
 EVAL_SCENES="${EVAL_SCENES:-600}"
-MINUTES="${MINUTES:-50}"          # stage-1 training wall-clock budget (stage 2 takes a few minutes)
+MINUTES="${MINUTES:-50}"          # stage-1 training wall-clock budget (stage 2 takes about 7 minutes)
 WORK="${WORK:-$HERE/data}"        # scratch (git-ignored)
 export OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 
@@ -19,18 +19,20 @@ mkdir -p "$WORK/run" "$WORK/quality"
 cd "$HERE"
 echo "[build] rendering $SCENES training scenes (seed $SEED) as shards"
 $PY data.py shards "$WORK/shards" "$SCENES" "$SEED"
+echo "[build] rendering $SCENES more scenes (seed $((SEED + 1))) for the quality head"
+$PY data.py shards "$WORK/shards2" "$SCENES" "$((SEED + 1))"
 echo "[build] rendering $EVAL_SCENES held-out scenes (seed $EVAL_SEED)"
 $PY data.py eval "$WORK/eval" "$EVAL_SCENES" "$EVAL_SEED"
 echo "[build] stage 1: training the maps (mask, nose, sticker) for $MINUTES minutes"
 rm -f "$WORK/run/training-log.txt" "$WORK/quality/training-log.txt"
 $PY train.py "$WORK/shards" "$WORK/run" --minutes "$MINUTES" --seed "$SEED" --qv 1 --batch 12 --lr 2.5e-3 --threads 2
-echo "[build] stage 2: fitting the quality head on frozen features"
-$PY fit_quality.py "$WORK/run/model.pt" "$WORK/shards" "$WORK/quality" --seed "$SEED" --threads 2
+echo "[build] stage 2: fitting the quality head (conv pyramid + pooled statistics) on frozen features"
+$PY fit_quality.py "$WORK/run/model.pt" "$WORK/shards,$WORK/shards2" "$WORK/quality" --seed "$SEED" --threads 2 --qv 4 --epochs 14
 cp "$WORK/quality/head-contour.onnx" "$HERE/head-contour.onnx"
 cat "$WORK/run/training-log.txt" "$WORK/quality/training-log.txt" > "$HERE/training-log.txt"
 cp "$WORK/run/train-info.json" "$HERE/train-info.json"
 echo "[build] evaluating"
-$PY evaluate.py "$WORK/eval" "$WORK/quality/model.pt" "$HERE/metrics.json" --onnx "$HERE/head-contour.onnx" --qv 3
+$PY evaluate.py "$WORK/eval" "$WORK/quality/model.pt" "$HERE/metrics.json" --onnx "$HERE/head-contour.onnx" --qv 4
 $PY manifest.py "$HERE" --seed "$SEED"
 node "$HERE/check-onnx.cjs" "$HERE/head-contour.onnx"
 echo "[build] samples and quiz pools"
