@@ -26,21 +26,6 @@ from train import HeadContourNet, export_onnx
 TURNS = 4
 
 
-def backbone(model, x):
-    x1 = model.stem(x)
-    x2 = model.e2(F.max_pool2d(x1, 2))
-    x3 = model.e3(F.max_pool2d(x2, 2))
-    x4 = model.e4(F.max_pool2d(x3, 2))
-    x5 = model.e5(F.max_pool2d(x4, 2))
-    up = lambda t: F.interpolate(t, scale_factor=2.0, mode="nearest")
-    y4 = model.d4(torch.cat([up(x5), x4], 1))
-    y3 = model.d3(torch.cat([up(y4), x3], 1))
-    y2 = model.d2(torch.cat([up(y3), x2], 1))
-    y1 = model.d1(torch.cat([up(y2), x1], 1))
-    m = F.interpolate(model.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
-    return m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]
-
-
 # What the v4 head reads, per view: name -> how to take it from (maps, levels)
 V4_INPUTS = {
     "y2": lambda m, L: L[7],
@@ -65,7 +50,7 @@ def extract(model, img, qv, turns, bs=48):
                 sel = ix[i:i + bs]
                 batch = np.ascontiguousarray(np.rot90(img[sel], k, axes=(1, 2)))
                 x = torch.from_numpy(batch).permute(0, 3, 1, 2).float() / 255
-                m, L = backbone(model, x)
+                m, L = model.trunk(x)
                 parts = {"pooled": model.quality_features(m, L)}
                 if qv == 4:
                     parts.update({name: f(m, L).half() for name, f in V4_INPUTS.items()})

@@ -75,7 +75,8 @@ class HeadContourNet(nn.Module):
                                        nn.Conv2d(32, 32, 3, padding=1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True))
             self.quality = nn.Sequential(nn.Linear(2 * c5 + 2 * c4 + 64 + 6, 96), nn.ReLU(inplace=True), nn.Linear(96, 8))
 
-    def forward(self, x):
+    def trunk(self, x):
+        """The map logits (160 x 160) and every encoder/decoder level [x1..x5, y4, y3, y2, y1]."""
         x1 = self.stem(x)  # 80
         x2 = self.e2(F.max_pool2d(x1, 2))  # 40
         x3 = self.e3(F.max_pool2d(x2, 2))  # 20
@@ -87,6 +88,10 @@ class HeadContourNet(nn.Module):
         y2 = self.d2(torch.cat([up(y3), x2], 1))
         y1 = self.d1(torch.cat([up(y2), x1], 1))
         m = F.interpolate(self.maps(y1), scale_factor=2.0, mode="bilinear", align_corners=False)
+        return m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]
+
+    def forward(self, x):
+        m, (x1, x2, x3, x4, x5, y4, y3, y2, y1) = self.trunk(x)
         if self.qv == 3:
             return m[:, 0:1], m[:, 1:2], m[:, 2:3], self.quality((self.quality_features(m, [x1, x2, x3, x4, x5, y4, y3, y2, y1]) - self.q_mean) / self.q_std)
         if self.qv == 4:

@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { trimBulges } from "./bulges.ts";
 import { measureHead } from "./geometry.ts";
 import type { Point } from "./image.ts";
+import { drawHead } from "../testing/heads.ts";
 
 const POINTS = 720;
 
 interface Head {
   readonly halfLength: number;
   readonly ratio: number;
-  /** Lateral shear per unit of AP position: plagiocephaly's parallelogram. */
   readonly shear: number;
   readonly rotation: number;
   readonly cx: number;
@@ -17,22 +17,8 @@ interface Head {
 }
 
 /** A head outline with an optional change of radius `bump(t)` (t: the ellipse's parameter angle). */
-const draw = (h: Head, bump: (t: number) => number = () => 0): { outline: Point[]; nose: Point } => {
-  const place = (across: number, along: number, shear = h.shear): Point => {
-    const x = across + shear * along;
-    const y = -along;
-    const c = Math.cos(h.rotation);
-    const d = Math.sin(h.rotation);
-    return { x: h.cx + x * c - y * d, y: h.cy + x * d + y * c };
-  };
-  const outline: Point[] = [];
-  for (let i = 0; i < POINTS; i++) {
-    const t = (2 * Math.PI * i) / POINTS;
-    const grow = 1 + bump(t);
-    outline.push(place(h.halfLength * h.ratio * Math.cos(t) * grow, h.halfLength * Math.sin(t) * grow));
-  }
-  return { outline, nose: place(0, h.halfLength * 1.08, 0) };
-};
+const draw = (h: Head, bump?: (t: number) => number) =>
+  drawHead({ ...h, halfWidth: h.halfLength * h.ratio }, { points: POINTS, ...(bump ? { bump } : {}) });
 
 const heads = fc.record({
   halfLength: fc.double({ min: 30, max: 1500, noNaN: true }),

@@ -2,38 +2,9 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { chordThrough, cvaMillimetres, measureHead } from "./geometry.ts";
 import type { Point } from "./image.ts";
+import { drawHead, type AnalyticHead } from "../testing/heads.ts";
 
-/** A head outline drawn analytically: semi-axes along the AP axis (`half length`) and across it. */
-interface Shape {
-  readonly halfLength: number;
-  readonly halfWidth: number;
-  /** Lateral shear per unit of AP position: the parallelogram of plagiocephaly. */
-  readonly shear: number;
-  readonly rotation: number;
-  readonly cx: number;
-  readonly cy: number;
-}
-
-const POINTS = 1440;
-
-/** Outline and nose tip in image coordinates; the nose sits just beyond the forehead on the AP axis. */
-const draw = (s: Shape): { outline: Point[]; nose: Point } => {
-  const place = (across: number, along: number, shear = s.shear): Point => {
-    // Head frame: AP axis points "up" (negative y in the image) before rotation.
-    const x = across + shear * along;
-    const y = -along;
-    const c = Math.cos(s.rotation);
-    const d = Math.sin(s.rotation);
-    return { x: s.cx + x * c - y * d, y: s.cy + x * d + y * c };
-  };
-  const outline: Point[] = [];
-  for (let i = 0; i < POINTS; i++) {
-    const t = (2 * Math.PI * i) / POINTS;
-    outline.push(place(s.halfWidth * Math.cos(t), s.halfLength * Math.sin(t)));
-  }
-  // The skull shears, the face does not: the nose stays on the original AP axis.
-  return { outline, nose: place(0, s.halfLength * 1.08, 0) };
-};
+const draw = (s: AnalyticHead) => drawHead(s);
 
 const shapes = fc.record({
   halfLength: fc.double({ min: 20, max: 2000, noNaN: true }),

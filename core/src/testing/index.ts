@@ -1,3 +1,4 @@
 export * from "./memory.ts";
 export * from "./mothers.ts";
 export * from "./accounts.ts";
+export * from "./heads.ts";
