@@ -147,8 +147,8 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   const useRefined = refined !== null && refined.region !== null;
   const outline = useRefined ? refined!.outline() : first.outline();
   // The nose comes from the pass the outline came from. Where the close-up, at twice the resolution,
-  // finds no nose, the whole photo's peak is most often an ear or the back of the head (10 of 13 such
-  // good held-out renders): a retake beats a measurement along the wrong axis. A nose tip sits just
+  // finds no nose, the whole photo's peak was wrong on 10 of 13 such good held-out renders, mostly an
+  // ear or the back of the head: a retake beats a measurement along the wrong axis. A nose tip sits just
   // beyond the forehead; a peak far from the head (or in its middle) is not one.
   const candidate = useRefined ? refined!.noseTip : first.noseTip;
   const noseTip = candidate !== null && plausibleNose(outline, candidate) ? candidate : null;
