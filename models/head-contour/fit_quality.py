@@ -111,8 +111,8 @@ def main():
     # `--train-turns` of them, alternating, which halves the backbone passes for little loss.
     turns = {}
     for k in range(TURNS):
-        own = tr_v if args.train_turns == 4 else tr_v[tr_v % 2 == k % 2]
-        turns[k] = np.sort(np.concatenate([own, va_v]))
+        trained = tr_v if args.train_turns == 4 else tr_v[tr_v % 2 == k % 2]
+        turns[k] = np.sort(np.concatenate([trained, va_v]))
     C, R = extract(model, d["img"], args.qv, turns)
     del d
     log(f"qv={args.qv}: features of {len(R[R >= 0])} (view, quarter turn) pairs from {n} views in {nf} shards in {time.time() - t0:.0f}s")
@@ -135,15 +135,14 @@ def main():
     params = list(model.quality.parameters()) + (list(model.qconv.parameters()) if args.qv == 4 else [])
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=1e-2)
     bs = 256 if args.qv == 3 else 64
-    pairs = train_rows
-    steps = epochs * ((len(pairs) + bs - 1) // bs)
+    steps = epochs * ((len(train_rows) + bs - 1) // bs)
     step = 0
     t1 = time.time()
     for ep in range(epochs):
         model.quality.train()
         if args.qv == 4:
             model.qconv.train()
-        perm = pairs[torch.randperm(len(pairs))]
+        perm = train_rows[torch.randperm(len(train_rows))]
         run = 0.0
         for i in range(0, len(perm), bs):
             chunk = perm[i:i + bs]

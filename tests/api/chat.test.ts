@@ -1,4 +1,5 @@
 import { Accounts, Babies, Chat, ChatConfig, defaultChatSettings, NotificationCenter, transaction, type UserType } from "@crown/core";
+import { aBaby } from "@crown/core/testing/babies";
 import { Effect } from "effect";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -422,29 +423,9 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
 });
 
 const insertBaby = async (server: TestServer, parentId: string, id: string) => {
-  const at = new Date();
   await server.services.run(
     Effect.flatMap(Babies, (babies) =>
-      babies.insert({
-        id,
-        parentId,
-        physicianId: null,
-        firstName: "Bo",
-        middleName: null,
-        lastName: "Baby",
-        dateOfBirth: "2026-09-01",
-        relation: "mother",
-        gender: null,
-        ethnicity: null,
-        nicuTime: null,
-        previousCondition: null,
-        referralCode: null,
-        caregiverEmail: null,
-        caregiverPhone: null,
-        createdBy: parentId,
-        createdAt: at,
-        updatedAt: at,
-      }),
+      babies.insert(aBaby({ id, parentId, physicianId: null, firstName: "Bo", lastName: "Baby", dateOfBirth: "2026-09-01", gender: null, createdBy: parentId })),
     ) as never,
   );
 };

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { Effect } from "effect";
 import sharp from "sharp";
-import { Accounts, Babies, type Baby, Delegations, type UserType } from "@crown/core";
+import { Accounts, Babies, Delegations, type UserType } from "@crown/core";
+import { aBaby } from "@crown/core/testing/babies";
 import type { HeadContourModel } from "@crown/core/measurement/index";
 import { createTestDatabase, type TestDatabase } from "@crown/db/testing";
 import { readOutbox } from "@crown/mail";
@@ -132,27 +133,15 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
     return { id: created.id, email, token: signIn.json.results.token as string };
   };
   const baby = async (parentId: string | null, physicianId: string | null, firstName = "Mia", dateOfBirth = "2026-08-01") => {
-    const at = new Date();
-    const b: Baby = {
+    const b = aBaby({
       id: `01B${Math.random().toString(36).slice(2, 12).toUpperCase().padEnd(23, "0")}`.slice(0, 26),
       parentId,
       physicianId,
       firstName,
-      middleName: null,
       lastName: "Rivera",
       dateOfBirth,
-      relation: "mother",
-      gender: "female",
-      ethnicity: null,
-      nicuTime: null,
-      previousCondition: null,
-      referralCode: null,
-      caregiverEmail: null,
-      caregiverPhone: null,
       createdBy: parentId ?? physicianId ?? "seed",
-      createdAt: at,
-      updatedAt: at,
-    };
+    });
     await run(Effect.flatMap(Babies, (p) => p.insert(b)));
     return b;
   };

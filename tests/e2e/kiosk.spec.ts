@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi, snapshotWebDist } from "./helpers/capture.ts";
 import { screensDir, seriousViolations } from "./helpers/browser.ts";
@@ -110,23 +110,6 @@ const qrCameraClip = (png: string) => {
   if (r.status !== 0) throw new Error("ffmpeg could not turn the QR screenshot into a .y4m clip");
   return out;
 };
-
-/** Debian Chromium like `launchWithFakeCamera`, with `clip` as the camera. */
-const launchWithCameraClip = (clip: string) =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-video-capture=${clip}`,
-    ],
-  });
 
 beforeAll(async () => {
   ensureKioskBuilt();
@@ -336,7 +319,7 @@ describe("kiosk tablet", () => {
     await page.getByText("Tap your name to sign in with your PIN.").waitFor();
 
     // A second tablet page of the same device, whose camera films the portal's QR code: the scan alone picks the baby.
-    const qrBrowser = await launchWithCameraClip(qrCameraClip(png));
+    const qrBrowser = await launchWithFakeCamera(qrCameraClip(png));
     const opened = await openTablet(TABLET_PORTRAIT, qrBrowser, await tablet.context.storageState());
     qrTablet = { browser: qrBrowser, ...opened };
     await qrTablet.page.goto("/kiosk/");

@@ -19,7 +19,6 @@ portalSuite((s, b) => {
   browser = b;
 });
 
-
 const PASSWORD = "Provider-pass1!";
 const provider = { email: uniqueEmail("ada"), first: "Ada", last: "Lovelace" };
 

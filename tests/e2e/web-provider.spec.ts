@@ -14,7 +14,6 @@ portalSuite((s, b) => {
   browser = b;
 });
 
-
 const PASSWORD = "Provider-pass1!";
 const PHYSICIAN_NAV = ["Home", "Workflow", "Results", "Quiz", "Staff", "My Patients", "Help Center", "Buy Kits", "Webinar"];
 const STAFF_NAV = ["Home", "Workflow", "Results", "My Patients", "Help Center", "Buy Kits", "Webinar"];

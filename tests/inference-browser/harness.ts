@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ortWasmDir } from "../../adapters/inference/src/node.ts";
+import { CHROMIUM as BASE } from "../chromium.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -104,17 +105,5 @@ export const startInferencePage = async (modelFile: string, samplesDir: string |
   };
 };
 
-/** Debian's Chromium, headless, no network beyond the local server; never a downloaded browser. */
-export const CHROMIUM = {
-  executablePath: process.env.CROWN_CHROMIUM ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--headless=new",
-  ],
-};
+/** The suites' Chromium in the new headless mode. */
+export const CHROMIUM = { ...BASE, args: [...BASE.args, "--headless=new"] };

@@ -7,6 +7,7 @@ import type { Baby } from "../onboarding/model.ts";
 import { BlobStore, Transactor } from "../shared/ports.ts";
 import { CurrentUser } from "../accounts/model.ts";
 import { type OnboardingWorld } from "../testing/onboarding-memory.ts";
+import { aBaby } from "../testing/babies.ts";
 import {
   type Attachment,
   Attachments,
@@ -307,23 +308,13 @@ export const aUser = (id: string, type: User["type"], firstName: string): User =
 export const PARENT = aUser("parent-1", "parent", "Pat");
 export const PHYSICIAN = aUser("physician-1", "physician", "Phil");
 export const REVIEWER = aUser("reviewer-1", "reviewer", "Rae");
-export const BABY: Baby = {
+export const BABY: Baby = aBaby({
   id: "baby-1",
   parentId: PARENT.id,
   physicianId: PHYSICIAN.id,
   firstName: "Mia",
-  middleName: null,
   lastName: "Test",
   dateOfBirth: "2026-07-01",
-  relation: "mother",
-  gender: "female",
-  ethnicity: null,
-  nicuTime: null,
-  previousCondition: null,
-  referralCode: null,
-  caregiverEmail: null,
-  caregiverPhone: null,
   createdBy: PARENT.id,
   createdAt: at,
-  updatedAt: at,
-};
+});

@@ -2,3 +2,4 @@ export * from "./memory.ts";
 export * from "./mothers.ts";
 export * from "./accounts.ts";
 export * from "./heads.ts";
+export * from "./babies.ts";

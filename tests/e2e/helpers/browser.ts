@@ -2,14 +2,12 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { CHROMIUM } from "../../chromium.ts";
 import { repoRoot } from "./server.ts";
 
-/** Debian Chromium, never a downloaded browser. */
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
+/** Debian Chromium with the suites' flags, plus any `extraArgs`. */
+export const launchChromium = (extraArgs: readonly string[] = []): Promise<Browser> =>
+  chromium.launch({ ...CHROMIUM, args: [...CHROMIUM.args, ...extraArgs] });
 
 export interface Viewport {
   readonly width: number;

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
-import { encodePassword } from "./browser.ts";
+import type { Browser, Page } from "playwright-core";
+import { encodePassword, launchChromium } from "./browser.ts";
 import { type CrownServer, ensureWebBuilt, repoRoot } from "./server.ts";
 
 /** Shared steps of the capture and reporting browser suites (issue 7). */
@@ -45,23 +45,9 @@ export const fakeCameraClip = (): string => {
   return out;
 };
 
-/** Debian Chromium with the rendered clip fed as the camera. */
-export const launchWithFakeCamera = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-      "--use-fake-ui-for-media-stream",
-      "--use-fake-device-for-media-stream",
-      `--use-file-for-fake-video-capture=${fakeCameraClip()}`,
-    ],
-  });
+/** Debian Chromium with a .y4m clip (by default the rendered head clip) fed as the camera. */
+export const launchWithFakeCamera = (clip: string = fakeCameraClip()): Promise<Browser> =>
+  launchChromium(["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${clip}`]);
 
 export interface ApiUser {
   readonly token: string;

@@ -1,0 +1,45 @@
+// Manual walk-through (not committed): parent uploads sample photos on `pnpm start`, reviewer opens the report.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { CHROMIUM } from "./chromium.ts";
+const base = "http://localhost:8080";
+const shots = "/work/scratch/walk";
+const samples = "/work/main/models/head-contour/samples";
+const browser = await chromium.launch(CHROMIUM);
+const errors: string[] = [];
+const signIn = async (email: string) => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  page.on("console", (m) => m.type() === "error" && errors.push(`${email}: ${m.text()}`));
+  page.on("pageerror", (e) => errors.push(`${email}: ${e.message}`));
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("Crown-demo-2026!");
+  await page.getByRole("button", { name: /sign in|log in/i }).click();
+  await page.waitForTimeout(2000);
+  return page;
+};
+const parent = await signIn("parent@demo.crown");
+await parent.screenshot({ path: `${shots}/1-parent-home.png` });
+await parent.goto(`${base}/capture?cap=1`);
+await parent.waitForTimeout(1500);
+const files = readdirSync(samples).filter((f) => f.endsWith(".jpg")).map((f) => path.join(samples, f));
+await parent.locator("label.file-btn", { hasText: "Choose photos" }).locator("input").setInputFiles(files);
+const dialog = parent.getByRole("dialog", { name: "Upload photos and video" });
+await dialog.waitFor();
+await parent.screenshot({ path: `${shots}/2-upload-dialog.png` });
+await dialog.getByRole("button", { name: "Upload" }).click();
+await parent.getByRole("alertdialog").waitFor({ timeout: 60_000 });
+await parent.screenshot({ path: `${shots}/3-uploaded.png` });
+await parent.getByRole("button", { name: "OK" }).click();
+await parent.waitForTimeout(15000); // the worker analyses the photos
+const reviewer = await signIn("reviewer@demo.crown");
+await reviewer.waitForTimeout(2000);
+await reviewer.screenshot({ path: `${shots}/4-review-queue.png`, fullPage: true });
+await reviewer.locator(".review-card").first().click().catch(() => {});
+await reviewer.waitForTimeout(3000);
+await reviewer.screenshot({ path: `${shots}/5-review-report.png`, fullPage: true });
+console.log(reviewer.url());
+console.log("errors:", errors);
+await browser.close();
