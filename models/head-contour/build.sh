@@ -12,6 +12,7 @@ EVAL_SEED="${EVAL_SEED:-900001}"  # held-out evaluation set, never used in train
 SCENES="${SCENES:-2600}"          # rendered training photos (3 views each), per shard set
 EVAL_SCENES="${EVAL_SCENES:-600}"
 MINUTES="${MINUTES:-50}"          # stage-1 training wall-clock budget (stage 2 takes about 7 minutes)
+VERSION="${VERSION:-0.5.0}"       # model.json version
 WORK="${WORK:-$HERE/data}"        # scratch (git-ignored)
 export OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 
@@ -19,21 +20,28 @@ mkdir -p "$WORK/run" "$WORK/quality"
 cd "$HERE"
 echo "[build] rendering $SCENES training scenes (seed $SEED) as shards"
 $PY data.py shards "$WORK/shards" "$SCENES" "$SEED"
-echo "[build] rendering $SCENES more scenes (seed $((SEED + 1))) for the quality head"
+echo "[build] rendering $SCENES more scenes (seed $((SEED + 1)))"
 $PY data.py shards "$WORK/shards2" "$SCENES" "$((SEED + 1))"
 echo "[build] rendering $EVAL_SCENES held-out scenes (seed $EVAL_SEED)"
 $PY data.py eval "$WORK/eval" "$EVAL_SCENES" "$EVAL_SEED"
-echo "[build] stage 1: training the maps (mask, nose, sticker) for $MINUTES minutes"
+echo "[build] stage 1: training the maps (mask, nose, sticker) for $MINUTES minutes on both shard sets"
 rm -f "$WORK/run/training-log.txt" "$WORK/quality/training-log.txt"
-$PY train.py "$WORK/shards" "$WORK/run" --minutes "$MINUTES" --seed "$SEED" --qv 1 --batch 12 --lr 2.5e-3 --threads 2
+$PY train.py "$WORK/shards,$WORK/shards2" "$WORK/run" --minutes "$MINUTES" --seed "$SEED" --qv 1 --batch 12 --lr 2.5e-3 --threads 2
 echo "[build] stage 2: fitting the quality head (conv pyramid + pooled statistics) on frozen features"
 $PY fit_quality.py "$WORK/run/model.pt" "$WORK/shards,$WORK/shards2" "$WORK/quality" --seed "$SEED" --threads 2 --qv 4 --epochs 14
 cp "$WORK/quality/head-contour.onnx" "$HERE/head-contour.onnx"
 cat "$WORK/run/training-log.txt" "$WORK/quality/training-log.txt" > "$HERE/training-log.txt"
-cp "$WORK/run/train-info.json" "$HERE/train-info.json"
+# train-info.json: both stages' details; the model's parameters and size are the exported file's
+$PY -c '
+import json, sys
+one, two = (json.load(open(p)) for p in sys.argv[1:3])
+two["maps_model"] = "stage 1 above"
+json.dump({"version": sys.argv[4], "params": two["params"], "onnx_bytes": two["onnx_bytes"], "qv": two["qv"],
+           "stage1": one, "stage2": two}, open(sys.argv[3], "w"), indent=1)
+' "$WORK/run/train-info.json" "$WORK/quality/quality-info.json" "$HERE/train-info.json" "$VERSION"
 echo "[build] evaluating"
 $PY evaluate.py "$WORK/eval" "$WORK/quality/model.pt" "$HERE/metrics.json" --onnx "$HERE/head-contour.onnx" --qv 4
-$PY manifest.py "$HERE" --seed "$SEED"
+$PY manifest.py "$HERE" --seed "$SEED" --version "$VERSION"
 node "$HERE/check-onnx.cjs" "$HERE/head-contour.onnx"
 echo "[build] samples and quiz pools"
 $PY make_assets.py samples "$HERE/samples"

@@ -35,7 +35,6 @@ const DIAGONAL_ANGLE = (30 * Math.PI) / 180;
 const sub = (a: Point, b: Point): Point => ({ x: a.x - b.x, y: a.y - b.y });
 const add = (a: Point, b: Point): Point => ({ x: a.x + b.x, y: a.y + b.y });
 const scale = (a: Point, k: number): Point => ({ x: a.x * k, y: a.y * k });
-const dot = (a: Point, b: Point): number => a.x * b.x + a.y * b.y;
 const norm = (a: Point): number => Math.hypot(a.x, a.y);
 const rotate = (a: Point, angle: number): Point => ({
   x: a.x * Math.cos(angle) - a.y * Math.sin(angle),
@@ -44,11 +43,12 @@ const rotate = (a: Point, angle: number): Point => ({
 /** A quarter turn of u. */
 const across = (u: Point): Point => ({ x: -u.y, y: u.x });
 
+// Runs over every outline point in each step of measureHead's fixed-point iteration: no allocation.
 const extent = (outline: Outline, origin: Point, direction: Point): { min: number; max: number } => {
   let min = Infinity;
   let max = -Infinity;
   for (const p of outline) {
-    const s = dot(sub(p, origin), direction);
+    const s = (p.x - origin.x) * direction.x + (p.y - origin.y) * direction.y;
     if (s < min) min = s;
     if (s > max) max = s;
   }

@@ -24,7 +24,7 @@ const SYMMETRIES: readonly ((y: number, x: number, last: number) => readonly [nu
 ];
 
 /** For each view, the index in the original plane that each view pixel reads. */
-const viewIndices = (size: number, views: ViewCount): Uint32Array[] =>
+const buildIndices = (size: number, views: ViewCount): Uint32Array[] =>
   SYMMETRIES.slice(0, views).map((f) => {
     const index = new Uint32Array(size * size);
     for (let y = 0; y < size; y++) {
@@ -36,6 +36,19 @@ const viewIndices = (size: number, views: ViewCount): Uint32Array[] =>
     return index;
   });
 
+// Every photo is measured with the same size and views: build the index tables once, not per photo
+// (rebuilding them was a tenth of the pipeline's own time, most of it garbage).
+const indexCache = new Map<string, Uint32Array[]>();
+const viewIndices = (size: number, views: ViewCount): Uint32Array[] => {
+  const key = `${size}/${views}`;
+  let indices = indexCache.get(key);
+  if (!indices) {
+    indices = buildIndices(size, views);
+    indexCache.set(key, indices);
+  }
+  return indices;
+};
+
 /**
  * A model that runs each square input in `views` orientations in one batch and returns, per input,
  * the maps turned back and averaged (as logits) and the averaged quality logits. With one view it is
@@ -45,27 +58,30 @@ export const withViews = (model: HeadContourModel, size: number, views: ViewCoun
   if (views === 1) return model;
   const indices = viewIndices(size, views);
   const plane = size * size;
+  const share = 1 / views;
   return {
     async run(input: Float32Array, n: number): Promise<HeadContourOutputs> {
       const batch = new Float32Array(n * views * 3 * plane);
       for (let b = 0; b < n; b++) {
-        indices.forEach((index, v) => {
+        for (let v = 0; v < views; v++) {
+          const index = indices[v]!;
           for (let c = 0; c < 3; c++) {
             const from = input.subarray((b * 3 + c) * plane, (b * 3 + c + 1) * plane);
             const to = batch.subarray(((b * views + v) * 3 + c) * plane, ((b * views + v) * 3 + c + 1) * plane);
             for (let i = 0; i < plane; i++) to[i] = from[index[i]!]!;
           }
-        });
+        }
       }
       const out = await model.run(batch, n * views);
       const turnBack = (maps: Float32Array): Float32Array => {
         const mean = new Float32Array(n * plane);
         for (let b = 0; b < n; b++) {
           const target = mean.subarray(b * plane, (b + 1) * plane);
-          indices.forEach((index, v) => {
+          for (let v = 0; v < views; v++) {
+            const index = indices[v]!;
             const from = maps.subarray((b * views + v) * plane, (b * views + v + 1) * plane);
-            for (let i = 0; i < plane; i++) target[index[i]!]! += from[i]! / views;
-          });
+            for (let i = 0; i < plane; i++) target[index[i]!]! += from[i]! * share;
+          }
         }
         return mean;
       };
@@ -73,7 +89,7 @@ export const withViews = (model: HeadContourModel, size: number, views: ViewCoun
       const quality = new Float32Array(n * reasons);
       for (let b = 0; b < n; b++) {
         for (let v = 0; v < views; v++) {
-          for (let r = 0; r < reasons; r++) quality[b * reasons + r]! += out.quality[(b * views + v) * reasons + r]! / views;
+          for (let r = 0; r < reasons; r++) quality[b * reasons + r]! += out.quality[(b * views + v) * reasons + r]! * share;
         }
       }
       return { mask: turnBack(out.mask), nose: turnBack(out.nose), sticker: turnBack(out.sticker), quality };
