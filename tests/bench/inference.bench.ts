@@ -73,7 +73,7 @@ const photos = samplePhotos();
 const input = new Float32Array(3 * size * size).map((_, i) => ((i * 7919) % 1000) / 1000);
 for (let i = 0; i < 5; i++) await model.run(input, 1);
 const passTimes: number[] = [];
-let cpu = process.cpuUsage();
+const cpu = process.cpuUsage();
 for (let i = 0; i < runs; i++) {
   const t = performance.now();
   await model.run(input, 1);
@@ -82,35 +82,32 @@ for (let i = 0; i < runs; i++) {
 line("server, one model pass, 1 thread (median / p90)", `${ms(median(passTimes))} / ${ms(percentile(passTimes, 90))}, ${ms(cpuMs(cpu) / runs)} CPU`);
 
 // A whole photo: letterbox, pass 1, crop, pass 2, outline, geometry, verdict.
-if (photos.length > 0) {
-  const images = await Promise.all(photos.slice(0, 10).map(async (p) => decodeImage(readFileSync(p))));
+/** Wall times of whole measurements over `images`, after one warm-up each, and the CPU time per photo. */
+const timeMeasurements = async (images: Awaited<ReturnType<typeof decodeImage>>[]): Promise<{ times: number[]; cpuPerPhoto: number }> => {
   for (const image of images) await analyzePhoto(image, model, options);
-  const imageTimes: number[] = [];
-  cpu = process.cpuUsage();
+  const times: number[] = [];
+  const since = process.cpuUsage();
   for (let i = 0; i < Math.max(1, Math.round(runs / images.length)); i++) {
     for (const image of images) {
       const t = performance.now();
       await analyzePhoto(image, model, options);
-      imageTimes.push(performance.now() - t);
+      times.push(performance.now() - t);
     }
   }
-  line(`server, per photo measured (${options.closeUpViews ?? 1} close-up view(s)), 1 thread`, `${ms(median(imageTimes))} median, ${ms(Math.min(...imageTimes))} best, ${ms(percentile(imageTimes, 90))} p90, ${ms(cpuMs(cpu) / imageTimes.length)} CPU`, "20 ms");
+  return { times, cpuPerPhoto: cpuMs(since) / times.length };
+};
+if (photos.length > 0) {
+  const images = await Promise.all(photos.slice(0, 10).map(async (p) => decodeImage(readFileSync(p))));
+  const small = await timeMeasurements(images);
+  line(`server, per photo measured (${options.closeUpViews ?? 1} close-up view(s)), 1 thread`, `${ms(median(small.times))} median, ${ms(Math.min(...small.times))} best, ${ms(percentile(small.times, 90))} p90, ${ms(small.cpuPerPhoto)} CPU`, "20 ms");
   const sizes = images.map((i) => `${i.width}x${i.height}`);
   process.stdout.write(`${"".padEnd(52)} (${images.length} sample photos, ${[...new Set(sizes)].slice(0, 4).join(", ")}${sizes.length > 4 ? ", ..." : ""})\n`);
   // Uploads reach the measurement decoded to at most 1024 px a side (core/src/report, analysisMaxSide);
   // a phone photo is larger than that, so it arrives at 1024 px and the resampling costs more.
-  const large = await Promise.all(photos.slice(0, 10).map(async (p) => decodeImage(await sharp(readFileSync(p)).resize({ width: 1024 }).jpeg({ quality: 95 }).toBuffer())));
-  for (const image of large.slice(0, 2)) await analyzePhoto(image, model, options);
-  const largeTimes: number[] = [];
-  cpu = process.cpuUsage();
-  for (let i = 0; i < Math.max(1, Math.round(runs / large.length)); i++) {
-    for (const image of large) {
-      const t = performance.now();
-      await analyzePhoto(image, model, options);
-      largeTimes.push(performance.now() - t);
-    }
-  }
-  line(`  the same photos at 1024 px wide, as uploads arrive`, `${ms(median(largeTimes))} median, ${ms(Math.min(...largeTimes))} best, ${ms(cpuMs(cpu) / largeTimes.length)} CPU`, "20 ms");
+  const large = await timeMeasurements(
+    await Promise.all(photos.slice(0, 10).map(async (p) => decodeImage(await sharp(readFileSync(p)).resize({ width: 1024 }).jpeg({ quality: 95 }).toBuffer()))),
+  );
+  line(`  the same photos at 1024 px wide, as uploads arrive`, `${ms(median(large.times))} median, ${ms(Math.min(...large.times))} best, ${ms(large.cpuPerPhoto)} CPU`, "20 ms");
 } else {
   const image = { width: 960, height: 720, channels: 3 as const, data: new Uint8Array(960 * 720 * 3).fill(100) };
   const t = performance.now();
