@@ -11,7 +11,7 @@ SEED="${SEED:-1}"                 # training data + training seed
 EVAL_SEED="${EVAL_SEED:-900001}"  # held-out evaluation set, never used in training
 SCENES="${SCENES:-2600}"          # rendered training photos (3 views each), per shard set
 EVAL_SCENES="${EVAL_SCENES:-600}"
-MINUTES="${MINUTES:-50}"          # stage-1 training wall-clock budget (stage 2 takes about 7 minutes)
+MINUTES="${MINUTES:-50}"          # stage-1 training wall-clock budget (stage 2 takes about 8 minutes)
 VERSION="${VERSION:-0.5.0}"       # model.json version
 WORK="${WORK:-$HERE/data}"        # scratch (git-ignored)
 export OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
