@@ -3,7 +3,7 @@ import { analyzePhoto, insideOutline } from "./analyze.ts";
 import { measureHead } from "./geometry.ts";
 import type { Point, RgbImage } from "./image.ts";
 import { Effect } from "effect";
-import { HeadContourModel } from "./model.ts";
+import { HeadContourModel, type HeadContourOutputs } from "./model.ts";
 
 /**
  * A stand-in for the network that reads colours: skin is head, pure green is the nose tip,
@@ -33,6 +33,13 @@ const colourModel = (quality: number[] = [-4, -4, -4, -4, -4, -4, -4, -4]): Head
     return { mask, nose, sticker, quality: Float32Array.from({ length: 8 * n }, (_, k) => quality[k % 8]!) };
   },
 });
+
+/** The colour-reading model with its outputs changed; `pass` counts the model's runs from 0. */
+const alteredModel = (change: (out: HeadContourOutputs, pass: number) => HeadContourOutputs): HeadContourModel => {
+  const inner = colourModel();
+  let pass = 0;
+  return { run: async (input, n) => change(await inner.run(input, n), pass++) };
+};
 
 /** A network's maps change smoothly across an edge; blur the colour-read ones the same way (σ = 1 px). */
 const soften = (map: Float32Array, size: number): void => {
@@ -193,38 +200,25 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
   });
 
   it("takes no far-away peak for the nose, and no oversized disc for the sticker", async () => {
-    const inner = colourModel();
     const size = 160;
-    const model: HeadContourModel = {
-      async run(input, n) {
-        const out = await inner.run(input, n);
-        const nose = new Float32Array(out.nose.length).fill(-10);
-        nose[2 * size + 2] = 10; // a confident peak in the corner of the frame
-        const sticker = Float32Array.from(out.mask); // a "sticker" as large as the head
-        return { ...out, nose, sticker };
-      },
-    };
+    const model = alteredModel((out) => {
+      const nose = new Float32Array(out.nose.length).fill(-10);
+      nose[2 * size + 2] = 10; // a confident peak in the corner of the frame
+      const sticker = Float32Array.from(out.mask); // a "sticker" as large as the head
+      return { ...out, nose, sticker };
+    });
     const result = await analyzePhoto(render(base), model);
     expect(result.noseTip).toBeNull();
     expect(result.reasons).toEqual(["No nose visible"]);
-    const withNose = await analyzePhoto(render(base), {
-      run: async (input, n) => ({ ...(await inner.run(input, n)), sticker: (await inner.run(input, n)).mask }),
-    });
+    const withNose = await analyzePhoto(render(base), alteredModel((out) => ({ ...out, sticker: out.mask })));
     expect(withNose.accepted).toBe(true);
     expect(withNose.sticker).toBeNull();
     expect(withNose.cva_mm).toBeNull();
   });
 
   it("takes the nose from the close-up only: a nose the close-up cannot see is no nose", async () => {
-    const inner = colourModel();
-    let call = 0;
-    const model: HeadContourModel = {
-      async run(input, n) {
-        const out = await inner.run(input, n);
-        // The whole photo's pass finds the nose; the close-up does not see one.
-        return call++ === 0 ? out : { ...out, nose: new Float32Array(out.nose.length).fill(-10) };
-      },
-    };
+    // The whole photo's pass finds the nose; the close-up does not see one.
+    const model = alteredModel((out, pass) => (pass === 0 ? out : { ...out, nose: new Float32Array(out.nose.length).fill(-10) }));
     const result = await analyzePhoto(render(base), model);
     expect(result.noseTip).toBeNull();
     expect(result.ci).toBeNull();
