@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { ManagedRuntime } from "effect";
 import type { Env } from "./env.ts";
+import { bodyPolicy } from "./body-policy.ts";
 import { HttpFailure } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
@@ -18,13 +18,17 @@ import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
 import { reportsRoutes } from "./routes/reports.ts";
 
 export const API_BASE = "/api/v1/en";
-const JSON_LIMIT = 1024 * 1024;
+/** Answers without their own Cache-Control: personal data must not stay in a browser's or a proxy's cache (ADR 20). */
+const API_CACHE_CONTROL = "no-store";
+const HSTS = "max-age=31536000; includeSubDomains";
 
 export interface ApiOptions {
   readonly runtime: ManagedRuntime.ManagedRuntime<any, never>;
   readonly presenter: SessionPresenter;
   /** Resolves the client address (the Node adapter's socket, or a trusted proxy header). */
   readonly clientIp: (c: import("hono").Context<Env>) => string | null;
+  /** Whether the browser reached us over HTTPS (directly, or as a trusted proxy says): only then is HSTS sent. */
+  readonly servedOverHttps?: (c: import("hono").Context<Env>) => boolean;
   readonly publicUrl: string;
   readonly log?: (line: Record<string, unknown>) => void;
   /** Seconds between an event stream's session checks (default 15). */
@@ -42,10 +46,10 @@ export const apiRoutes = (options: ApiOptions) =>
       await next();
     })
     .use("*", async (c, next) => {
-      // Uploads stream past this limit on their own routes; everything else is small JSON.
-      if (c.req.header("content-type")?.includes("multipart/form-data")) return next();
-      return bodyLimit({ maxSize: JSON_LIMIT, onError: (cx) => cx.json({ message: "The request body is too large." }, 413) })(c, next);
+      await next();
+      if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", API_CACHE_CONTROL);
     })
+    .use("*", bodyPolicy(API_BASE))
     .route("/", accountsRoutes(options.presenter))
     .route("/", onboardingRoutes())
     .route("/", practiceRoutes())
@@ -81,8 +85,14 @@ export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => v
       },
       crossOriginEmbedderPolicy: false,
       permissionsPolicy: { camera: ["self"], microphone: [], geolocation: [] },
+      // Sent below, and only over HTTPS: over plain HTTP it is meaningless, and wrong behind a TLS-less setup.
+      strictTransportSecurity: false,
     }),
   );
+  app.use("*", async (c, next) => {
+    await next();
+    if (options.servedOverHttps?.(c)) c.res.headers.set("strict-transport-security", HSTS);
+  });
   app.route(API_BASE, apiRoutes(options));
   app.all(`${API_BASE}/*`, (c) => c.json({ message: "Not found" }, 404));
   mount?.(app);

@@ -88,6 +88,9 @@ const mountSpa = (app: Hono<Env>, prefix: string, dir: string) => {
   app.get(`${prefix}*`, serveStatic({ root, path: "index.html" }));
 };
 
+/** The last entry of a comma-separated header that proxies append to. */
+const lastListEntry = (header: string | undefined) => header?.split(",").at(-1)?.trim() || undefined;
+
 export const createServerApp = (config: ServerConfig, services: Services, log: (line: Record<string, unknown>) => void) =>
   createHttpApp(
     {
@@ -103,9 +106,11 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
         ...(config.helpVideoUrl ? { help_video_url: config.helpVideoUrl } : {}),
       },
       log,
+      servedOverHttps: (c) => (config.trustProxy ? lastListEntry(c.req.header("x-forwarded-proto"))?.toLowerCase() === "https" : new URL(c.req.url).protocol === "https:"),
       clientIp: (c) => {
         if (config.trustProxy) {
-          const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+          // The rightmost entry is the one our proxy appended; anything left of it the client wrote itself.
+          const forwarded = lastListEntry(c.req.header("x-forwarded-for"));
           if (forwarded) return forwarded;
         }
         try {

@@ -63,8 +63,9 @@ export const accountsRoutes = (present: SessionPresenter) =>
     })
     .post(
       "/user/profile",
-      bodyLimit({ maxSize: PHOTO_LIMIT, onError: (c) => c.json({ message: "The profile photo must be at most 5 MB." }, 413) }),
+      // Who is asking first: a stranger's body is never read.
       requireCaller,
+      bodyLimit({ maxSize: PHOTO_LIMIT, onError: (c) => c.json({ message: "The profile photo must be at most 5 MB." }, 413) }),
       async (c) => {
         const type = c.req.header("content-type") ?? "";
         if (type.includes("multipart/form-data")) {
@@ -89,7 +90,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const blob = await runUseCase(c, Accounts.readProfilePhoto);
       return new Response(blob.body, {
         status: 200,
-        headers: { "content-type": blob.contentType, "content-length": String(blob.size), "cache-control": "private, max-age=3600" },
+        headers: { "content-type": blob.contentType, "content-length": String(blob.size), "cache-control": "private, no-store" },
       });
     })
     .post("/user/remove-account", requireCaller, async (c) => {

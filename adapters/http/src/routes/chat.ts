@@ -60,7 +60,7 @@ const binary = (blob: { body: ReadableStream<Uint8Array>; contentType: string; s
       "content-type": blob.contentType,
       "content-length": String(blob.size),
       "content-disposition": `inline; filename="${blob.fileName.replace(/["\\\r\n]/g, "_")}"`,
-      "cache-control": "private, max-age=3600",
+      "cache-control": "private, no-store",
       "x-content-type-options": "nosniff",
     },
   });
@@ -82,7 +82,7 @@ export const chatRoutes = () =>
       const results = await runUseCase(c, Chat.myConversation(c.req.query("before") ?? null));
       return c.json(ok(Chat.CHAT_MESSAGES.conversation, results), 200);
     })
-    .post("/chat/conversation/messages", multipartLimit, requireCaller, async (c) => {
+    .post("/chat/conversation/messages", requireCaller, multipartLimit, async (c) => {
       const { body, images } = await messageInput(c);
       const results = await runUseCase(c, Chat.writeMessage(body, images));
       return c.json(ok(Chat.CHAT_MESSAGES.sent, results), 201);
@@ -126,7 +126,7 @@ export const chatRoutes = () =>
       const results = await runUseCase(c, Chat.supportConversation(c.req.param("id"), c.req.query("before") ?? null));
       return c.json(ok(Chat.CHAT_MESSAGES.conversation, results), 200);
     })
-    .post("/support/conversations/:id/messages", multipartLimit, requireCaller, async (c) => {
+    .post("/support/conversations/:id/messages", requireCaller, multipartLimit, async (c) => {
       const { body, images } = await messageInput(c);
       const results = await runUseCase(c, Chat.supportReply(c.req.param("id"), body, images));
       return c.json(ok(Chat.CHAT_MESSAGES.sent, results), 201);

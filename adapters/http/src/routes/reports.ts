@@ -190,11 +190,11 @@ export const reportsRoutes = () =>
     })
     .get("/report/attachment/:report/:file", requireCaller, async (c) => {
       const { blob, fileName } = await runUseCase(c, readAttachment(c.req.param("report"), c.req.param("file")));
-      return fileResponse(blob, { "content-disposition": `inline; filename="${fileName}"`, "cache-control": "private, max-age=3600" });
+      return fileResponse(blob, { "content-disposition": `inline; filename="${fileName}"`, "cache-control": "private, no-store" });
     })
     .get("/report/thumb/:report/:file", requireCaller, async (c) => {
       const blob = await runUseCase(c, readThumbnail(c.req.param("report"), c.req.param("file")));
-      return fileResponse(blob, { "cache-control": "private, max-age=86400" });
+      return fileResponse(blob, { "cache-control": "private, no-store" });
     })
     .get("/report/:id/download", requireCaller, async (c) => pdfResponse(await runUseCase(c, providerDownload(c.req.param("id")))))
     .get("/report/:id/parent-download", requireCaller, async (c) => pdfResponse(await runUseCase(c, parentDownload(c.req.param("id")))))
