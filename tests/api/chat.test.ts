@@ -339,22 +339,50 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     expect((await mailed()).length).toBe(sent.length);
   });
 
-  test("GET /chat/token answers a stream ticket as text, for the caller's own identifier only", async () => {
+  test("GET /chat/token answers a single-use stream ticket as text, for the caller's own identifier only", async () => {
     const plain = await server.call("GET", "/chat/token", { token: parent.token });
     expect(plain.status).toBe(200);
     expect(plain.response.headers.get("content-type")).toContain("text/plain");
     const ticket = await plain.response.text();
     const byId = await server.call("GET", `/chat/token/${parent.identifier}`, { token: parent.token });
-    expect(await byId.response.text()).toBe(ticket);
+    const second = await byId.response.text();
+    expect(second).not.toBe(ticket);
     expect((await server.call("GET", `/chat/token/${other.identifier}`, { token: parent.token })).status).toBe(404);
     // The ticket opens the event stream, and nothing else.
-    const stream = await events({ query: `?token=${encodeURIComponent(ticket)}` });
+    const stream = await events({ query: `?ticket=${encodeURIComponent(ticket)}` });
     expect(stream.status).toBe(200);
     await stream.reader!.take((e) => e.event === "ready");
     await stream.reader!.close();
     expect((await server.get("/chat/conversation", ticket)).status).toBe(401);
     // A tampered ticket is refused.
-    expect((await events({ query: `?token=${encodeURIComponent(ticket.slice(0, -2) + "xx")}` })).status).toBe(401);
+    expect((await events({ query: `?ticket=${encodeURIComponent(second.slice(0, -2) + "xx")}` })).status).toBe(401);
+  });
+
+  test("the stream never takes a session token from the URL; a ticket from POST /events/ticket works once, for a minute", async () => {
+    expect((await events({ query: `?token=${encodeURIComponent(parent.token)}` })).status).toBe(401);
+    expect((await events({ query: `?ticket=${encodeURIComponent(parent.token)}` })).status).toBe(401);
+    expect((await server.post("/events/ticket", {}, null)).status).toBe(401);
+    const issued = await server.post("/events/ticket", {}, parent.token);
+    expect(issued.status).toBe(200);
+    expect(issued.json).toMatchObject({ message: "Stream ticket issued", results: { expires_in: 60 } });
+    expect(issued.response.headers.get("cache-control")).toBe("no-store");
+    const ticket = issued.json.results.ticket as string;
+    expect(ticket).not.toContain(parent.token);
+    const first = await events({ query: `?ticket=${encodeURIComponent(ticket)}` });
+    expect(first.status).toBe(200);
+    await first.reader!.take((e) => e.event === "ready");
+    await first.reader!.close();
+    // Used once: a replay (a log reader, or the browser's own reconnect) is refused.
+    expect((await events({ query: `?ticket=${encodeURIComponent(ticket)}` })).status).toBe(401);
+    // Unused for over a minute: expired.
+    const stale = (await server.post("/events/ticket", {}, parent.token)).json.results.ticket as string;
+    await sql`update one_time_tokens set expires_at = now() - interval '1 second' where purpose = 'stream_ticket' and consumed_at is null`.execute(server.services.database.db);
+    expect((await events({ query: `?ticket=${encodeURIComponent(stale)}` })).status).toBe(401);
+    // A ticket of a signed-out session is refused.
+    const session = await account("parent", "Sid");
+    const orphan = (await server.post("/events/ticket", {}, session.token)).json.results.ticket as string;
+    expect((await server.get("/user/sign-out", session.token)).status).toBe(200);
+    expect((await events({ query: `?ticket=${encodeURIComponent(orphan)}` })).status).toBe(401);
   });
 
   test("the stream carries chat messages, receipts and bell counts to the right users only, and resumes after Last-Event-ID", async () => {
@@ -362,7 +390,7 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     const mumTab = (await events({ token: mum.token })).reader!;
     const ready = await mumTab.take((e) => e.event === "ready");
     expect(ready.data).toMatchObject({ chat_unread: 0, notifications_unread: 0 });
-    const supportTab = (await events({ query: `?token=${admin.token}` })).reader!;
+    const supportTab = (await events({ token: admin.token })).reader!;
     await supportTab.take((e) => e.event === "ready");
     const bystander = (await events({ token: other.token })).reader!;
     await bystander.take((e) => e.event === "ready");

@@ -40,6 +40,10 @@ const passDisclaimer = async (page: Page) => {
 describe("support chat", () => {
   test("a parent writes, support answers from the inbox, and the parent sees it live", async () => {
     const parent = await openTab(browser, server.url);
+    const streams: string[] = [];
+    parent.page.on("request", (r) => {
+      if (new URL(r.url()).pathname.endsWith("/api/v1/en/events")) streams.push(r.url());
+    });
     await signIn(parent.page, DEMO.parent);
     await passDisclaimer(parent.page);
     await parent.page.goto("/dashboard");
@@ -73,6 +77,12 @@ describe("support chat", () => {
 
     // The parent's open panel shows the answer without a reload.
     await panel.getByText("Once a month until month 7. Happy to help!").waitFor({ timeout: 15_000 });
+    // The stream opened with a single-use ticket, never with the session token in its URL.
+    expect(streams.length).toBeGreaterThan(0);
+    for (const url of streams) {
+      expect(new URL(url).searchParams.get("ticket")).toMatch(/^lt2\./);
+      expect(new URL(url).searchParams.has("token")).toBe(false);
+    }
     // Support's last message shows as seen once the parent's open panel read it.
     await thread.getByText("Seen").waitFor({ timeout: 15_000 });
 

@@ -5,6 +5,7 @@ import type {
   RateLimiterPort,
   Session,
   SessionsPort,
+  StampedAuditEntry,
   TransactorPort,
   User,
   UserPatch,
@@ -243,23 +244,21 @@ export const makeOneTimeTokens = (db: Kysely<Database>): OneTimeTokensPort => ({
 // ---- Audit log -------------------------------------------------------------------------------------
 
 /** Only inserts: the table refuses updates and deletes anyway. */
+const auditRow = (entry: StampedAuditEntry) => ({
+  at: entry.at,
+  action: entry.action,
+  actor_id: entry.actorId,
+  subject_id: entry.subjectId ?? null,
+  on_behalf_of: entry.onBehalfOf ?? null,
+  ip: entry.ip,
+  request_id: entry.requestId ?? null,
+  details: JSON.stringify(entry.details ?? {}),
+});
+
 export const makeAuditLog = (db: Kysely<Database>): AuditLogPort => ({
-  record: (entry) =>
-    Effect.asVoid(
-      query(db, (ex) =>
-        ex
-          .insertInto("audit_events")
-          .values({
-            at: entry.at,
-            action: entry.action,
-            actor_id: entry.actorId,
-            subject_id: entry.subjectId ?? null,
-            ip: entry.ip,
-            details: JSON.stringify(entry.details ?? {}),
-          })
-          .execute(),
-      ),
-    ),
+  record: (entry) => Effect.asVoid(query(db, (ex) => ex.insertInto("audit_events").values(auditRow(entry)).execute())),
+  recordMany: (entries) =>
+    entries.length === 0 ? Effect.void : Effect.asVoid(query(db, (ex) => ex.insertInto("audit_events").values(entries.map(auditRow)).execute())),
 });
 
 // ---- Rate limiter ----------------------------------------------------------------------------------

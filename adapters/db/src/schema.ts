@@ -66,6 +66,9 @@ export interface AuditEventsTable {
   actor_id: ColumnType<string | null, string | null | undefined, never>;
   subject_id: ColumnType<string | null, string | null | undefined, never>;
   ip: ColumnType<string | null, string | null | undefined, never>;
+  request_id: ColumnType<string | null, string | null | undefined, never>;
+  /** The physician a staff member (or kiosk) acted for. */
+  on_behalf_of: ColumnType<string | null, string | null | undefined, never>;
   /** Written as a JSON string (see repositories), read back as an object. */
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }

@@ -57,7 +57,7 @@ export interface SessionsPort {
 }
 export class Sessions extends Context.Tag("crown/Sessions")<Sessions, SessionsPort>() {}
 
-export type TokenPurpose = "email_verification" | "password_reset" | "invitation";
+export type TokenPurpose = "email_verification" | "password_reset" | "invitation" | "stream_ticket";
 
 export interface OneTimeToken {
   readonly id: string;

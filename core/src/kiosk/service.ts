@@ -8,7 +8,7 @@ import { capturableBaby } from "../report/access.ts";
 import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES, uploadAttachments, type UploadPart } from "../report/capture.ts";
 import { Reports } from "../report/model.ts";
 import { Forbidden, NotFound, RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
-import { audit, AuditLog, now, PasswordHasher, Random, RateLimiter, RequestContext, Secrets, transaction } from "../shared/ports.ts";
+import { audit, AuditLog, now, PasswordHasher, Random, RateLimiter, RequestContext, Secrets, type StampedAuditEntry, transaction } from "../shared/ports.ts";
 import { Required, validate } from "../shared/validation.ts";
 import { defaultKioskSettings, KioskConfig, type KioskDevice, KioskDevices, KioskPins, type KioskSession, KioskSessions } from "./model.ts";
 
@@ -127,13 +127,14 @@ export const asKiosk =
       Effect.provideService(CurrentKiosk, kiosk),
       Effect.provideServiceEffect(
         AuditLog,
-        Effect.map(AuditLog, (log) => ({
-          record: (entry) =>
-            log.record({
-              ...entry,
-              details: { ...entry.details, kiosk_device: kiosk.device.id, kiosk_staff: kiosk.staff.id, acting_for: kiosk.physician.id },
-            }),
-        })),
+        Effect.map(AuditLog, (log) => {
+          const tagged = <T extends StampedAuditEntry>(entry: T): T => ({
+            ...entry,
+            onBehalfOf: entry.onBehalfOf ?? kiosk.physician.id,
+            details: { ...entry.details, kiosk_device: kiosk.device.id, kiosk_staff: kiosk.staff.id, acting_for: kiosk.physician.id },
+          });
+          return { record: (entry) => log.record(tagged(entry)), recordMany: (entries) => log.recordMany(entries.map(tagged)) };
+        }),
       ),
     ) as Effect.Effect<A, E, Exclude<R, CurrentUser | CurrentKiosk> | AuditLog>;
   };

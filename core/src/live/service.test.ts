@@ -6,7 +6,7 @@ import { signedIn } from "../testing/accounts.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { aParent, aPhysician } from "../testing/mothers.ts";
 import { type LiveEvent, LiveEvents, type LiveEventsPort } from "./model.ts";
-import { authenticateTicket, isTicket, publish, sessionStillLive, streamStart, streamTicket } from "./service.ts";
+import { authenticateTicket, isTicket, publish, sessionStillLive, STREAM_TICKET_SECONDS, streamStart, streamTicket } from "./service.ts";
 
 /** LiveEvents in memory: enough to check what the use cases ask of it. */
 const memoryLive = () => {
@@ -49,17 +49,23 @@ describe("live events: use cases", () => {
     expect(await start("-1")).toBe(3);
   });
 
-  it("a stream ticket names its session, opens only while the session lives, and cannot be forged", async () => {
+  it("a stream ticket opens its session's stream once, within a minute, only while the session lives, and cannot be forged", async () => {
     const world = makeTestWorld();
     const { caller, token } = await signedIn(world, aParent());
     const ticket = await world.runAs(caller, streamTicket);
     expect(isTicket(ticket)).toBe(true);
     expect(ticket).not.toContain(token);
+    const forged = await world.runAs(caller, streamTicket);
+    expect((await world.failure(authenticateTicket(`${forged.slice(0, -3)}abc`)))._tag).toBe("Unauthenticated");
     expect((await world.run(authenticateTicket(ticket))).user.id).toBe(caller.user.id);
-    expect((await world.failure(authenticateTicket(`${ticket.slice(0, -3)}abc`)))._tag).toBe("Unauthenticated");
-    expect((await world.failure(authenticateTicket(token)))._tag).toBe("Unauthenticated");
-    await world.runAs(caller, signOut);
     expect((await world.failure(authenticateTicket(ticket)))._tag).toBe("Unauthenticated");
+    expect((await world.failure(authenticateTicket(token)))._tag).toBe("Unauthenticated");
+    const late = await world.runAs(caller, streamTicket);
+    world.clock.advance(STREAM_TICKET_SECONDS + 1);
+    expect((await world.failure(authenticateTicket(late)))._tag).toBe("Unauthenticated");
+    const orphan = await world.runAs(caller, streamTicket);
+    await world.runAs(caller, signOut);
+    expect((await world.failure(authenticateTicket(orphan)))._tag).toBe("Unauthenticated");
   });
 
   it("the session check does not count as activity: an idle physician's stream ends at the idle limit", async () => {

@@ -1,7 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser, Sessions, Users } from "../accounts/model.ts";
-import { Unauthenticated } from "../shared/errors.ts";
-import { now, Secrets } from "../shared/ports.ts";
+import { now } from "../shared/ports.ts";
 import { type LiveEvent, LiveEvents, type LiveEventType } from "./model.ts";
 
 /**
@@ -60,44 +59,5 @@ export const sessionStillLive = (caller: Caller) =>
     return Option.isSome(user) && user.value.status !== "Blocked";
   });
 
-// ---- Stream tickets ---------------------------------------------------------------------------------
-
-/*
- * EventSource cannot set an Authorization header, so the stream also takes `?token=`. A session
- * token in a URL can end up in access logs and browser history; a ticket narrows that: it names the
- * session (by its stored digest, not the token) and is signed, opens only the event stream, and dies
- * with the session. `GET /chat/token` hands one to the widget.
- */
-const TICKET_PREFIX = "lt1";
-const ticketPayload = (digest: string) => `live-ticket|${digest}`;
-
-export const streamTicket = Effect.gen(function* () {
-  const { session } = yield* CurrentUser;
-  const secrets = yield* Secrets;
-  return `${TICKET_PREFIX}.${session.tokenDigest}.${secrets.sign(ticketPayload(session.tokenDigest))}`;
-});
-
-/** The session digest a ticket names, or null when the text is not a valid ticket. */
-export const ticketDigest = (ticket: string) =>
-  Effect.map(Secrets, (secrets) => {
-    const [prefix, digest, signature] = ticket.split(".");
-    if (prefix !== TICKET_PREFIX || !digest || !signature || ticket.split(".").length !== 3) return null;
-    return secrets.verifySignature(ticketPayload(digest), signature) ? digest : null;
-  });
-
-/** Resolves a stream ticket to its caller, with the same checks as `authenticate` (and the same 401). */
-export const authenticateTicket = (ticket: string) =>
-  Effect.gen(function* () {
-    const unauthenticated = new Unauthenticated({ message: Unauthenticated.default });
-    const digest = yield* ticketDigest(ticket);
-    if (digest === null) return yield* unauthenticated;
-    const found = yield* (yield* Sessions).findByDigest(digest);
-    if (Option.isNone(found)) return yield* unauthenticated;
-    const user = yield* (yield* Users).findById(found.value.userId);
-    if (Option.isNone(user)) return yield* unauthenticated;
-    const caller: Caller = { user: user.value, session: found.value };
-    if (!(yield* sessionStillLive(caller))) return yield* unauthenticated;
-    return caller;
-  });
-
-export const isTicket = (token: string) => token.startsWith(`${TICKET_PREFIX}.`);
+// Stream tickets (single use, short-lived) live in tickets.ts.
+export { authenticateTicket, isTicket, STREAM_TICKET_SECONDS, streamTicket } from "./tickets.ts";

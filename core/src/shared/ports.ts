@@ -64,11 +64,16 @@ export interface AuditEntry {
   readonly action: string;
   readonly actorId: string | null;
   readonly subjectId?: string | null;
+  /** The physician a staff member or kiosk acted for, when not the actor. */
+  readonly onBehalfOf?: string | null;
   readonly details?: Record<string, unknown>;
 }
+export type StampedAuditEntry = AuditEntry & { ip: string | null; requestId?: string | null; at: Date };
 /** Append-only: there is no way to change or delete an entry through this port. */
 export interface AuditLogPort {
-  readonly record: (entry: AuditEntry & { ip: string | null; at: Date }) => Effect.Effect<void>;
+  readonly record: (entry: StampedAuditEntry) => Effect.Effect<void>;
+  /** Several entries in one write (a page of a list: one row per child, one insert per request). */
+  readonly recordMany: (entries: ReadonlyArray<StampedAuditEntry>) => Effect.Effect<void>;
 }
 export class AuditLog extends Context.Tag("crown/AuditLog")<AuditLog, AuditLogPort>() {}
 
@@ -99,13 +104,26 @@ export class RequestContext extends Context.Tag("crown/RequestContext")<RequestC
 export const transaction = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Transactor> =>
   Effect.flatMap(Transactor, (t) => t.run(self));
 
-/** Appends an audit entry stamped with the request's address and the current time. */
+const stamp = Effect.gen(function* () {
+  const req = yield* Effect.serviceOption(RequestContext);
+  const at = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis));
+  return { ip: Option.isSome(req) ? req.value.ip : null, requestId: Option.isSome(req) ? req.value.requestId : null, at };
+});
+
+/** Appends an audit entry stamped with the request's address and id, and the current time. */
 export const audit = (entry: AuditEntry): Effect.Effect<void, never, AuditLog> =>
   Effect.gen(function* () {
     const log = yield* AuditLog;
-    const req = yield* Effect.serviceOption(RequestContext);
-    const at = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis));
-    yield* log.record({ ...entry, ip: Option.isSome(req) ? req.value.ip : null, at });
+    yield* log.record({ ...entry, ...(yield* stamp) });
+  });
+
+/** Appends several entries, stamped alike, in one write; nothing when there are none. */
+export const auditAll = (entries: ReadonlyArray<AuditEntry>): Effect.Effect<void, never, AuditLog> =>
+  Effect.gen(function* () {
+    if (entries.length === 0) return;
+    const log = yield* AuditLog;
+    const stamped = yield* stamp;
+    yield* log.recordMany(entries.map((e) => ({ ...e, ...stamped })));
   });
 
 export const now: Effect.Effect<Date> = Effect.map(Effect.clockWith((c) => c.currentTimeMillis), (ms) => new Date(ms));

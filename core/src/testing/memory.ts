@@ -19,6 +19,7 @@ import {
   type AuditEntry,
   AuditLog,
   type AuditLogPort,
+  type StampedAuditEntry,
   BlobStore,
   type BlobStorePort,
   ContentSniffer,
@@ -211,7 +212,7 @@ const readAll = async (stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 
 // ---- The world ----------------------------------------------------------------------------------
 
-export type RecordedAudit = AuditEntry & { ip: string | null; at: Date };
+export type RecordedAudit = StampedAuditEntry;
 export interface StoredTestBlob {
   readonly bytes: Uint8Array;
   readonly contentType: string;
@@ -352,7 +353,10 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
       }),
   };
 
-  const auditPort: AuditLogPort = { record: (entry) => Effect.sync(() => void audit.push(entry)) };
+  const auditPort: AuditLogPort = {
+    record: (entry) => Effect.sync(() => void audit.push(entry)),
+    recordMany: (entries) => Effect.sync(() => void audit.push(...entries)),
+  };
 
   /** A fixed window per key: the first hit opens it; every hit counts, allowed while count <= limit. */
   const rateLimiterPort: RateLimiterPort = {

@@ -12,7 +12,7 @@ import { jsonBody, pageParam } from "../request.ts";
 
 const tag = "Chat";
 const support = "Support inbox";
-documented({ method: "get", path: "/chat/token", summary: "A stream ticket (text/plain) for `GET /events?token=`: opens only the event stream of this session and ends with it. Also /chat/token/:identifier (the caller's own identifier)", tag, auth: true });
+documented({ method: "get", path: "/chat/token", summary: "A single-use stream ticket (text/plain) for `GET /events?ticket=`, like POST /events/ticket: opens this session's event stream once, within a minute. Also /chat/token/:identifier (the caller's own identifier)", tag, auth: true });
 documented({ method: "get", path: "/chat/token/:identifier", summary: "The accounts spec's form of GET /chat/token: the identifier must be the caller's own", tag, auth: true });
 documented({ method: "get", path: "/chat/conversation", summary: "The caller's support conversation: newest 50 messages (?before=<message identifier> for older), unread count", tag, auth: true });
 documented({ method: "post", path: "/chat/conversation/messages", summary: "Write to support: JSON { text }, or multipart with text and up to 4 images (PNG or JPEG by their bytes, at most 10 MB each)", tag, auth: true, body: ChatMessageRequest });

@@ -2,20 +2,31 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { Effect, type ManagedRuntime } from "effect";
 import { Accounts, type Caller, Chat, CurrentUser, Live, LiveFeed } from "@crown/core";
-import { runUseCase } from "../effect-bridge.ts";
+import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { documented } from "../openapi.ts";
+import { requireCaller } from "../middleware.ts";
 import { bearerToken } from "../request.ts";
 
 documented({
   method: "get",
   path: "/events",
   summary:
-    "Server-Sent Events for this tab: chat.message, chat.read, chat.unread, chat.conversation, notifications.count, report.status (each with an id), after a first `ready` event with the counts. Authenticated by the bearer token, or ?token= (a stream ticket from GET /chat/token, or the session token) since EventSource cannot set headers. Resumes after Last-Event-ID (header, or ?last_event_id=) without losing or repeating an event; ends when the session ends.",
+    "Server-Sent Events for this tab: chat.message, chat.read, chat.unread, chat.conversation, notifications.count, report.status (each with an id), after a first `ready` event with the counts. Authenticated by the bearer token, or ?ticket= (a single-use stream ticket from POST /events/ticket, valid for a minute) since EventSource cannot set headers; a session token is never taken from the URL. Resumes after Last-Event-ID (header, or ?last_event_id=) without losing or repeating an event; ends when the session ends.",
   tag: "Live",
   auth: true,
   response: "event-stream",
 });
+
+documented({
+  method: "post",
+  path: "/events/ticket",
+  summary: "A single-use stream ticket for GET /events?ticket= (results: ticket, expires_in seconds); it opens this session's stream once",
+  tag: "Live",
+  auth: true,
+});
+
+export const TICKET_MESSAGE = "Stream ticket issued";
 
 export interface LiveRouteOptions {
   /** Seconds between session checks and keep-alives (default 15). */
@@ -24,9 +35,15 @@ export interface LiveRouteOptions {
 
 /** `GET /events`: one stream per signed-in tab. */
 export const liveRoutes = (options: LiveRouteOptions = {}) =>
-  new Hono<Env>().get("/events", async (c) => {
-    const given = bearerToken(c) ?? c.req.query("token") ?? null;
-    const caller: Caller = await runUseCase(c, given !== null && Live.isTicket(given) ? Live.authenticateTicket(given) : Accounts.authenticate(given));
+  new Hono<Env>()
+    .post("/events/ticket", requireCaller, async (c) =>
+      c.json(ok(TICKET_MESSAGE, { ticket: await runUseCase(c, Live.streamTicket), expires_in: Live.STREAM_TICKET_SECONDS }), 200),
+    )
+    .get("/events", async (c) => {
+    // A header carries the session token; a URL only ever a ticket (URLs end up in logs).
+    const header = bearerToken(c);
+    const ticket = c.req.query("ticket");
+    const caller: Caller = await runUseCase(c, header === null && ticket !== undefined ? Live.authenticateTicket(ticket) : Accounts.authenticate(header));
     c.set("caller", caller);
     const runtime = c.get("runtime") as ManagedRuntime.ManagedRuntime<any, never>;
     const run = <A>(effect: Effect.Effect<A, never, any>): Promise<A> => runtime.runPromise(Effect.provideService(effect, CurrentUser, caller));

@@ -4,10 +4,10 @@ import { sessionActor } from "../session/store.ts";
 
 /**
  * The tab's one live connection: an EventSource on `GET /events`. EventSource cannot send an
- * Authorization header, so it opens with a stream ticket from `GET /chat/token` (it names the
- * session, opens only this stream and dies with the session) rather than the session token itself.
- * The browser resends `Last-Event-ID` on its own reconnects; when we have to open a new
- * EventSource (a new ticket), we pass the last id as `?last_event_id=`, so no event is lost or repeated.
+ * Authorization header, and a URL must never carry the session token, so it opens with a
+ * single-use stream ticket from `POST /events/ticket` (good once, for a minute). A ticket does not
+ * survive the browser's own reconnect, so a dropped stream is reopened here with a fresh ticket,
+ * passing the last id as `?last_event_id=`, so no event is lost or repeated.
  */
 
 export type LiveEventName =
@@ -61,13 +61,13 @@ const open = async () => {
   if (!current) return;
   let ticket: string;
   try {
-    const res = await fetch(`${API_BASE}/chat/token`, { headers: { Authorization: `Bearer ${current}` } });
+    const res = await fetch(`${API_BASE}/events/ticket`, { method: "POST", headers: { Authorization: `Bearer ${current}` } });
     if (res.status === 401) {
       sessionGone();
       return;
     }
     if (!res.ok) throw new Error(String(res.status));
-    ticket = await res.text();
+    ticket = ((await res.json()) as { results: { ticket: string } }).results.ticket;
   } catch {
     schedule();
     return;
@@ -76,7 +76,7 @@ const open = async () => {
   // (an unclosed EventSource holds one of the browser's six connections to the host for good).
   if (token !== current || mine !== generation) return;
   source?.close();
-  const query = new URLSearchParams({ token: ticket });
+  const query = new URLSearchParams({ ticket });
   if (lastEventId) query.set("last_event_id", lastEventId);
   const es = new EventSource(`${API_BASE}/events?${query.toString()}`);
   source = es;
@@ -102,9 +102,10 @@ const open = async () => {
     });
   }
   es.onerror = () => {
-    // CONNECTING: the browser retries by itself (with Last-Event-ID). CLOSED: it gave up (e.g. a 401
-    // on reconnect, or the ticket's session ended): we try again with a fresh ticket.
-    if (es.readyState === EventSource.CLOSED && source === es) schedule();
+    // The browser's own retry would reuse the spent ticket: close it and reopen with a fresh one.
+    if (source !== es) return;
+    es.close();
+    schedule();
   };
 };
 
