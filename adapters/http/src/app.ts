@@ -48,6 +48,8 @@ export const apiRoutes = (options: ApiOptions) =>
     .use("*", async (c, next) => {
       await next();
       if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", API_CACHE_CONTROL);
+      // Files are answered as raw Responses: they carry the request id too (it names their audit row).
+      if (!c.res.headers.has("x-request-id")) c.res.headers.set("x-request-id", c.get("requestId"));
     })
     .use("*", bodyPolicy(API_BASE))
     .route("/", accountsRoutes(options.presenter))

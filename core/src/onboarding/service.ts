@@ -5,7 +5,7 @@ import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { ACCESS_MESSAGES, physicianName, requireActive, requireType } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { Conflict, Forbidden, NotFound, RateLimited, ValidationFailed } from "../shared/errors.ts";
-import { audit, now, Random, RateLimiter, RequestContext, transaction } from "../shared/ports.ts";
+import { audit, auditAll, now, Random, RateLimiter, RequestContext, transaction } from "../shared/ports.ts";
 import { latestToday } from "./dates.ts";
 import { approvedMail, rejectedMail } from "./emails.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent, onboardingFlags } from "./lifecycle.ts";
@@ -249,7 +249,10 @@ export const updateBaby = (input: unknown) =>
 
 export const myBabies = Effect.gen(function* () {
   const caller = yield* requireType("parent");
-  return yield* presentBabies(yield* (yield* Babies).listByParent(caller.user.id));
+  const babies = yield* (yield* Babies).listByParent(caller.user.id);
+  // A read of a child's data: one row per baby, one insert.
+  yield* auditAll(babies.map((b) => ({ action: "baby.listed", actorId: caller.user.id, subjectId: b.id })));
+  return yield* presentBabies(babies);
 });
 
 export const addMarketingInfo = (input: unknown) =>

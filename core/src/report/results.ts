@@ -7,6 +7,7 @@ import { audit, BlobStore, now, type StoredBlob, transaction } from "../shared/p
 import { validate } from "../shared/validation.ts";
 import { readableBaby, reportNotFound, visibleReport } from "./access.ts";
 import { presentAttachment } from "./capture.ts";
+import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { type Attachment, Attachments, Images, ReadFlags, type Report, Reports, ReportVersions, type ResultFilter } from "./model.ts";
 import { presentSummary } from "./review.ts";
 
@@ -90,11 +91,12 @@ const attachmentsOf = (reports: ReadonlyArray<Report>) =>
 export const physicianResults = (page: number, input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(ResultsRequest, input);
-    const { physician } = yield* actingPhysician(request);
+    const { caller, physician } = yield* actingPhysician(request);
     const perPage = request.per_page ?? 10;
     const filter: ResultFilter = request.type ?? "all";
     const result = yield* (yield* Reports).resultsForPhysician(physician.id, { search: searchText(request.search), filter }, { page, perPage });
     const parents = yield* parentNames(result.data.map((r) => r.report));
+    yield* auditReportReads(READ_AUDIT.listed, caller, result.data.map((r) => r.report), { list: "results" });
     return pageResult(
       result.data.map(({ report, read }) => ({
         identifier: report.id,
@@ -120,6 +122,7 @@ export const parentResults = (page: number, input: unknown) =>
     if (request.baby_identifier) babies = babies.filter((b) => b.id === request.baby_identifier);
     const perPage = request.per_page ?? 10;
     const result = yield* (yield* Reports).resultsForBabies(babies.map((b) => b.id), { search: searchText(request.search) }, { page, perPage });
+    yield* auditReportReads(READ_AUDIT.listed, caller, result.data, { list: "parent-results" });
     return pageResult(
       result.data.map((report) => ({
         identifier: report.id,
@@ -165,6 +168,7 @@ export const dashboardList = (page: number, input: unknown) =>
       if (!baby) return pageResult([], 0, page, perPage);
       const result = yield* (yield* Reports).uploadsForBaby(baby.id, { page, perPage });
       const attachments = yield* attachmentsOf(result.data);
+      yield* auditReportReads(READ_AUDIT.listed, caller, result.data, { list: "dashboard" });
       return pageResult(result.data.map((r) => uploadItem(r, attachments.get(r.id) ?? [], null)), result.total, page, perPage);
     }
     const { physician } = yield* actingPhysician(request);
@@ -173,6 +177,7 @@ export const dashboardList = (page: number, input: unknown) =>
     const reports = result.data.map((r) => r.report);
     const attachments = yield* attachmentsOf(reports);
     const parents = yield* parentNames(reports);
+    yield* auditReportReads(READ_AUDIT.listed, caller, reports, { list: "dashboard" });
     return pageResult(
       result.data.map(({ report, read }) => ({ ...uploadItem(report, attachments.get(report.id) ?? [], parents.get(report.id) ?? null), read })),
       result.total,
@@ -185,10 +190,11 @@ export const dashboardList = (page: number, input: unknown) =>
 export const myUploads = (page: number, input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(UploadsRequest, input);
-    const { baby } = yield* readableBaby(request.baby_identifier);
+    const { caller, baby } = yield* readableBaby(request.baby_identifier);
     const perPage = request.per_page ?? 10;
     const result = yield* (yield* Reports).uploadsForBaby(baby.id, { page, perPage });
     const attachments = yield* attachmentsOf(result.data);
+    yield* auditReportReads(READ_AUDIT.listed, caller, result.data, { list: "my-uploads" });
     return pageResult(result.data.map((r) => uploadItem(r, attachments.get(r.id) ?? [], null)), result.total, page, perPage);
   });
 
@@ -275,7 +281,8 @@ export const readAttachment = (reportId: string, attachmentId: string) =>
 /** `GET /report/thumb/{report}/{attachment}.{ext}`: a small clean JPEG of an image (a video has none: 404). */
 export const readThumbnail = (reportId: string, attachmentId: string, side = 320) =>
   Effect.gen(function* () {
-    const { attachment, blob } = yield* attachmentOf(reportId, attachmentId);
+    const { caller, report, attachment, blob } = yield* attachmentOf(reportId, attachmentId);
+    yield* auditReportReads(READ_AUDIT.thumbnail, caller, [report], { attachment: attachment.id });
     if (attachment.kind === "video") {
       yield* Effect.promise(() => blob.body.cancel().catch(() => undefined));
       return yield* NotFound.of("Thumbnail");
@@ -289,7 +296,8 @@ export const readThumbnail = (reportId: string, attachmentId: string, side = 320
 /** Reports' detail for the people who may see them (status, figures once published). */
 export const reportStatus = (reportId: string) =>
   Effect.gen(function* () {
-    const { report } = yield* visibleReport(reportId);
+    const { caller, report } = yield* visibleReport(reportId);
+    yield* auditReportReads(READ_AUDIT.viewed, caller, [report]);
     const attachments = (yield* (yield* Attachments).listByReport(report.id)).filter((a) => a.kind !== "frame");
     return {
       report_identifier: report.id,
