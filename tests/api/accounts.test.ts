@@ -200,12 +200,30 @@ describe.each(await databaseKinds())("accounts API on %s", (kind) => {
   test("repeated failed sign-ins answer 429 with Retry-After, even for the right password", async () => {
     const parent = await signUpVerified(server, "parent");
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await server.post("/user/sign-in", { email: parent.email, password: b64("Wrong-pass-1!") })).status);
-    expect(statuses.slice(0, 4).every((s) => s === 422)).toBe(true);
+    const ip = "203.0.113.40";
+    for (let i = 0; i < 6; i++) statuses.push((await server.call("POST", "/user/sign-in", { body: { email: parent.email, password: b64("Wrong-pass-1!") }, ip })).status);
+    expect(statuses.slice(0, 5).every((s) => s === 422)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
-    const locked = await server.post("/user/sign-in", { email: parent.email, password: b64(PASSWORD) });
+    const locked = await server.call("POST", "/user/sign-in", { body: { email: parent.email, password: b64(PASSWORD) }, ip });
     expect(locked.status).toBe(429);
     expect(Number(locked.response.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  test("failures from one address do not lock the owner out elsewhere, and a reset link lets the owner in at once", async () => {
+    const parent = await signUpVerified(server, "parent");
+    const signIn = (password: string, ip: string) => server.call("POST", "/user/sign-in", { body: { email: parent.email, password: b64(password) }, ip });
+    for (let i = 0; i < 6; i++) await signIn("Wrong-pass-1!", "203.0.113.50");
+    expect((await signIn(PASSWORD, "203.0.113.50")).status).toBe(429);
+    expect((await signIn(PASSWORD, "198.51.100.20")).status).toBe(200);
+    // Guessers spread over many addresses slow everyone down; the e-mailed reset link is the owner's way in.
+    for (let i = 0; i < 25; i++) await signIn("Wrong-pass-1!", `203.0.114.${i + 1}`);
+    expect((await signIn(PASSWORD, "198.51.100.21")).status).toBe(429);
+    expect((await server.post("/user/password/recover", { email: parent.email })).status).toBe(200);
+    const mail = (await server.outbox()).filter((m) => m.to.includes(parent.email)).at(-1)!;
+    const link = new URL(server.findLink(mail.text, "/reset-password")!);
+    const reset = await server.post("/user/password/reset", { token: link.searchParams.get("token"), email: parent.email, password: b64("Fresh-start-8!"), confirm_password: b64("Fresh-start-8!") });
+    expect(reset.status).toBe(200);
+    expect((await signIn("Fresh-start-8!", "198.51.100.21")).status).toBe(200);
   });
 
   test("security headers, request ids, and the OpenAPI document", async () => {

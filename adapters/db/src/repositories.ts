@@ -292,6 +292,12 @@ export const makeRateLimiter = (db: Kysely<Database>): RateLimiterPort => ({
     );
   },
   reset: (key) => Effect.asVoid(query(db, (ex) => ex.deleteFrom("rate_limit_buckets").where("key", "=", key).execute())),
+  peek: (key, windowSeconds, now) =>
+    query(db, (ex) => ex.selectFrom("rate_limit_buckets").select(["window_start", "count"]).where("key", "=", key).executeTakeFirst()).pipe(
+      Effect.map((bucket) =>
+        bucket && bucket.window_start.getTime() + windowSeconds * 1000 > now.getTime() ? { count: bucket.count, windowStart: bucket.window_start } : { count: 0, windowStart: null },
+      ),
+    ),
 });
 
 // ---- Transactor ------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import {
   type TestWorld,
 } from "../testing/index.ts";
 import { CurrentUser as CurrentUserTag } from "./model.ts";
+import { delayAfter, SIGN_IN_THROTTLE } from "./sign-in-throttle.ts";
 import {
   authenticate,
   changePassword,
@@ -527,35 +528,63 @@ describe("signIn: the statuses and failures", () => {
     expect(weak.errors).toEqual({ email: [MESSAGES.badCredentials] });
   });
 
-  it("answers 429 with retryAfterSeconds after repeated failures, even for the right password, until the window passes", async () => {
+  it("slows failed sign-ins down with growing delays (429 with the wait) instead of locking the account", async () => {
     const world = makeTestWorld();
     const payload = aParent();
     await signUpVerified(world, payload);
-    const { limit, windowSeconds } = LIMITS.signInFailuresPerAccount;
-    for (let i = 0; i < limit; i++) {
-      await validationOf(world, signIn({ email: payload.email, password: `Wrong#${i}aaa` }));
-      world.clock.advance(10);
+    const free = SIGN_IN_THROTTLE.freePerAccountAndAddress;
+    for (let i = 0; i < free; i++) await validationOf(world, signIn({ email: payload.email, password: `Wrong#${i}aaa` }));
+    // Past the free attempts every try waits, the right password too, and the wait doubles.
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const limited = await world.failure(signIn({ email: payload.email, password: payload.password }));
+      expect(limited).toBeInstanceOf(RateLimited);
+      expect((limited as RateLimited).message).toBe(MESSAGES.tooManyAttempts);
+      waits.push((limited as RateLimited).retryAfterSeconds);
+      world.clock.advance((limited as RateLimited).retryAfterSeconds);
+      if (i < 2) await validationOf(world, signIn({ email: payload.email, password: "Wrong#againaaa" }));
     }
-    const limited = await world.failure(signIn({ email: payload.email, password: "Wrong#lastaaa" }));
-    expect(limited).toBeInstanceOf(RateLimited);
-    const retry = (limited as RateLimited).retryAfterSeconds;
-    expect(retry).toBeGreaterThan(0);
-    expect(retry).toBeLessThanOrEqual(windowSeconds);
-    expect((limited as RateLimited).message).toBe(MESSAGES.tooManyAttempts);
-
-    const stillLimited = await world.failure(signIn({ email: payload.email, password: payload.password }));
-    expect(stillLimited).toBeInstanceOf(RateLimited);
-    world.clock.advance((stillLimited as RateLimited).retryAfterSeconds);
+    expect(waits).toEqual([delayAfter(free, free), delayAfter(free + 1, free), delayAfter(free + 2, free)]);
+    expect(waits[1]).toBe(2 * waits[0]!);
+    // After the wait, the right password signs in.
     await signInAs(world, payload);
+  });
+
+  it("a guesser at another address does not hold the owner up until the account-wide count is reached", async () => {
+    const world = makeTestWorld();
+    const payload = aParent();
+    await signUpVerified(world, payload);
+    world.request.ip = "203.0.113.9";
+    for (let i = 0; i < SIGN_IN_THROTTLE.freePerAccountAndAddress; i++) await validationOf(world, signIn({ email: payload.email, password: "Wrong#1aaa" }));
+    expect(await world.failure(signIn({ email: payload.email, password: "Wrong#1aaa" }))).toBeInstanceOf(RateLimited);
+    world.request.ip = "198.51.100.7";
+    await signInAs(world, payload);
+  });
+
+  it("a password reset through the e-mailed link lets the owner in at once, whatever the failures", async () => {
+    const world = makeTestWorld();
+    const payload = aParent();
+    await signUpVerified(world, payload);
+    // Guessers everywhere: past the account-wide free attempts.
+    for (let i = 0; i < SIGN_IN_THROTTLE.freePerAccount; i++) {
+      world.request.ip = `203.0.113.${i + 1}`;
+      await validationOf(world, signIn({ email: payload.email, password: "Wrong#1aaa" }));
+    }
+    world.request.ip = "198.51.100.7";
+    expect(await world.failure(signIn({ email: payload.email, password: payload.password }))).toBeInstanceOf(RateLimited);
+    await world.run(recoverPassword({ email: payload.email }));
+    world.clock.advance(1);
+    await world.run(resetPassword({ token: lastResetLink(world, payload.email).token, password: OTHER_VALID_PASSWORD }));
+    await signInAs(world, { email: payload.email, password: OTHER_VALID_PASSWORD });
   });
 
   it("a success resets the failure count", async () => {
     const world = makeTestWorld();
     const payload = aParent();
     await signUpVerified(world, payload);
-    const { limit } = LIMITS.signInFailuresPerAccount;
+    const free = SIGN_IN_THROTTLE.freePerAccountAndAddress;
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < limit - 1; i++) await validationOf(world, signIn({ email: payload.email, password: "Wrong#1aaa" }));
+      for (let i = 0; i < free - 1; i++) await validationOf(world, signIn({ email: payload.email, password: "Wrong#1aaa" }));
       await signInAs(world, payload);
     }
   });

@@ -17,6 +17,7 @@ import {
 import { validate } from "../shared/validation.ts";
 import { LiveEvents } from "../live/model.ts";
 import { passwordChangedMail, passwordResetMail, verificationMail } from "./emails.ts";
+import { awaitSignInTurn, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle.ts";
 import { AccountHooks, AccountsConfig, type Caller, CurrentUser, OneTimeTokens, type Session, Sessions, type User, Users } from "./model.ts";
 import {
   ChangePasswordRequest,
@@ -59,7 +60,8 @@ export const MESSAGES = {
 
 /** Rate limits of the authentication calls: per account and per address, shared across processes. */
 export const LIMITS = {
-  signInFailuresPerAccount: { limit: 5, windowSeconds: 15 * 60 },
+  // Failed sign-ins: growing delays, in sign-in-throttle.ts. Changing the password needs a session already.
+  changePasswordPerAccount: { limit: 5, windowSeconds: 15 * 60 },
   signInPerAddress: { limit: 30, windowSeconds: 15 * 60 },
   signUpPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   // Repeated sign-ups for one e-mail from many addresses (probing whether it is taken, mail flooding).
@@ -271,30 +273,26 @@ export const signIn = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(SignInRequest, input);
     const email = normaliseEmail(request.email);
-    const limiter = yield* RateLimiter;
     const at = yield* now;
-    yield* throttle(`sign-in:addr:${yield* clientAddress}`, LIMITS.signInPerAddress);
-    const failureKey = `sign-in:fail:${email}`;
-    const rule = LIMITS.signInFailuresPerAccount;
+    const address = yield* clientAddress;
+    yield* throttle(`sign-in:addr:${address}`, LIMITS.signInPerAddress);
     const users = yield* Users;
     const found = yield* users.findByEmail(email);
+    // The failure counters belong to the current password, so a reset link lets the owner in at once.
+    const epoch = Option.isSome(found) ? found.value.passwordChangedAt.getTime() : 0;
+    // While a delay earned by failures runs, no password is checked, not even the right one.
+    yield* awaitSignInTurn(email, epoch, address, MESSAGES.tooManyAttempts);
     // A dummy hash keeps the time of an unknown address close to that of a wrong password.
     const hasher = yield* PasswordHasher;
     const matches = Option.isSome(found)
       ? yield* hasher.verify(found.value.passwordHash, request.password)
       : yield* Effect.as(hasher.hash(request.password), false);
     if (!matches || Option.isNone(found)) {
-      const verdict = yield* limiter.hit(failureKey, rule.limit, rule.windowSeconds, at);
+      yield* recordSignInFailure(email, epoch, address);
       yield* audit({ action: "account.sign_in_failed", actorId: Option.isSome(found) ? found.value.id : null, details: { email } });
-      if (!verdict.allowed) {
-        return yield* new RateLimited({ message: MESSAGES.tooManyAttempts, retryAfterSeconds: verdict.retryAfterSeconds });
-      }
       return yield* ValidationFailed.field("email", MESSAGES.badCredentials);
     }
-    // Once an account is locked out, even the right password waits for the window to pass.
-    const lock = yield* limiter.hit(failureKey, rule.limit + 1, rule.windowSeconds, at);
-    if (!lock.allowed) return yield* new RateLimited({ message: MESSAGES.tooManyAttempts, retryAfterSeconds: lock.retryAfterSeconds });
-    yield* limiter.reset(failureKey);
+    yield* clearSignInFailures(email, epoch, address);
 
     const user = found.value;
     if (user.status === "EmailVerificationRequired") {
@@ -423,7 +421,7 @@ export const changePassword = (input: unknown) =>
     const { user, session } = yield* CurrentUser;
     const hasher = yield* PasswordHasher;
     const at = yield* now;
-    yield* throttle(`change-password:${user.id}`, LIMITS.signInFailuresPerAccount);
+    yield* throttle(`change-password:${user.id}`, LIMITS.changePasswordPerAccount);
     if (!(yield* hasher.verify(user.passwordHash, request.old_password))) {
       yield* audit({ action: "account.password_change_failed", actorId: user.id, subjectId: user.id });
       return yield* ValidationFailed.field("old_password", MESSAGES.wrongOldPassword);

@@ -85,6 +85,8 @@ export interface RateLimitVerdict {
 export interface RateLimiterPort {
   readonly hit: (key: string, limit: number, windowSeconds: number, now: Date) => Effect.Effect<RateLimitVerdict>;
   readonly reset: (key: string) => Effect.Effect<void>;
+  /** The bucket's window as it stands (count 0, no start, once the window has passed), without counting a hit. */
+  readonly peek: (key: string, windowSeconds: number, now: Date) => Effect.Effect<{ count: number; windowStart: Date | null }>;
 }
 export class RateLimiter extends Context.Tag("crown/RateLimiter")<RateLimiter, RateLimiterPort>() {}
 

@@ -373,6 +373,13 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((bucket.windowStart + windowSeconds * 1000 - t) / 1000)) };
       }),
     reset: (key) => Effect.sync(() => void rateLimits.delete(key)),
+    peek: (key, windowSeconds, now) =>
+      Effect.sync(() => {
+        const bucket = rateLimits.get(key);
+        return bucket && now.getTime() < bucket.windowStart + windowSeconds * 1000
+          ? { count: bucket.count, windowStart: new Date(bucket.windowStart) }
+          : { count: 0, windowStart: null };
+      }),
   };
 
   /** Snapshots every "database" table (not blobs or mails, which live outside the database) and restores it when the effect fails, dies or is interrupted. */
