@@ -27,6 +27,22 @@ export const passwordResetMail = (to: string, firstName: string, url: string, tt
     action: { label: "Reset password", url },
   });
 
+/**
+ * The answer to a reset request for an address with no account (or a blocked one): the same work
+ * and the same mail queue as a real reset, so the answer's timing says nothing (ADR 22).
+ */
+export const resetUnavailableMail = (to: string, signUpUrl: string): OutgoingMail =>
+  composeMail({
+    to,
+    subject: "Reset your Crown password",
+    greeting: "Hello,",
+    paragraphs: [
+      "We received a request to reset the password of a Crown account for this e-mail address, but no password can be reset for it.",
+      "If you have not signed up yet, you can create an account. If you think this is a mistake, please contact Crown support. If you did not ask for this, you can ignore this e-mail.",
+    ],
+    action: { label: "Sign up", url: signUpUrl },
+  });
+
 export const passwordChangedMail = (to: string, firstName: string): OutgoingMail =>
   composeMail({
     to,

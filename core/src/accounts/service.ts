@@ -16,7 +16,7 @@ import {
 } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { LiveEvents } from "../live/model.ts";
-import { passwordChangedMail, passwordResetMail, verificationMail } from "./emails.ts";
+import { passwordChangedMail, passwordResetMail, resetUnavailableMail, verificationMail } from "./emails.ts";
 import { awaitSignInTurn, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle.ts";
 import { AccountHooks, AccountsConfig, type Caller, CurrentUser, OneTimeTokens, type Session, Sessions, type User, Users } from "./model.ts";
 import {
@@ -347,33 +347,36 @@ export const recoverPassword = (input: unknown) =>
     const address = normaliseEmail(email);
     yield* throttle(`recover:addr:${yield* clientAddress}`, LIMITS.mailPerAddress);
     yield* throttle(`recover:acct:${address}`, LIMITS.mailPerAccount);
-    const user = yield* (yield* Users).findByEmail(address);
-    if (Option.isSome(user) && user.value.status !== "Blocked") {
-      const config = yield* AccountsConfig;
-      const random = yield* Random;
-      const secrets = yield* Secrets;
-      const tokens = yield* OneTimeTokens;
-      const at = yield* now;
-      const token = random.secret(32);
-      const mail = yield* transaction(
-        Effect.gen(function* () {
-          yield* tokens.retireAll(user.value.id, "password_reset", at);
-          yield* tokens.insert({
-            id: random.identifier(),
-            userId: user.value.id,
-            purpose: "password_reset",
-            digest: secrets.digest(token),
-            expiresAt: new Date(at.getTime() + config.resetTtlSeconds * 1000),
-            consumedAt: null,
-            createdAt: at,
-          });
-          const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.value.email)}`;
-          yield* audit({ action: "account.password_reset_requested", actorId: null, subjectId: user.value.id });
-          return passwordResetMail(user.value.email, user.value.firstName, url, Math.round(config.resetTtlSeconds / 60));
-        }),
-      );
-      yield* send(mail);
-    }
+    const found = yield* (yield* Users).findByEmail(address);
+    const user = Option.filter(found, (u) => u.status !== "Blocked");
+    // Known or not, the same work: a token, one transaction with an audit row, one queued mail;
+    // only the mail's words differ (no timing tells whether the address has an account).
+    const config = yield* AccountsConfig;
+    const random = yield* Random;
+    const secrets = yield* Secrets;
+    const tokens = yield* OneTimeTokens;
+    const at = yield* now;
+    const token = random.secret(32);
+    const digest = secrets.digest(token);
+    const mail = yield* transaction(
+      Effect.gen(function* () {
+        yield* audit({ action: "account.password_reset_requested", actorId: null, subjectId: Option.isSome(user) ? user.value.id : null });
+        if (Option.isNone(user)) return resetUnavailableMail(address, `${config.publicUrl}/sign-up`);
+        yield* tokens.retireAll(user.value.id, "password_reset", at);
+        yield* tokens.insert({
+          id: random.identifier(),
+          userId: user.value.id,
+          purpose: "password_reset",
+          digest,
+          expiresAt: new Date(at.getTime() + config.resetTtlSeconds * 1000),
+          consumedAt: null,
+          createdAt: at,
+        });
+        const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.value.email)}`;
+        return passwordResetMail(user.value.email, user.value.firstName, url, Math.round(config.resetTtlSeconds / 60));
+      }),
+    );
+    yield* send(mail);
     return { message: MESSAGES.resetSent };
   });
 
