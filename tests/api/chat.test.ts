@@ -231,8 +231,9 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     };
     expect((await read(token)).json.results.messages.map((m: any) => m.text)).toEqual(["Do you ship to Canada?"]);
 
-    // Knowing the address is not enough: a new visitor with it gets a token that sees nothing earlier.
+    // Knowing the address is not enough: a new visitor with it starts a conversation of its own.
     const second = await server.call("POST", "/chat/visitor/messages", { body: { email, text: "Me again" }, ip: "203.0.113.8" });
+    expect(second.json.results.conversation.identifier).not.toBe(first.json.results.conversation.identifier);
     const token2 = second.json.results.token as string;
     expect(token2).not.toBe(token);
     expect((await read(token2)).json.results.messages.map((m: any) => m.text)).toEqual(["Me again"]);
@@ -248,14 +249,15 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     });
     expect(crossed.status).toBe(404);
 
-    // Support sees the visitor's conversation and answers; the visitor (both tokens) reads it.
+    // Support sees the visitor's conversation and answers; only the visitor's own token reads the answer.
     const inbox = await server.get("/support/conversations", admin.token);
-    const row = inbox.json.results.data.find((r: any) => r.visitor_email === email);
-    expect(row).toMatchObject({ user: null, visitor_name: "Vic", unread: 2 });
+    const row = inbox.json.results.data.find((r: any) => r.identifier === first.json.results.conversation.identifier);
+    expect(row).toMatchObject({ user: null, visitor_email: email, visitor_name: "Vic", unread: 1 });
     const opened = await server.get(`/support/conversations/${row.identifier}`, admin.token);
     expect(opened.json.results.context).toBeNull();
     await server.post(`/support/conversations/${row.identifier}/messages`, { text: "Yes, we do." }, admin.token);
-    expect((await read(token)).json.results.messages.map((m: any) => m.text)).toEqual(["Do you ship to Canada?", "Me again", "Yes, we do."]);
+    expect((await read(token)).json.results.messages.map((m: any) => m.text)).toEqual(["Do you ship to Canada?", "Yes, we do."]);
+    expect((await read(token2)).json.results.messages.map((m: any) => m.text)).toEqual(["Me again"]);
     const receipt = await server.app.request("/api/v1/en/chat/visitor/read", { method: "POST", headers: visitorHeaders(token) });
     expect(((await receipt.json()) as any).results.updated).toBe(1);
 

@@ -90,7 +90,6 @@ export interface ConversationsPort {
   /** The conversation, locked for the rest of the transaction (SELECT … FOR UPDATE). */
   readonly lock: (id: string) => Effect.Effect<Option.Option<Conversation>>;
   readonly findByUser: (userId: string) => Effect.Effect<Option.Option<Conversation>>;
-  readonly findByVisitorEmail: (email: string) => Effect.Effect<Option.Option<Conversation>>;
   readonly update: (id: string, patch: ConversationPatch) => Effect.Effect<void>;
   /** Unread first, then the latest message first. */
   readonly inbox: (query: InboxQuery, page: PageRequest) => Effect.Effect<PageOf<InboxEntry>>;

@@ -430,9 +430,9 @@ const visitorAccess = (token: string | null) =>
   });
 
 /**
- * A visitor writes with an e-mail address. With its token it writes into its conversation; without,
- * into the conversation of that address (created if new) and gets a new token. A token reaches only
- * the messages written since it was issued, so knowing an address never reveals an earlier chat.
+ * A visitor writes with an e-mail address. With its token (kept in the visitor's own browser) it
+ * writes into its conversation; without, it starts a new conversation and gets its token. Knowing
+ * an address therefore never joins someone else's conversation (ADR 22).
  */
 export const visitorWrite = (input: unknown, token: string | null) =>
   Effect.gen(function* () {
@@ -451,25 +451,23 @@ export const visitorWrite = (input: unknown, token: string | null) =>
     const random = yield* Random;
     const at = yield* now;
     const conversations = yield* Conversations;
-    const existing = yield* conversations.findByVisitorEmail(email);
-    const conversation: Conversation = Option.getOrElse(existing, () => ({
+    const conversation: Conversation = {
       id: random.identifier(),
       userId: null,
       visitorEmail: email,
       visitorName: request.name ?? null,
-      status: "open" as const,
+      status: "open",
       assigneeId: null,
       lastMessageAt: null,
       closedAt: null,
       createdAt: at,
       updatedAt: at,
-    }));
+    };
     const secret = random.secret(32);
     const settings = yield* ChatConfig;
     yield* transaction(
       Effect.gen(function* () {
-        if (Option.isNone(existing)) yield* conversations.insert(conversation);
-        else if (request.name) yield* conversations.update(conversation.id, { visitorName: request.name, updatedAt: at });
+        yield* conversations.insert(conversation);
         yield* (yield* VisitorTokens).insert({
           id: random.identifier(),
           conversationId: conversation.id,

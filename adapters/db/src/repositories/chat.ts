@@ -132,8 +132,6 @@ export const makeConversations = (db: Kysely<Database>): ConversationsPort => ({
   lock: (id) => run(db, (ex) => ex.selectFrom("chat_conversations").selectAll().where("id", "=", id).forUpdate().executeTakeFirst()).pipe(Effect.map(one)),
   findByUser: (userId) =>
     run(db, (ex) => ex.selectFrom("chat_conversations").selectAll().where("user_id", "=", userId).executeTakeFirst()).pipe(Effect.map(one)),
-  findByVisitorEmail: (email) =>
-    run(db, (ex) => ex.selectFrom("chat_conversations").selectAll().where("visitor_email", "=", email.toLowerCase()).executeTakeFirst()).pipe(Effect.map(one)),
   update: (id, patch) => {
     const row: Record<string, unknown> = {};
     for (const [key, column] of Object.entries(conversationColumns)) {
