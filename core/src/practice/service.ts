@@ -23,7 +23,6 @@ export const MESSAGES = {
   patients: "Patients fetched successfully",
   patientAdded: "Patient details added successfully",
   patientUpdated: "Patient details updated successfully",
-  caregiverNotParent: "This e-mail belongs to an account that cannot be a caregiver.",
   staffAdded: "Staff member added successfully",
   staffRemoved: "Staff member removed successfully",
   staffList: "Staff members fetched successfully",
@@ -148,8 +147,11 @@ export const addPatient = (input: unknown) =>
         let invitation: { url: string; ttlDays: number } | null = null;
         if (email !== null) {
           const existing = yield* users.findByEmail(email);
-          if (Option.isSome(existing)) {
-            if (existing.value.type !== "parent") return yield* ValidationFailed.field("email", MESSAGES.caregiverNotParent);
+          // An account that cannot be a caregiver (staff, a physician) is not linked, and the answer is
+          // the same as for any address: the caller learns nothing about who has an account (ADR 22).
+          if (Option.isSome(existing) && existing.value.type !== "parent") {
+            parent = null;
+          } else if (Option.isSome(existing)) {
             parent = existing.value;
             if (isPendingInvitation(parent)) invitation = { url: yield* invitationLink(parent), ttlDays: Math.round((yield* AccountsConfig).invitationTtlSeconds / 86400) };
           } else {
