@@ -359,6 +359,22 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     expect(scans[0]).toMatchObject({ baby_name: "Young Lopez", month: 2 });
   });
 
+  test("patients: /patient/add answers alike whether the caregiver e-mail is new, a parent's, or another account's", async () => {
+    const doctor = await physician("Oracle");
+    const otherDoctor = await physician("Someone");
+    const parent = await signUpVerified(server, "parent");
+    const answers = [];
+    for (const email of [uniqueEmail("fresh"), parent.email, otherDoctor.email]) {
+      const added = await server.post("/patient/add", patient({ email }), doctor.token);
+      expect(added.status, email).toBe(201);
+      const { identifier, email: given, created_at, ...rest } = added.json.results;
+      expect(given).toBe(email);
+      answers.push({ message: added.json.message, ...rest });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
   test("patients: add with a caregiver invitation, list 10 per page with search, edit; the 30-month limit", async () => {
     const doctor = await physician("Patients");
     const empty = await server.post("/patient/add", {}, doctor.token);
