@@ -51,4 +51,28 @@ describe.each(await databaseKinds())("RateLimiter against its reference model on
       { numRuns: 40 },
     );
   });
+
+  it("peek shows the window as it stands without counting a hit, and nothing once it has passed", async () => {
+    const at = new Date("2026-11-22T07:00:00.000Z");
+    const later = (seconds: number) => new Date(at.getTime() + seconds * 1000);
+    const seen = await Effect.runPromise(
+      Effect.provide(
+        Effect.gen(function* () {
+          const limiter = yield* RateLimiter;
+          const none = yield* limiter.peek("peek-key", 60, at);
+          yield* limiter.hit("peek-key", 10, 60, at);
+          yield* limiter.hit("peek-key", 10, 60, later(5));
+          const twice = yield* limiter.peek("peek-key", 60, later(10));
+          const again = yield* limiter.peek("peek-key", 60, later(10));
+          const passed = yield* limiter.peek("peek-key", 60, later(60));
+          return { none, twice, again, passed };
+        }),
+        t.layer,
+      ),
+    );
+    expect(seen.none).toEqual({ count: 0, windowStart: null });
+    expect(seen.twice).toEqual({ count: 2, windowStart: at });
+    expect(seen.again).toEqual(seen.twice);
+    expect(seen.passed).toEqual({ count: 0, windowStart: null });
+  });
 });
