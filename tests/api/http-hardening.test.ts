@@ -69,7 +69,7 @@ describe.each(await databaseKinds())("HTTP hardening on %s", (kind) => {
     expect(message.status).toBe(201);
   });
 
-  test("every API answer is no-store, binaries included; HSTS only over HTTPS as the trusted proxy says", async () => {
+  test("every API answer is no-store (files: tests/api/read-audit.test.ts); HSTS only over HTTPS as the trusted proxy says", async () => {
     const parent = await signUpVerified(server, "parent");
     const profile = await server.get("/user/profile", parent.token);
     expect(profile.status).toBe(200);

@@ -111,6 +111,13 @@ describe.each(await databaseKinds())("audit of reads of a child's data on %s", (
     const thumb = await s.call("GET", `/report/thumb/${reportIds[0]}/${attachment.identifier}.${attachment.extension}`, { token: physician.token });
     expect(thumb.status).toBe(200);
     expect(await rowsOf(thumb.response)).toMatchObject([{ action: "report.thumbnail", actor_id: physician.id, subject_id: reportIds[0], details: { attachment: attachment.identifier } }]);
+    // No copy of a child's photo or report stays in a browser or proxy cache (a shared tablet included).
+    const photo = await s.call("GET", `/report/attachment/${reportIds[0]}/${attachment.identifier}.${attachment.extension}`, { token: parent.token });
+    const pdf = await s.call("GET", `/report/${reportIds[0]}/parent-download`, { token: parent.token });
+    for (const file of [thumb, photo, pdf]) {
+      expect(file.status).toBe(200);
+      expect(file.response.headers.get("cache-control")).toBe("private, no-store");
+    }
     const babies = await s.call("GET", "/user/babies", { token: parent.token });
     expect(babies.status).toBe(200);
     expect(await rowsOf(babies.response)).toMatchObject([{ action: "baby.listed", actor_id: parent.id, subject_id: babyId }]);
