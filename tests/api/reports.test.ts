@@ -169,8 +169,9 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     const tooMany = await s.upload(parent.token, id, many);
     expect(tooMany.status).toBe(422);
     expect(tooMany.json.message).toBe("You can select upto 20 files to upload");
+    // A refused request keeps nothing (ADR 0028): only the photo uploaded before is there.
     const stored = (await s.get(`/report/${id}`, parent.token)).json.results.attachments;
-    expect(stored.length).toBe(20);
+    expect(stored.length).toBe(1);
     const badPrepare = await s.post("/report/prepare", { baby_identifier: baby.id, analysis_type: "other" }, parent.token);
     expect(badPrepare.status).toBe(422);
     expect(Object.keys(badPrepare.json.errors)).toEqual(["analysis_type"]);

@@ -6,7 +6,7 @@ import { NotFound } from "../shared/errors.ts";
 import { audit, BlobStore, now, type StoredBlob, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { readableBaby, reportNotFound, visibleReport } from "./access.ts";
-import { presentAttachment } from "./capture.ts";
+import { presentAttachment, UPLOAD_MESSAGES } from "./capture.ts";
 import { type Attachment, Attachments, Images, ReadFlags, type Report, Reports, ReportVersions, type ResultFilter } from "./model.ts";
 import { presentSummary } from "./review.ts";
 
@@ -302,6 +302,8 @@ export const reportStatus = (reportId: string) =>
       recapture_reasons: report.recaptureReasons,
       summary: report.status === "published" ? presentSummary(report.analysis) : null,
       attachments: attachments.map(presentAttachment),
+      // The last upload that ended early, until a complete one: what was kept of it (ADR 0028).
+      upload_cut: report.uploadCut ? { message: UPLOAD_MESSAGES.cutShort, at: report.uploadCut.at, kept_files: report.uploadCut.kept } : null,
     };
   });
 
