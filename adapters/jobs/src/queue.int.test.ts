@@ -120,7 +120,7 @@ describe.each(await databaseKinds())("job queue (pg-boss) on %s", (kind) => {
     expect(taken).toBeDefined();
     await maintainJobQueue(t.db);
     expect((await listJobs(t.db, "orphan"))[0]).toMatchObject({ state: "active", attempts: 1 });
-    await sql`update pgboss.job set started_on = now() - interval '16 minutes' where name = 'orphan'`.execute(t.db);
+    await sql`update pgboss.job set started_on = now() - interval '1 minute' where name = 'orphan'`.execute(t.db);
     await maintainJobQueue(t.db);
     expect((await listJobs(t.db, "orphan"))[0]).toMatchObject({ state: "retry", attempts: 1, last_error: expect.stringContaining("timeout") });
   });

@@ -9,6 +9,7 @@ import { nextReportStatus, type ReportEvent, type ReportStatus } from "./lifecyc
 import {
   ANALYSIS_TYPES,
   ANALYZE_REPORT_JOB,
+  analysisJobKey,
   type Attachment,
   type AttachmentKind,
   Attachments,
@@ -146,7 +147,7 @@ export const finalizeReport = (input: unknown) =>
         yield* (yield* JobQueue).enqueue({
           name: ANALYZE_REPORT_JOB,
           payload: { reportId: report.id, round: report.round },
-          key: `${ANALYZE_REPORT_JOB}:${report.id}:${report.round}`,
+          key: analysisJobKey(report.id, report.round),
         });
         yield* audit({ action: "report.finalize", actorId: caller.user.id, subjectId: report.id, details: { round: report.round, files: counts.files } });
         return { report_identifier: report.id, status, repeated: false };

@@ -316,3 +316,5 @@ export const defaultReportSettings: ReportSettings = {
 export class ReportConfig extends Context.Tag("crown/ReportConfig")<ReportConfig, ReportSettings>() {}
 
 export const ANALYZE_REPORT_JOB = "analyze-report";
+/** One analysis job per report and round: its queue key (a repeated enqueue of a waiting key is a no-op). */
+export const analysisJobKey = (reportId: string, round: number) => `${ANALYZE_REPORT_JOB}:${reportId}:${round}`;
