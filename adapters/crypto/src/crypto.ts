@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { promises as fs } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import {
@@ -19,12 +20,22 @@ import { monotonicFactory } from "ulid";
 /** OWASP's recommended argon2id setting (m=19 MiB, t=2, p=1). */
 export const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id (an ambient const enum) */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const makePasswordHasher = (): PasswordHasherPort => ({
-  hash: (password) => Effect.promise(() => argonHash(password, ARGON2_OPTIONS)),
-  // A malformed stored hash is "does not match", not a crash.
-  verify: (hash, password) =>
-    Effect.promise(() => argonVerify(hash, password).catch(() => false)),
-});
+/**
+ * Hashes computed at once by this process (ADR 0030). argon2 runs off the event loop on libuv's
+ * thread pool (4 threads), which file reads, DNS and zlib share: a burst of sign-ins would take
+ * every thread and both cores. One hash at a time per spare core, at least one and at most two,
+ * leaves half the pool and a core to the other routes; the rest of a burst waits its turn.
+ */
+export const ARGON2_SLOTS = Math.min(2, Math.max(1, availableParallelism() - 1));
+
+export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHasherPort => {
+  const gate = Effect.unsafeMakeSemaphore(Math.max(1, slots));
+  return {
+    hash: (password) => gate.withPermits(1)(Effect.promise(() => argonHash(password, ARGON2_OPTIONS))),
+    // A malformed stored hash is "does not match", not a crash.
+    verify: (hash, password) => gate.withPermits(1)(Effect.promise(() => argonVerify(hash, password).catch(() => false))),
+  };
+};
 
 const toBase64Url = (buf: Buffer) => buf.toString("base64url");
 
@@ -95,7 +106,7 @@ export const loadOrCreateServerSecret = async (dataDir: string, env: NodeJS.Proc
   }
 };
 
-export const passwordHasherLayer: Layer.Layer<PasswordHasher> = Layer.sync(PasswordHasher, makePasswordHasher);
+export const passwordHasherLayer: Layer.Layer<PasswordHasher> = Layer.sync(PasswordHasher, () => makePasswordHasher());
 export const randomLayer: Layer.Layer<Random> = Layer.sync(Random, makeRandom);
 export const contentSnifferLayer: Layer.Layer<ContentSniffer> = Layer.sync(ContentSniffer, makeContentSniffer);
 export const secretsLayer = (serverSecret: string | Uint8Array): Layer.Layer<Secrets> =>
