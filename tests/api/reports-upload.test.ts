@@ -73,6 +73,25 @@ describe("upload: a refused request keeps nothing, a cut one keeps its whole fil
     expect((await s.get(`/report/${id}`, parent.token)).json.results.attachments).toEqual([]);
   });
 
+  test("a photo of more than 40 MP by its header is refused before any decoding, and keeps nothing", async () => {
+    const { parent, id } = await newReport();
+    // A PNG whose header says 16000 × 16000: the check reads the header only, so no pixel data is needed.
+    const ihdr = Buffer.alloc(25);
+    ihdr.writeUInt32BE(13, 0);
+    ihdr.write("IHDR", 4, "latin1");
+    ihdr.writeUInt32BE(16000, 8);
+    ihdr.writeUInt32BE(16000, 12);
+    ihdr.set([8, 2, 0, 0, 0], 16);
+    const bomb = new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(700_000)]));
+    const r = await s.upload(parent.token, id, [{ name: "ok.jpg", bytes: await headPhoto({ rx: 150, ry: 190 }) }, { name: "bomb.png", bytes: bomb }]);
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ message: "Files with only .jpg, .jpeg, .png, .mov or .mp4 formats are allowed for upload", errors: { attachments: [expect.any(String)] } });
+    expect((await s.get(`/report/${id}`, parent.token)).json.results.attachments).toEqual([]);
+    // 40 MP exactly is still a photo.
+    const large = await headPhoto({ rx: 150, ry: 190, width: 5000, height: 8000 });
+    expect((await s.upload(parent.token, id, [{ name: "large.jpg", bytes: large }])).status).toBe(200);
+  });
+
   for (const how of ["cut", "truncated"] as const) {
     test(`a body ${how} half-way keeps only the whole files, and the next GET says so`, async () => {
       const { parent, id } = await newReport();

@@ -15,6 +15,7 @@ import {
 } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
 import { fileTypeFromBuffer } from "file-type";
+import { imageSize } from "image-size";
 import { monotonicFactory } from "ulid";
 
 /** OWASP's recommended argon2id setting (m=19 MiB, t=2, p=1). */
@@ -66,12 +67,24 @@ export const makeRandom = (): RandomPort => {
   };
 };
 
+/** An image's size from its header (image-size reads no pixel); null when the head does not reach it. */
+const pixelSize = (head: Uint8Array): { width: number; height: number } | null => {
+  try {
+    const { width, height } = imageSize(head);
+    return width > 0 && height > 0 ? { width, height } : null;
+  } catch {
+    return null;
+  }
+};
+
 /** QuickTime files are detected by file-type as "video/quicktime"; everything else passes through. */
 export const makeContentSniffer = (): ContentSnifferPort => ({
   sniff: (head) =>
     Effect.promise(async () => {
       const found = await fileTypeFromBuffer(head).catch(() => undefined);
-      return found ? Option.some({ mime: found.mime as string, ext: found.ext as string }) : Option.none();
+      if (!found) return Option.none();
+      const size = found.mime.startsWith("image/") ? pixelSize(head) : null;
+      return Option.some({ mime: found.mime as string, ext: found.ext as string, ...(size ?? {}) });
     }),
 });
 

@@ -41,8 +41,14 @@ export const ACCEPTED_FORMATS: Readonly<Record<string, { ext: string; kind: Excl
   "video/quicktime": { ext: "mov", kind: "video" },
 };
 
-/** Enough bytes for the sniffer to tell every accepted format (file-type reads up to 4100). */
-export const SNIFF_BYTES = 4100;
+/**
+ * The most pixels a photo may have (ADR 0031): 40 MP, above any phone's camera; a small file of
+ * 16000 × 16000 would cost gigabytes to decode. Read from the header, within its first HEADER_BYTES
+ * (a JPEG's size comes after its EXIF block, at most 64 KB, and any other APP blocks; file-type
+ * needs 4100 bytes to tell every accepted format).
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+export const HEADER_BYTES = 512 * 1024;
 
 export const PrepareRequest = Schema.Struct({
   baby_identifier: Required("Baby"),

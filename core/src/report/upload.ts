@@ -3,7 +3,7 @@ import { Conflict, TooLarge, ValidationFailed } from "../shared/errors.ts";
 import { INPUT_MESSAGES, isUnstorableText, storableText } from "../shared/input.ts";
 import { audit, BlobStore, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
 import { reportNotFound, visibleReport } from "./access.ts";
-import { ACCEPTED_FORMATS, advance, presentAttachment, roundCounts, SNIFF_BYTES, UPLOAD_MESSAGES } from "./capture.ts";
+import { ACCEPTED_FORMATS, advance, HEADER_BYTES, MAX_IMAGE_PIXELS, presentAttachment, roundCounts, UPLOAD_MESSAGES } from "./capture.ts";
 import { acceptsFiles } from "./lifecycle.ts";
 import { type Attachment, type AttachmentKind, Attachments, ContentHasher, defaultReportSettings, type Report, ReportConfig, Reports, type UploadCut } from "./model.ts";
 
@@ -109,10 +109,12 @@ interface StoredFile {
 const storeFile = (fileName: string, stream: ReadableStream<Uint8Array>) =>
   Effect.gen(function* () {
     const config = yield* settings;
-    const { head, whole, sourceFailed } = yield* Effect.tryPromise({ try: () => peek(stream, SNIFF_BYTES), catch: () => new BodyEndedEarly() });
+    const { head, whole, sourceFailed } = yield* Effect.tryPromise({ try: () => peek(stream, HEADER_BYTES), catch: () => new BodyEndedEarly() });
     const sniffed = head.byteLength === 0 ? Option.none() : yield* (yield* ContentSniffer).sniff(head);
     const format = Option.isSome(sniffed) ? ACCEPTED_FORMATS[sniffed.value.mime] : undefined;
-    if (!format || Option.isNone(sniffed)) {
+    // A photo whose size its header does not give, or that has too many pixels, is never decoded.
+    const tooManyPixels = (s: { width?: number; height?: number }) => !s.width || !s.height || s.width * s.height > MAX_IMAGE_PIXELS;
+    if (!format || Option.isNone(sniffed) || (format.kind === "image" && tooManyPixels(sniffed.value))) {
       yield* Effect.promise(() => whole(() => null).cancel().catch(() => undefined));
       return yield* ValidationFailed.field("attachments", UPLOAD_MESSAGES.format);
     }
