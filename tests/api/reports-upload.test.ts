@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
 
@@ -90,6 +91,24 @@ describe("upload: a refused request keeps nothing, a cut one keeps its whole fil
     // 40 MP exactly is still a photo.
     const large = await headPhoto({ rx: 150, ry: 190, width: 5000, height: 8000 });
     expect((await s.upload(parent.token, id, [{ name: "large.jpg", bytes: large }])).status).toBe(200);
+  });
+
+  test("a photo is decoded once: the display copy (2048 px at most) and the thumbnail are kept and served from then on", async () => {
+    const { parent, id } = await newReport();
+    const up = await s.upload(parent.token, id, [{ name: "big.jpg", bytes: await headPhoto({ rx: 900, ry: 1300, width: 3000, height: 4000 }) }]);
+    const a = up.json.results.attachments[0];
+    const view = async () => s.get(`/report/attachment/${id}/${a.identifier}.${a.extension}`, parent.token);
+    const thumb = async () => s.get(`/report/thumb/${id}/${a.identifier}.${a.extension}`, parent.token);
+    const first = await view();
+    expect(first.status).toBe(200);
+    const meta = await sharp(Buffer.from(await first.response.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([1536, 2048]);
+    expect((await thumb()).status).toBe(200);
+    // With the original gone, both are still served: nothing decodes it again.
+    const original = path.join(s.dataDir, "blobs", "attachments", `${a.identifier}.${a.extension}`);
+    await fs.rm(original);
+    expect((await view()).status).toBe(200);
+    expect((await thumb()).status).toBe(200);
   });
 
   for (const how of ["cut", "truncated"] as const) {
