@@ -1,6 +1,7 @@
 export * from "./shared/errors.ts";
 export * from "./shared/ports.ts";
 export * from "./shared/validation.ts";
+export * from "./shared/input.ts";
 export * from "./shared/mail.ts";
 export * from "./accounts/status.ts";
 export * from "./accounts/model.ts";

@@ -14,9 +14,9 @@ export interface CrownProcess {
   readonly dataDir: string;
 }
 
-/** `pnpm crown <args>` with `env` over this process's environment and a fresh CROWN_DATA_DIR. */
-export const spawnCrown = (args: string[], env: Record<string, string>, dataDirPrefix = "crown-proc-"): CrownProcess => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), dataDirPrefix));
+/** `pnpm crown <args>` with `env` over this process's environment and a fresh CROWN_DATA_DIR (or the one given, to restart on it). */
+export const spawnCrown = (args: string[], env: Record<string, string>, dataDirPrefix = "crown-proc-", reuseDataDir?: string): CrownProcess => {
+  const dataDir = reuseDataDir ?? mkdtempSync(path.join(tmpdir(), dataDirPrefix));
   let output = "";
   const child = spawn("pnpm", ["crown", ...args], {
     cwd: repoRoot,
@@ -60,4 +60,12 @@ export const stopCrown = async (p: CrownProcess | undefined) => {
     }
   }
   rmSync(p.dataDir, { recursive: true, force: true });
+};
+
+/** kill -9 of the whole process group: no shutdown code runs (a crash). */
+export const killCrown = async (p: CrownProcess) => {
+  if (p.child.exitCode !== null || !p.child.pid) return;
+  const exited = new Promise((r) => p.child.once("exit", r));
+  process.kill(-p.child.pid, "SIGKILL");
+  await exited;
 };

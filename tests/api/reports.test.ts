@@ -169,8 +169,9 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     const tooMany = await s.upload(parent.token, id, many);
     expect(tooMany.status).toBe(422);
     expect(tooMany.json.message).toBe("You can select upto 20 files to upload");
+    // A refused request keeps nothing (ADR 0028): only the photo uploaded before is there.
     const stored = (await s.get(`/report/${id}`, parent.token)).json.results.attachments;
-    expect(stored.length).toBe(20);
+    expect(stored.length).toBe(1);
     const badPrepare = await s.post("/report/prepare", { baby_identifier: baby.id, analysis_type: "other" }, parent.token);
     expect(badPrepare.status).toBe(422);
     expect(Object.keys(badPrepare.json.errors)).toEqual(["analysis_type"]);
@@ -213,9 +214,10 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     const parent = await s.user("parent");
     const baby = await s.baby(parent.id, null);
     const id = (await s.post("/report/prepare", { baby_identifier: baby.id, analysis_type: "head_ci_cvai_analysis" }, parent.token)).json.results.report_identifier;
-    // A JPEG header with nothing decodable behind it.
+    // A JPEG header (with its frame size, so the upload takes it) and nothing decodable behind it.
     const broken = new Uint8Array(4096);
-    broken.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]);
+    broken.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
+    broken.set([0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01], 20);
     await s.upload(parent.token, id, [{ name: "broken.jpg", bytes: broken }]);
     await s.post("/report/finalize", { report_identifier: id }, parent.token);
     await s.waitFor(parent.token, id, ["analyzed"]);

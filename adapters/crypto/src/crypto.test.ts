@@ -4,7 +4,7 @@ import path from "node:path";
 import { ContentSniffer, PasswordHasher, Random, Secrets } from "@crown/core";
 import { Effect, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import { cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makeRandom, makeSecrets } from "./crypto.ts";
+import { cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
 
 const SECRET = "test-server-secret-0123456789abcdef";
 const run = <A>(eff: Effect.Effect<A, never, PasswordHasher | Secrets | Random | ContentSniffer>) =>
@@ -37,6 +37,21 @@ const jpeg = () =>
   new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from("JFIF\0", "latin1"), Buffer.alloc(64)]));
 
 describe("PasswordHasher (argon2id)", () => {
+  it("a burst of hashes leaves libuv's thread pool to file reads (bounded, ADR 0030)", async () => {
+    const hasher = makePasswordHasher();
+    const started = performance.now();
+    await Effect.runPromise(hasher.hash("warm-up-pw-1"));
+    const oneHash = performance.now() - started;
+    const burst = Effect.runPromise(Effect.all(Array.from({ length: 8 }, (_, i) => hasher.verify("$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY", `pw-${i}`)), { concurrency: "unbounded" }));
+    await new Promise((r) => setTimeout(r, 5));
+    const statStarted = performance.now();
+    await stat(tmpdir());
+    const statMs = performance.now() - statStarted;
+    await burst;
+    // Unbounded, the stat waits behind four hashes on the pool's four threads.
+    expect(statMs).toBeLessThan(oneHash / 2);
+  });
+
   it("hashes with OWASP parameters and verifies the right password only", async () => {
     const { hash, ok, wrong, garbage } = await run(
       Effect.gen(function* () {

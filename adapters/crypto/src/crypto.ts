@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { promises as fs } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
 import {
@@ -14,17 +15,28 @@ import {
 } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
 import { fileTypeFromBuffer } from "file-type";
+import { imageSize } from "image-size";
 import { monotonicFactory } from "ulid";
 
 /** OWASP's recommended argon2id setting (m=19 MiB, t=2, p=1). */
 export const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id (an ambient const enum) */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const makePasswordHasher = (): PasswordHasherPort => ({
-  hash: (password) => Effect.promise(() => argonHash(password, ARGON2_OPTIONS)),
-  // A malformed stored hash is "does not match", not a crash.
-  verify: (hash, password) =>
-    Effect.promise(() => argonVerify(hash, password).catch(() => false)),
-});
+/**
+ * Hashes computed at once by this process (ADR 0030). argon2 runs off the event loop on libuv's
+ * thread pool (4 threads), which file reads, DNS and zlib share: a burst of sign-ins would take
+ * every thread and both cores. One hash at a time per spare core, at least one and at most two,
+ * leaves half the pool and a core to the other routes; the rest of a burst waits its turn.
+ */
+export const ARGON2_SLOTS = Math.min(2, Math.max(1, availableParallelism() - 1));
+
+export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHasherPort => {
+  const gate = Effect.unsafeMakeSemaphore(Math.max(1, slots));
+  return {
+    hash: (password) => gate.withPermits(1)(Effect.promise(() => argonHash(password, ARGON2_OPTIONS))),
+    // A malformed stored hash is "does not match", not a crash.
+    verify: (hash, password) => gate.withPermits(1)(Effect.promise(() => argonVerify(hash, password).catch(() => false))),
+  };
+};
 
 const toBase64Url = (buf: Buffer) => buf.toString("base64url");
 
@@ -55,12 +67,24 @@ export const makeRandom = (): RandomPort => {
   };
 };
 
+/** An image's size from its header (image-size reads no pixel); null when the head does not reach it. */
+const pixelSize = (head: Uint8Array): { width: number; height: number } | null => {
+  try {
+    const { width, height } = imageSize(head);
+    return width > 0 && height > 0 ? { width, height } : null;
+  } catch {
+    return null;
+  }
+};
+
 /** QuickTime files are detected by file-type as "video/quicktime"; everything else passes through. */
 export const makeContentSniffer = (): ContentSnifferPort => ({
   sniff: (head) =>
     Effect.promise(async () => {
       const found = await fileTypeFromBuffer(head).catch(() => undefined);
-      return found ? Option.some({ mime: found.mime as string, ext: found.ext as string }) : Option.none();
+      if (!found) return Option.none();
+      const size = found.mime.startsWith("image/") ? pixelSize(head) : null;
+      return Option.some({ mime: found.mime as string, ext: found.ext as string, ...(size ?? {}) });
     }),
 });
 
@@ -95,7 +119,7 @@ export const loadOrCreateServerSecret = async (dataDir: string, env: NodeJS.Proc
   }
 };
 
-export const passwordHasherLayer: Layer.Layer<PasswordHasher> = Layer.sync(PasswordHasher, makePasswordHasher);
+export const passwordHasherLayer: Layer.Layer<PasswordHasher> = Layer.sync(PasswordHasher, () => makePasswordHasher());
 export const randomLayer: Layer.Layer<Random> = Layer.sync(Random, makeRandom);
 export const contentSnifferLayer: Layer.Layer<ContentSniffer> = Layer.sync(ContentSniffer, makeContentSniffer);
 export const secretsLayer = (serverSecret: string | Uint8Array): Layer.Layer<Secrets> =>

@@ -7,6 +7,7 @@ import { bodyPolicy } from "./body-policy.ts";
 import { HttpFailure } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
+import { urlProblem } from "./request.ts";
 import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -41,6 +42,9 @@ export interface ApiOptions {
 export const apiRoutes = (options: ApiOptions) =>
   new Hono<Env>()
     .use("*", async (c, next) => {
+      // NUL bytes and broken characters in a path or query never reach a use case or the database.
+      const problem = urlProblem(c.req.url);
+      if (problem) return problem;
       c.set("runtime", options.runtime);
       c.set("clientIp", options.clientIp(c));
       await next();

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import { ValidationFailed } from "@crown/core";
+import type { BodyData, ParseBodyOptions } from "hono/utils/body";
+import { INPUT_MESSAGES, isUnstorableText, ValidationFailed } from "@crown/core";
 import { HttpFailure, errorResponse } from "./effect-bridge.ts";
 
 const PASSWORD_FIELDS = ["password", "old_password", "new_password", "confirm_password"] as const;
@@ -26,12 +27,23 @@ export const decodePasswords = (body: Record<string, unknown>): Record<string, u
   return out;
 };
 
+const BROKEN_FORM = "The form could not be read: its body is cut short or malformed.";
+
+/** A multipart or url-encoded body; a truncated or malformed one is a 422 on `body`, never a server error. */
+export const formBody = async <T extends Partial<ParseBodyOptions>>(c: Context, options?: T): Promise<BodyData<T>> => {
+  try {
+    return await c.req.parseBody(options);
+  } catch {
+    return fail(ValidationFailed.field("body", BROKEN_FORM));
+  }
+};
+
 /** The JSON body as an object; a body that is not a JSON object is a 422 naming the rule. */
 export const jsonBody = async (c: Context): Promise<Record<string, unknown>> => {
   const type = c.req.header("content-type") ?? "";
   // Multipart never reaches a JSON call (the body policy answers 415); a small form-encoded body may.
   if (type.includes("application/x-www-form-urlencoded")) {
-    const form = await c.req.parseBody();
+    const form = await formBody(c);
     return decodePasswords(Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === "string")));
   }
   const text = await c.req.text();
@@ -44,6 +56,30 @@ export const jsonBody = async (c: Context): Promise<Record<string, unknown>> => 
   }
   if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return decodePasswords(parsed as Record<string, unknown>);
   return fail(new ValidationFailed({ message: "The request body must be a JSON object.", errors: { body: ["The request body must be a JSON object."] } }));
+};
+
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * A path or query that carries text no field may hold (core's input rule): a path segment names
+ * nothing that can exist (404), a query parameter is a field error (422). Null when the URL is fine.
+ */
+export const urlProblem = (url: string): Response | null => {
+  const u = new URL(url);
+  if (u.pathname.split("/").some((segment) => isUnstorableText(decoded(segment)))) return Response.json({ message: "Not found" }, { status: 404 });
+  for (const [key, value] of u.searchParams) {
+    if (isUnstorableText(key) || isUnstorableText(value)) {
+      const field = isUnstorableText(key) ? "query" : key;
+      return Response.json({ message: INPUT_MESSAGES.badText, errors: { [field]: [INPUT_MESSAGES.badText] } }, { status: 422 });
+    }
+  }
+  return null;
 };
 
 export const bearerToken = (c: Context): string | null => {

@@ -5,11 +5,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { FrameExtractor, type FrameExtractorPort, Images, type ImagesPort } from "@crown/core/report/index";
+import { FrameExtractor, type FrameExtractorPort, Images, type ImagesPort, MAX_IMAGE_PIXELS } from "@crown/core/report/index";
 import { Effect, Layer, Option } from "effect";
 import sharp from "sharp";
 import { decodeImage } from "./node.ts";
 import { extractFrames, FfmpegMissing } from "./frames.ts";
+
+/** Photos decoded at once per process (each a full-size bitmap in memory). */
+export const DECODE_SLOTS = 2;
 
 const attempt = <A>(f: () => Promise<A>) => Effect.promise(() => f().then(Option.some, () => Option.none<A>()));
 const bytesOf = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
@@ -19,17 +22,23 @@ const bytesOf = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLeng
  * asked), so no location ever leaves the server. Both scale like `decode`, so an overlay measured
  * on the decoded pixels lines up with the served image of the same `maxSide`.
  */
-export const makeImages = (): ImagesPort => ({
-  decode: (bytes, maxSide) => attempt(() => decodeImage(bytes, { maxSide })),
-  clean: (bytes, maxSide) =>
-    attempt(async () => {
-      let p = sharp(bytes, { failOn: "error" }).rotate();
-      if (maxSide) p = p.resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true });
-      return bytesOf(await p.jpeg({ quality: 88, mozjpeg: false }).toBuffer());
-    }),
-  thumbnail: (bytes, side) =>
-    attempt(async () => bytesOf(await sharp(bytes, { failOn: "error" }).rotate().resize({ width: side, height: side, fit: "cover" }).jpeg({ quality: 80 }).toBuffer())),
-});
+export const makeImages = (slots = DECODE_SLOTS): ImagesPort => {
+  // At most `slots` photos decoded at once in this process (ADR 0031): each may hold a full-size bitmap.
+  const gate = Effect.unsafeMakeSemaphore(Math.max(1, slots));
+  const bounded = <A>(f: () => Promise<A>) => gate.withPermits(1)(attempt(f));
+  // Nothing over the upload's pixel limit is ever decoded, even a file stored before the limit.
+  const open = (bytes: Uint8Array) => sharp(bytes, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS });
+  return {
+    decode: (bytes, maxSide) => bounded(() => decodeImage(bytes, { maxSide })),
+    clean: (bytes, maxSide) =>
+      bounded(async () => {
+        let p = open(bytes).rotate();
+        if (maxSide) p = p.resize({ width: maxSide, height: maxSide, fit: "inside", withoutEnlargement: true });
+        return bytesOf(await p.jpeg({ quality: 88, mozjpeg: false }).toBuffer());
+      }),
+    thumbnail: (bytes, side) => bounded(async () => bytesOf(await open(bytes).rotate().resize({ width: side, height: side, fit: "cover" }).jpeg({ quality: 80 }).toBuffer())),
+  };
+};
 
 /** Null when ffmpeg runs; otherwise a sentence for the log at start and for the report. */
 export const ffmpegUnavailable = (command = process.env.CROWN_FFMPEG ?? "ffmpeg"): string | null => {

@@ -5,7 +5,7 @@ import { Effect, Layer } from "effect";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { splitStatements } from "./pg-boss-db.ts";
-import { jobQueueLayer, listJobs, maintainJobQueue, type JobRow, prepareJobQueue, startWorker } from "./queue.ts";
+import { HEARTBEAT_SECONDS, jobQueueLayer, listJobs, maintainJobQueue, type JobRow, prepareJobQueue, startWorker } from "./queue.ts";
 
 test("a pg-boss script splits at its top-level semicolons only", () => {
   expect(
@@ -113,6 +113,35 @@ describe.each(await databaseKinds())("job queue (pg-boss) on %s", (kind) => {
     expect((await jobs("test")).every((j) => j.state === "created")).toBe(true);
   });
 
+  test("a running job's worker beats: past its first expiry, maintenance leaves it running (ADR 0029)", async () => {
+    await run(Effect.flatMap(JobQueue, (q) => q.enqueue({ name: "long", payload: {}, maxAttempts: 2 })));
+    let release = () => undefined as void;
+    let started = () => undefined as void;
+    const running = new Promise<void>((r) => (started = r));
+    const worker = startWorker({
+      db: t.db,
+      pollMs: 100,
+      handlers: {
+        long: () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+            started();
+          }),
+      },
+    });
+    try {
+      await running;
+      // As if its expiry were one second: without a beat, the next maintenance fails it.
+      await sql`update pgboss.job set expire_in = interval '1 second' where name = 'long'`.execute(t.db);
+      await new Promise((r) => setTimeout(r, (HEARTBEAT_SECONDS + 1) * 1000));
+      await maintainJobQueue(t.db);
+      expect((await listJobs(t.db, "long"))[0]).toMatchObject({ state: "active", attempts: 1 });
+    } finally {
+      release();
+      await worker.stop();
+    }
+  }, 30_000);
+
   test("a job left active by a dead worker is failed by maintenance once it expires, and retried", async () => {
     await run(Effect.flatMap(JobQueue, (q) => q.enqueue({ name: "orphan", payload: {}, maxAttempts: 2 })));
     // A worker takes the job, then dies.
@@ -120,7 +149,7 @@ describe.each(await databaseKinds())("job queue (pg-boss) on %s", (kind) => {
     expect(taken).toBeDefined();
     await maintainJobQueue(t.db);
     expect((await listJobs(t.db, "orphan"))[0]).toMatchObject({ state: "active", attempts: 1 });
-    await sql`update pgboss.job set started_on = now() - interval '16 minutes' where name = 'orphan'`.execute(t.db);
+    await sql`update pgboss.job set started_on = now() - interval '1 minute' where name = 'orphan'`.execute(t.db);
     await maintainJobQueue(t.db);
     expect((await listJobs(t.db, "orphan"))[0]).toMatchObject({ state: "retry", attempts: 1, last_error: expect.stringContaining("timeout") });
   });

@@ -19,8 +19,13 @@ export const PG_BOSS_SCHEMA = "pgboss";
 export const DEFAULT_MAX_ATTEMPTS = 5;
 /** First retry delay (s); pg-boss doubles it with each attempt, with jitter (up to twice as long). */
 export const DEFAULT_BACKOFF_SECONDS = 5;
-/** A job running longer than this is taken to have died with its worker: failed, and retried if it has attempts left (s). */
-export const DEFAULT_EXPIRE_SECONDS = 15 * 60;
+/**
+ * A running job's worker beats every HEARTBEAT_SECONDS, pushing the job's expiry this far ahead; a
+ * job whose worker stops beating (killed, crashed) expires within this window and is retried if it
+ * has attempts left (s). Short, so that a crash delays a report by about a minute, not 15 (ADR 0029).
+ */
+export const DEFAULT_EXPIRE_SECONDS = 45;
+export const HEARTBEAT_SECONDS = 10;
 
 /** One attempt of a job, as a handler sees it. */
 export interface JobRow {
@@ -191,7 +196,7 @@ export const startWorker = (options: WorkerOptions): RunningWorker => {
   const boss = new PgBoss(
     bossOptions(connection, {
       supervise: true,
-      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 60,
+      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 15,
     }),
   );
   boss.on("error", (error) => log({ level: "error", msg: "job queue error", error: String(error?.message ?? error).slice(0, 500) }));
@@ -207,6 +212,13 @@ export const startWorker = (options: WorkerOptions): RunningWorker => {
     const row: JobRow = { id: job.id, name, payload: job.data ?? {}, attempts: job.retryCount + 1, max_attempts: job.retryLimit + 1 };
     const started = Date.now();
     running++;
+    // The heartbeat: while the handler runs, its job never expires; once this process dies, it does.
+    const beat = setInterval(() => {
+      sql`update ${sql.table(`${PG_BOSS_SCHEMA}.job`)} set expire_in = (now() - started_on) + make_interval(secs => ${DEFAULT_EXPIRE_SECONDS})
+          where name = ${name} and id = ${job.id}::uuid and state = 'active'`
+        .execute(db)
+        .catch((error) => log({ level: "warn", msg: "job heartbeat failed", job: job.id, error: errorMessage(error).slice(0, 200) }));
+    }, HEARTBEAT_SECONDS * 1000);
     try {
       await handler(row.payload, row);
       log({ level: "info", msg: "job done", job: row.id, name, attempt: row.attempts, ms: Date.now() - started });
@@ -226,6 +238,7 @@ export const startWorker = (options: WorkerOptions): RunningWorker => {
       if (error instanceof Error && error.stack) failure.stack = error.stack.slice(0, 4000);
       throw failure;
     } finally {
+      clearInterval(beat);
       running--;
       // Straight on to the next job rather than after a poll interval.
       if (!stopping) wake();
@@ -235,6 +248,8 @@ export const startWorker = (options: WorkerOptions): RunningWorker => {
   const started = (async () => {
     await prepareJobQueue(db, names);
     await boss.start();
+    // Jobs left active by a worker that died expire now rather than at the first maintenance.
+    await boss.maintain();
     for (const name of names) {
       for (let i = 0; i < concurrency; i++) {
         const id = await boss.work<Record<string, unknown>>(
@@ -282,6 +297,16 @@ export const startWorker = (options: WorkerOptions): RunningWorker => {
       await quiet();
     },
   };
+};
+
+/** The states of each keyed job of a queue not yet archived (created, retry, active, completed, failed...). */
+export const jobStatesByKey = async (db: Kysely<Database>, name: string): Promise<Map<string, string[]>> => {
+  const rows = await sql<{ key: string; state: string }>`
+    select singleton_key as key, state::text as state from ${sql.table(`${PG_BOSS_SCHEMA}.job`)}
+    where name = ${name} and singleton_key is not null`.execute(db);
+  const out = new Map<string, string[]>();
+  for (const r of rows.rows) out.set(r.key, [...(out.get(r.key) ?? []), r.state]);
+  return out;
 };
 
 /** A job as the tests and operators look at it (pg-boss's `job` table). */

@@ -104,3 +104,22 @@ export const localBlobRoot = (dataDir: string) => path.join(dataDir, "blobs");
 
 export const localBlobStoreLayer = (dataDir: string): Layer.Layer<BlobStore> =>
   Layer.sync(BlobStore, () => makeLocalBlobStore(localBlobRoot(dataDir)));
+
+/**
+ * Removes the temporary files a killed process left under `root` (a write cut short before its
+ * rename). A temporary file still being written is younger than `idleMs` (each chunk touches it),
+ * so another process's upload is never cut. Returns how many were removed.
+ */
+export const sweepTemporaryFiles = async (root: string, idleMs = 60_000): Promise<number> => {
+  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((e) => (isMissing(e) ? [] : Promise.reject(e)));
+  let removed = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.startsWith(".") || !entry.name.endsWith(".tmp")) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (stat === null || Date.now() - stat.mtimeMs < idleMs) continue;
+    await fs.rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+};

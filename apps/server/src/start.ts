@@ -4,6 +4,7 @@ import { composeServices, createServerApp } from "./compose.ts";
 import { seedDemo } from "./seed.ts";
 import { startReportWorker } from "./reports.ts";
 import { startChatWorker } from "./chat.ts";
+import { startRecovery } from "./recovery.ts";
 
 const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
 
@@ -15,6 +16,7 @@ export const startServer = async (config: ServerConfig) => {
   const demo = embedded || process.env.CROWN_SEED_DEMO === "1" ? await seedDemo(services) : [];
   // The analysis worker runs in the server unless CROWN_WORKER=off (then `pnpm crown worker` runs it).
   const worker = config.runWorker ? startReportWorker(services.database.db, services.run as never, log) : null;
+  const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run as never, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
   const chatWorker = startChatWorker(services.run as never, log);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
@@ -39,6 +41,7 @@ export const startServer = async (config: ServerConfig) => {
     stopping = true;
     log({ level: "info", msg: `received ${signal}, shutting down` });
     server.close();
+    await recovery?.stop();
     await worker?.stop();
     await chatWorker.stop();
     await services.close();

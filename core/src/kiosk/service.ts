@@ -5,7 +5,8 @@ import { displayName, physicianName, requireActive } from "../practice/access.ts
 import { Delegations } from "../practice/model.ts";
 import { addPatient, listPatients, presentPatient } from "../practice/service.ts";
 import { capturableBaby } from "../report/access.ts";
-import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES, uploadAttachments, type UploadPart } from "../report/capture.ts";
+import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "../report/capture.ts";
+import { uploadAttachments, type UploadPart } from "../report/upload.ts";
 import { Reports } from "../report/model.ts";
 import { Forbidden, NotFound, RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
 import { audit, AuditLog, now, PasswordHasher, Random, RateLimiter, RequestContext, Secrets, type StampedAuditEntry, transaction } from "../shared/ports.ts";

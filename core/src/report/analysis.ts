@@ -6,6 +6,7 @@ import type { Point } from "../measurement/image.ts";
 import { HeadContourModel } from "../measurement/model.ts";
 import { audit, BlobStore, now, Random, transaction } from "../shared/ports.ts";
 import { advance } from "./capture.ts";
+import { prepareDerivedImages } from "./derived.ts";
 import {
   type AnalysisSummary,
   type Attachment,
@@ -227,6 +228,8 @@ export const analyzeReport = (reportId: string) =>
           ? measurementOf(photo, outcome.analysis, outcome.size, at)
           : failedMeasurement(photo, outcome.kind === "unreadable" ? ANALYSIS_PROBLEMS.unreadable(photo.fileName) : ANALYSIS_PROBLEMS.noModel, at);
       yield* measurements.upsert(measurement);
+      // The display copy and thumbnail are made now, while the bytes are here: views never decode (ADR 0031).
+      if (Option.isSome(bytes)) yield* prepareDerivedImages(photo, bytes.value).pipe(Effect.catchAllDefect(() => Effect.void));
     }
     const videos = round.filter((a) => a.kind === "video");
     if (videos.length > 0 && Option.isSome(model)) {

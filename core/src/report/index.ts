@@ -3,6 +3,7 @@ export * from "./lifecycle.ts";
 export * from "./model.ts";
 export * from "./access.ts";
 export * from "./capture.ts";
+export * from "./upload.ts";
 export * from "./analysis.ts";
 export * from "./review.ts";
 export * from "./results.ts";

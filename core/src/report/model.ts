@@ -38,11 +38,21 @@ export interface Report {
   readonly reviewNote: string | null;
   readonly recaptureReasons: ReadonlyArray<string>;
   readonly analysis: AnalysisSummary | null;
+  /** The last upload that ended early (connection cut), until the next complete one. */
+  readonly uploadCut: UploadCut | null;
   /** Published versions so far (0 until the first publish). */
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+/** An upload that ended before its body did: only its whole files were kept (ADR 0028). */
+export interface UploadCut {
+  /** ISO 8601 time of the cut. */
+  readonly at: string;
+  /** The names of the whole files kept from that upload. */
+  readonly kept: ReadonlyArray<string>;
+}
+
 export type ReportPatch = Partial<Omit<Report, "id" | "babyId" | "uploaderId" | "createdAt" | "analysisType">>;
 
 export type AttachmentKind = "image" | "video" | "frame";
@@ -306,3 +316,5 @@ export const defaultReportSettings: ReportSettings = {
 export class ReportConfig extends Context.Tag("crown/ReportConfig")<ReportConfig, ReportSettings>() {}
 
 export const ANALYZE_REPORT_JOB = "analyze-report";
+/** One analysis job per report and round: its queue key (a repeated enqueue of a waiting key is a no-op). */
+export const analysisJobKey = (reportId: string, round: number) => `${ANALYZE_REPORT_JOB}:${reportId}:${round}`;

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
 import { analyzeReport, giveUpAnalysis } from "./analysis.ts";
-import { finalizeReport, prepareReport, type UploadPart, uploadAttachments } from "./capture.ts";
+import { finalizeReport, prepareReport } from "./capture.ts";
+import { type UploadPart, uploadAttachments } from "./upload.ts";
 import { decidePhoto, publishReport } from "./review.ts";
 import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, Crash, fakePhoto, makeReportWorld, type ReportWorld } from "./testing.ts";
 

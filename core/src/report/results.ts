@@ -3,12 +3,13 @@ import { Users } from "../accounts/model.ts";
 import { Babies } from "../onboarding/model.ts";
 import { actingPhysician, displayName, requireActive } from "../practice/access.ts";
 import { NotFound } from "../shared/errors.ts";
-import { audit, BlobStore, now, type StoredBlob, transaction } from "../shared/ports.ts";
+import { audit, BlobStore, now, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { readableBaby, reportNotFound, visibleReport } from "./access.ts";
-import { presentAttachment } from "./capture.ts";
+import { presentAttachment, UPLOAD_MESSAGES } from "./capture.ts";
+import { derivedImage } from "./derived.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
-import { type Attachment, Attachments, Images, ReadFlags, type Report, Reports, ReportVersions, type ResultFilter } from "./model.ts";
+import { type Attachment, Attachments, ReadFlags, type Report, Reports, ReportVersions, type ResultFilter } from "./model.ts";
 import { presentSummary } from "./review.ts";
 
 export const RESULT_MESSAGES = {
@@ -247,50 +248,37 @@ const attachmentOf = (reportId: string, attachmentId: string) =>
     const id = attachmentId.replace(/\.[A-Za-z0-9]+$/, "");
     const attachment = yield* (yield* Attachments).findById(id);
     if (Option.isNone(attachment) || attachment.value.reportId !== report.id) return yield* NotFound.of("Attachment");
-    const blob = yield* (yield* BlobStore).get(attachment.value.blobKey);
-    if (Option.isNone(blob)) return yield* NotFound.of("Attachment");
-    return { caller, report, attachment: attachment.value, blob: blob.value };
+    return { caller, report, attachment: attachment.value };
   });
 
-const toBlob = (bytes: Uint8Array, contentType: string): StoredBlob => ({
-  body: new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  }),
-  contentType,
-  size: bytes.byteLength,
-});
-
 /**
- * `GET /report/attachment/{report}/{attachment}.{ext}`: images are served as a clean JPEG (EXIF
- * orientation applied, location and every other metadata removed); videos stream as stored.
+ * `GET /report/attachment/{report}/{attachment}.{ext}`: images are served as their kept display-size
+ * clean JPEG (EXIF orientation applied, location and every other metadata removed; ADR 0031);
+ * videos stream as stored.
  */
 export const readAttachment = (reportId: string, attachmentId: string) =>
   Effect.gen(function* () {
-    const { caller, report, attachment, blob } = yield* attachmentOf(reportId, attachmentId);
+    const { caller, report, attachment } = yield* attachmentOf(reportId, attachmentId);
     yield* audit({ action: "report.attachment", actorId: caller.user.id, subjectId: report.id, details: { attachment: attachment.id } });
-    if (attachment.kind === "video") return { blob, fileName: `${attachment.id}.${attachment.extension}` };
-    const bytes = new Uint8Array(yield* Effect.promise(() => new Response(blob.body).arrayBuffer()));
-    const clean = yield* (yield* Images).clean(bytes);
-    if (Option.isNone(clean)) return yield* NotFound.of("Attachment");
-    return { blob: toBlob(clean.value, "image/jpeg"), fileName: `${attachment.id}.jpg` };
+    if (attachment.kind === "video") {
+      const blob = yield* (yield* BlobStore).get(attachment.blobKey);
+      if (Option.isNone(blob)) return yield* NotFound.of("Attachment");
+      return { blob: blob.value, fileName: `${attachment.id}.${attachment.extension}` };
+    }
+    const display = yield* derivedImage(attachment, "display");
+    if (Option.isNone(display)) return yield* NotFound.of("Attachment");
+    return { blob: display.value, fileName: `${attachment.id}.jpg` };
   });
 
-/** `GET /report/thumb/{report}/{attachment}.{ext}`: a small clean JPEG of an image (a video has none: 404). */
-export const readThumbnail = (reportId: string, attachmentId: string, side = 320) =>
+/** `GET /report/thumb/{report}/{attachment}.{ext}`: the kept thumbnail of an image (a video has none: 404). */
+export const readThumbnail = (reportId: string, attachmentId: string) =>
   Effect.gen(function* () {
-    const { caller, report, attachment, blob } = yield* attachmentOf(reportId, attachmentId);
+    const { caller, report, attachment } = yield* attachmentOf(reportId, attachmentId);
     yield* auditReportReads(READ_AUDIT.thumbnail, caller, [report], { attachment: attachment.id });
-    if (attachment.kind === "video") {
-      yield* Effect.promise(() => blob.body.cancel().catch(() => undefined));
-      return yield* NotFound.of("Thumbnail");
-    }
-    const bytes = new Uint8Array(yield* Effect.promise(() => new Response(blob.body).arrayBuffer()));
-    const thumb = yield* (yield* Images).thumbnail(bytes, side);
+    if (attachment.kind === "video") return yield* NotFound.of("Thumbnail");
+    const thumb = yield* derivedImage(attachment, "thumbnail");
     if (Option.isNone(thumb)) return yield* NotFound.of("Thumbnail");
-    return toBlob(thumb.value, "image/jpeg");
+    return thumb.value;
   });
 
 /** Reports' detail for the people who may see them (status, figures once published). */
@@ -310,6 +298,8 @@ export const reportStatus = (reportId: string) =>
       recapture_reasons: report.recaptureReasons,
       summary: report.status === "published" ? presentSummary(report.analysis) : null,
       attachments: attachments.map(presentAttachment),
+      // The last upload that ended early, until a complete one: what was kept of it (ADR 0028).
+      upload_cut: report.uploadCut ? { message: UPLOAD_MESSAGES.cutShort, at: report.uploadCut.at, kept_files: report.uploadCut.kept } : null,
     };
   });
 

@@ -56,7 +56,8 @@ export class BlobStore extends Context.Tag("crown/BlobStore")<BlobStore, BlobSto
 
 /** Decides a file's type by its bytes, not its name. */
 export interface ContentSnifferPort {
-  readonly sniff: (head: Uint8Array) => Effect.Effect<Option.Option<{ mime: string; ext: string }>>;
+  /** The type by the bytes; for an image, its size in pixels too when the head holds it (read from the header, nothing decoded). */
+  readonly sniff: (head: Uint8Array) => Effect.Effect<Option.Option<{ mime: string; ext: string; width?: number; height?: number }>>;
 }
 export class ContentSniffer extends Context.Tag("crown/ContentSniffer")<ContentSniffer, ContentSnifferPort>() {}
 

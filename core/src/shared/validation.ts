@@ -1,17 +1,19 @@
 import { Effect, Either, ParseResult, Schema } from "effect";
 import { ValidationFailed } from "./errors.ts";
+import { inputProblem, MAX_INPUT_DEPTH } from "./input.ts";
 
 /**
  * Validation shared by server and browser: schemas carry the spec's exact messages, and
  * `validate` turns a parse failure into per-field messages ({ field: [message, ...] }).
  */
 
-/** Every string field is trimmed before validation (api-contract.md). */
-export const trimStrings = (input: unknown): unknown => {
+/** Every string field is trimmed before validation (api-contract.md); nothing below the depth any input may have is visited. */
+export const trimStrings = (input: unknown, depth = 0): unknown => {
   if (typeof input === "string") return input.trim();
-  if (Array.isArray(input)) return input.map(trimStrings);
+  if (depth >= MAX_INPUT_DEPTH) return input;
+  if (Array.isArray(input)) return input.map((v) => trimStrings(v, depth + 1));
   if (input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype) {
-    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, trimStrings(v)]));
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, trimStrings(v, depth + 1)]));
   }
   return input;
 };
@@ -33,8 +35,12 @@ const toValidationFailed = (error: ParseResult.ParseError): ValidationFailed => 
 };
 
 /** Decodes `input` (trimmed) with every error collected, as an Either: usable in the browser without a runtime. */
-export const check = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Either.Either<A, ValidationFailed> =>
-  Either.mapLeft(Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(trimStrings(input)), toValidationFailed);
+export const check = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Either.Either<A, ValidationFailed> => {
+  // Too deep or unstorable text: a field error before any schema (or the database) sees it.
+  const problem = inputProblem(input);
+  if (problem) return Either.left(ValidationFailed.field(problem.field, problem.message));
+  return Either.mapLeft(Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(trimStrings(input)), toValidationFailed);
+};
 
 export const validate = <A, I>(schema: Schema.Schema<A, I, never>, input: unknown): Effect.Effect<A, ValidationFailed> =>
   Either.match(check(schema, input), { onLeft: Effect.fail, onRight: Effect.succeed });

@@ -61,8 +61,8 @@ describe("in-memory world", () => {
   it("sniffs PNG, JPEG, MP4 and QuickTime by their bytes", async () => {
     const world = makeTestWorld();
     const sniff = (bytes: Uint8Array) => world.run(Effect.flatMap(ContentSniffer, (s) => s.sniff(bytes)));
-    expect(await sniff(sampleBytes.png())).toEqual(Option.some({ mime: "image/png", ext: "png" }));
-    expect(await sniff(sampleBytes.jpeg())).toEqual(Option.some({ mime: "image/jpeg", ext: "jpg" }));
+    expect(await sniff(sampleBytes.png())).toEqual(Option.some({ mime: "image/png", ext: "png", width: 640, height: 480 }));
+    expect(await sniff(sampleBytes.jpeg())).toEqual(Option.some({ mime: "image/jpeg", ext: "jpg", width: 640, height: 480 }));
     expect(await sniff(sampleBytes.mp4())).toEqual(Option.some({ mime: "video/mp4", ext: "mp4" }));
     expect(await sniff(sampleBytes.mov())).toEqual(Option.some({ mime: "video/quicktime", ext: "mov" }));
     expect(await sniff(sampleBytes.gif())).toEqual(Option.none());

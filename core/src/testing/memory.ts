@@ -164,12 +164,21 @@ export const MAGIC = {
   ftyp: ascii("ftyp"),
 } as const;
 
-/** Recognises PNG, JPEG, MP4 and QuickTime by their magic bytes (what `file-type` answers for them). */
+/** A PNG's size from its IHDR chunk; the sample images without one are taken as 640 × 480. */
+const testPixelSize = (head: Uint8Array) => {
+  if (startsWith(head, MAGIC.png) && startsWith(head, ascii("IHDR"), 12) && head.length >= 24) {
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    return { width: view.getUint32(16), height: view.getUint32(20) };
+  }
+  return { width: 640, height: 480 };
+};
+
+/** Recognises PNG, JPEG, MP4 and QuickTime by their magic bytes, and an image's size (what the real sniffer answers for them). */
 export const makeTestContentSniffer = (): ContentSnifferPort => ({
   sniff: (head) =>
     Effect.sync(() => {
-      if (startsWith(head, MAGIC.png)) return Option.some({ mime: "image/png", ext: "png" });
-      if (startsWith(head, MAGIC.jpeg)) return Option.some({ mime: "image/jpeg", ext: "jpg" });
+      if (startsWith(head, MAGIC.png)) return Option.some({ mime: "image/png", ext: "png", ...testPixelSize(head) });
+      if (startsWith(head, MAGIC.jpeg)) return Option.some({ mime: "image/jpeg", ext: "jpg", ...testPixelSize(head) });
       if (startsWith(head, MAGIC.ftyp, 4)) {
         const brand = String.fromCharCode(...head.subarray(8, 12));
         return brand === "qt  " ? Option.some({ mime: "video/quicktime", ext: "mov" }) : Option.some({ mime: "video/mp4", ext: "mp4" });

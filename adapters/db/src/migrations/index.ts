@@ -6,6 +6,7 @@ import * as m20261122T0700Chat from "./2026-11-22T0700-chat.ts";
 import * as m20261122T0800Kiosk from "./2026-11-22T0800-kiosk.ts";
 import * as m20261122T0900AccountRemoval from "./2026-11-22T0900-account-removal.ts";
 import * as m20261123T1900Security from "./2026-11-23T1900-security.ts";
+import * as m20261123T1900UploadCut from "./2026-11-23T1900-upload-cut.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T0800-kiosk": m20261122T0800Kiosk,
   "2026-11-22T0900-account-removal": m20261122T0900AccountRemoval,
   "2026-11-23T1900-security": m20261123T1900Security,
+  "2026-11-23T1900-upload-cut": m20261123T1900UploadCut,
 };
 
 const migratorFor = (db: Kysely<any>) =>

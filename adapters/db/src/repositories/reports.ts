@@ -19,6 +19,7 @@ import {
   type ReportVersionsPort,
   ReviewActions,
   type ReviewActionsPort,
+  type UploadCut,
 } from "@crown/core/report/index";
 import { Effect, Layer, Option } from "effect";
 import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
@@ -49,6 +50,7 @@ export interface ReportsTable {
   review_note: string | null;
   recapture_reasons: Json<string[]>;
   analysis: Json<AnalysisSummary> | null;
+  upload_cut: Json<UploadCut> | null;
   version: number;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -153,6 +155,7 @@ export const reportFromRow = (row: Selectable<ReportsTable>): Report => ({
   reviewNote: row.review_note,
   recaptureReasons: json<string[]>(row.recapture_reasons),
   analysis: row.analysis === null ? null : json<AnalysisSummary>(row.analysis),
+  uploadCut: row.upload_cut === null ? null : json<UploadCut>(row.upload_cut),
   version: row.version,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -179,6 +182,7 @@ const reportPatchToRow = (patch: ReportPatch) => {
   }
   if (patch.recaptureReasons !== undefined) row.recapture_reasons = JSON.stringify(patch.recaptureReasons);
   if (patch.analysis !== undefined) row.analysis = patch.analysis === null ? null : JSON.stringify(patch.analysis);
+  if (patch.uploadCut !== undefined) row.upload_cut = patch.uploadCut === null ? null : JSON.stringify(patch.uploadCut);
   return row;
 };
 
@@ -206,6 +210,7 @@ export const makeReports = (db: Kysely<Database>): ReportsPort => ({
             review_note: r.reviewNote,
             recapture_reasons: JSON.stringify(r.recaptureReasons),
             analysis: r.analysis === null ? null : JSON.stringify(r.analysis),
+            upload_cut: r.uploadCut === null ? null : JSON.stringify(r.uploadCut),
             version: r.version,
             created_at: r.createdAt,
             updated_at: r.updatedAt,

@@ -6,7 +6,7 @@ import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
-import { jsonBody } from "../request.ts";
+import { formBody, jsonBody } from "../request.ts";
 import type { SessionPresenter } from "../presenters.ts";
 
 const tag = "Accounts";
@@ -69,7 +69,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
       async (c) => {
         const type = c.req.header("content-type") ?? "";
         if (type.includes("multipart/form-data")) {
-          const form = await c.req.parseBody();
+          const form = await formBody(c);
           const action = typeof form.profile_photo_action === "string" ? form.profile_photo_action : undefined;
           if (action === "remove") {
             const user = await runUseCase(c, Accounts.removeProfilePhoto);

@@ -8,7 +8,7 @@ import { HttpFailure, ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
-import { jsonBody, pageParam } from "../request.ts";
+import { formBody, jsonBody, pageParam } from "../request.ts";
 
 const tag = "Chat";
 const support = "Support inbox";
@@ -39,7 +39,7 @@ const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: (c) => c.j
 /** The text and images of a message: JSON, or multipart with `text` and `images` (or `image`, `images[]`). */
 const messageInput = async (c: Context<Env>): Promise<{ body: Record<string, unknown>; images: IncomingImage[] }> => {
   if (!(c.req.header("content-type") ?? "").includes("multipart/form-data")) return { body: await jsonBody(c), images: [] };
-  const form = await c.req.parseBody({ all: true });
+  const form = await formBody(c, { all: true });
   const images: IncomingImage[] = [];
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(form)) {

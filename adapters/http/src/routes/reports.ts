@@ -112,14 +112,22 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
     push({ done: true, value: undefined });
   });
   parser.on("error", fail);
-  source.on("error", fail);
+  // A cut connection errors the source only, and a pipe then never ends its destination: end the
+  // parser, so that it reads the bytes that did arrive and errors the file they stop in (which would
+  // otherwise wait for bytes that never come); the use case keeps the files that arrived whole.
+  const cut = () => {
+    if (!parser.writableEnded) parser.end();
+  };
+  source.on("error", cut);
+  source.on("aborted", cut);
   source.pipe(parser);
   const parts: AsyncIterable<UploadPart> = {
     [Symbol.asyncIterator]: () => ({
       next: () => {
-        if (failure) return Promise.reject(failure);
+        // Parts that arrived whole come first, even when the body failed after them.
         const item = queue.shift();
         if (item) return Promise.resolve(item);
+        if (failure) return Promise.reject(failure);
         if (finished) return Promise.resolve({ done: true, value: undefined });
         return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
       },

@@ -1,16 +1,19 @@
 import { readConfig } from "../config.ts";
 import { composeServices } from "../compose.ts";
+import { startRecovery } from "../recovery.ts";
 import { startReportWorker } from "../reports.ts";
 
 const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
 
 /** `pnpm crown worker`: the job worker on its own (the server then runs with CROWN_WORKER=off). Stops cleanly on SIGTERM. */
 export const runWorkerCommand = async (): Promise<number> => {
-  const services = await composeServices(readConfig());
+  const config = readConfig();
+  const services = await composeServices(config);
   if (services.pipeline.ffmpeg) log({ level: "warn", msg: `videos cannot be analysed: ${services.pipeline.ffmpeg}` });
   if (services.pipeline.model) log({ level: "warn", msg: `photos cannot be measured automatically: ${services.pipeline.model}` });
   const concurrency = Number.parseInt(process.env.CROWN_WORKER_CONCURRENCY ?? "1", 10) || 1;
   const worker = startReportWorker(services.database.db, services.run as never, log, { concurrency });
+  const recovery = startRecovery(config, services.database.db, services.run as never, log);
   log({ level: "info", msg: `worker started (${services.database.kind}, concurrency ${concurrency})` });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -18,6 +21,7 @@ export const runWorkerCommand = async (): Promise<number> => {
     process.once("SIGINT", stop);
   });
   log({ level: "info", msg: "worker stopping" });
+  await recovery.stop();
   await worker.stop();
   await services.close();
   return 0;

@@ -1,0 +1,71 @@
+import { Effect } from "effect";
+import { type Kysely, sql } from "kysely";
+import { analysisJobKey, ANALYZE_REPORT_JOB, giveUpAnalysis, JobQueue } from "@crown/core/report/index";
+import type { Database } from "@crown/db";
+import { jobStatesByKey } from "@crown/jobs";
+import { localBlobRoot, sweepTemporaryFiles } from "@crown/storage";
+import type { ServerConfig } from "./config.ts";
+
+/**
+ * Recovery after a crash (ADR 0029), at start and then every RECOVERY_SECONDS in every process
+ * that runs jobs: a report left `submitted` or `analyzing` whose analysis job is gone gets a new
+ * one, and one whose job failed for good (its worker killed on the last attempt) goes to review
+ * with the reason; temporary blob files of cut writes are removed. A job still waiting or running
+ * (its worker beating) is left alone.
+ */
+export const RECOVERY_SECONDS = 30;
+const LIVE_JOB_STATES = ["created", "retry", "active"];
+const GAVE_UP = "the analysis job failed (its worker stopped)";
+
+export const recoverAnalyses = async (db: Kysely<Database>, run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>) => {
+  const stuck = (await sql<{ id: string; round: number }>`select id, round from reports where status in ('submitted', 'analyzing')`.execute(db)).rows;
+  if (stuck.length === 0) return { requeued: 0, failed: 0 };
+  const jobs = await jobStatesByKey(db, ANALYZE_REPORT_JOB);
+  let requeued = 0;
+  let failed = 0;
+  for (const report of stuck) {
+    const key = analysisJobKey(report.id, report.round);
+    const states = jobs.get(key) ?? [];
+    if (states.some((s) => LIVE_JOB_STATES.includes(s))) continue;
+    if (states.includes("failed")) {
+      await run(giveUpAnalysis(report.id, GAVE_UP));
+      failed += 1;
+    } else {
+      await run(Effect.flatMap(JobQueue, (q) => q.enqueue({ name: ANALYZE_REPORT_JOB, payload: { reportId: report.id, round: report.round }, key })));
+      requeued += 1;
+    }
+  }
+  return { requeued, failed };
+};
+
+/** Starts the recovery loop; `stop` ends it. */
+export const startRecovery = (
+  config: Pick<ServerConfig, "dataDir" | "s3">,
+  db: Kysely<Database>,
+  run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>,
+  log: (line: Record<string, unknown>) => void,
+) => {
+  let running: Promise<void> = Promise.resolve();
+  const once = async () => {
+    try {
+      const outcome = await recoverAnalyses(db, run);
+      if (outcome.requeued + outcome.failed > 0) log({ level: "warn", msg: "recovered stuck analyses", ...outcome });
+      if (!config.s3) {
+        const removed = await sweepTemporaryFiles(localBlobRoot(config.dataDir));
+        if (removed > 0) log({ level: "info", msg: "removed temporary blob files of cut writes", removed });
+      }
+    } catch (error) {
+      log({ level: "error", msg: "recovery failed", error: String((error as Error)?.message ?? error).slice(0, 300) });
+    }
+  };
+  running = once();
+  const timer = setInterval(() => {
+    running = running.then(once);
+  }, RECOVERY_SECONDS * 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+};
