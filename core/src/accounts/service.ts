@@ -361,8 +361,9 @@ export const recoverPassword = (input: unknown) =>
     const mail = yield* transaction(
       Effect.gen(function* () {
         yield* audit({ action: "account.password_reset_requested", actorId: null, subjectId: Option.isSome(user) ? user.value.id : null });
+        // No account: the same token statement (it matches nothing), like sign-in's dummy hash.
+        yield* tokens.retireAll(Option.isSome(user) ? user.value.id : random.identifier(), "password_reset", at);
         if (Option.isNone(user)) return resetUnavailableMail(address, `${config.publicUrl}/sign-up`);
-        yield* tokens.retireAll(user.value.id, "password_reset", at);
         yield* tokens.insert({
           id: random.identifier(),
           userId: user.value.id,
