@@ -95,7 +95,10 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
   const physician = async (lastName: string) => {
     const email = uniqueEmail("doc");
     await server.services.run(Accounts.createVerifiedUser({ email, password: PASSWORD, type: "physician", firstName: "Grace", lastName }));
-    return signIn(email);
+    const doctor = await signIn(email);
+    // Practice calls need the practice's BAA (issue 22).
+    await server.post("/user/sign-baa", { name: `Grace ${lastName}`, covered_entity: `${lastName} Pediatrics` }, doctor.token);
+    return doctor;
   };
 
   /** A nurse invited by `doctor` who accepted the invitation. */
