@@ -305,9 +305,10 @@ export const signIn = (input: unknown) =>
     if (config.passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > config.passwordMaxAgeDays * 86_400_000) {
       return yield* new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" });
     }
-    const { token } = yield* openSession(user, { rememberMe: request.remember_me === true, deviceType: request.device_type ?? "web" });
+    const { token, session } = yield* openSession(user, { rememberMe: request.remember_me === true, deviceType: request.device_type ?? "web" });
     yield* audit({ action: "account.sign_in", actorId: user.id, subjectId: user.id, details: { device_type: request.device_type ?? "web" } });
-    return { token, user };
+    // The absolute end tells a remembering client how long to keep the token (ADR 32).
+    return { token, user, expiresAt: session.expiresAt };
   });
 
 /** Resolves a bearer token to its caller; every failure is the same 401. */
