@@ -1,0 +1,156 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
+import { DESKTOP, openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { api, type ApiUser, daysAgo, finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";
+import { expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
+import { type CrownServer } from "./helpers/server.ts";
+import { portalSuite } from "./helpers/suite.ts";
+
+/**
+ * Issue 22, items 1-6: what a newcomer hit walking every screen. Each step here failed before its fix.
+ */
+
+let server: CrownServer;
+let browser: Browser;
+const SHOP = "https://shop.crown-kits.test/buy";
+const BOOKING = "https://meet.crown-webinar.test/book";
+portalSuite(
+  (s, b) => {
+    server = s;
+    browser = b;
+  },
+  { BUY_KITS_URL: SHOP, WEBINAR_URL: BOOKING },
+);
+
+const PASSWORD = "Provider-pass1!";
+
+describe("the BAA (item 1)", () => {
+  test("an unsigned physician who types /my-patients lands on /baa, and the server refuses the practice call", async () => {
+    const email = uniqueEmail("unsigned");
+    await signUpVerified(server, "physician", { email, password: PASSWORD, first: "Una", last: "Signed" });
+    const { page, errors } = await openTab(browser, server.url);
+    await signInThroughForm(page, email, PASSWORD);
+    await expectPath(page, /\/baa$/);
+
+    await page.goto("/my-patients");
+    await expectPath(page, /\/baa$/);
+    await page.getByRole("heading", { level: 1, name: "Business Associate Agreement" }).waitFor();
+    const answer = await page.evaluate(async () => {
+      const res = await fetch("/api/v1/en/patient/list", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${sessionStorage.getItem("token")}`, "content-type": "application/json" },
+        body: "{}",
+      });
+      return { status: res.status, body: (await res.json()) as { status?: string } };
+    });
+    expect(answer).toMatchObject({ status: 403, body: { status: "BaaRequired" } });
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "newcomer-baa-required");
+
+    await page.getByLabel("Practice Name").fill("Signed Pediatrics");
+    await page.getByRole("button", { name: "Sign Agreement" }).click();
+    await expectPath(page, /\/dashboard$/);
+    await page.goto("/my-patients");
+    await expectPath(page, /\/my-patients$/);
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
+
+/** A signed-up physician who signed the BAA and passed the quiz, and a parent whose baby is their patient. */
+const practice = { doctor: { email: uniqueEmail("newdoc"), first: "Nia", last: "Newcomer" }, parent: { email: uniqueEmail("newparent"), first: "Pia", last: "Newcomer" } };
+let doctor: ApiUser;
+beforeAll(async () => {
+  await signUpVerified(server, "physician", { ...practice.doctor, password: PASSWORD });
+  doctor = await signInApi(server, practice.doctor.email, PASSWORD);
+  await finishOnboarding(server, doctor, true);
+  await passQuizByApi(server, practice.doctor.email, PASSWORD);
+  await signUpVerified(server, "parent", { ...practice.parent, password: PASSWORD });
+  const parent = await signInApi(server, practice.parent.email, PASSWORD);
+  await api(server, "POST", "/user/register-baby", parent.token, {
+    physician_identifier: doctor.identifier, first_name: "Ada", last_name: "Newcomer", date_of_birth: daysAgo(60), relation: "mother", gender: "female",
+  });
+  await finishOnboarding(server, parent, false);
+  await passQuizByApi(server, practice.parent.email, PASSWORD);
+});
+
+/** Signs in through the login form, ticking Remember me when asked, and waits for the dashboard. */
+const signInRemembering = async (page: Page, email: string, remember: boolean) => {
+  await page.goto("/");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  if (remember) await page.getByText("Remember me").click();
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expectPath(page, /\/dashboard$/);
+};
+
+/** The browser after a restart: what it keeps is the cookies with an expiry (session cookies are gone). */
+const restarted = async (context: BrowserContext): Promise<Page> => {
+  const kept = (await context.cookies()).filter((c) => c.expires > 0);
+  const next = await browser.newContext({ baseURL: server.url, viewport: DESKTOP });
+  await next.addCookies(kept);
+  return next.newPage();
+};
+
+describe("Remember me (item 3)", () => {
+  test("without it: a new tab is signed in, and the session ends with the browser", async () => {
+    const { context, page, errors } = await openTab(browser, server.url);
+    await signInRemembering(page, practice.parent.email, false);
+    const second = await context.newPage();
+    await second.goto("/profile");
+    await expectPath(second, /\/profile$/);
+    await second.getByRole("heading", { level: 1 }).waitFor();
+
+    const afterRestart = await restarted(context);
+    await afterRestart.goto("/profile");
+    await afterRestart.waitForURL((u) => u.pathname === "/");
+    await afterRestart.getByRole("button", { name: "Sign In" }).waitFor();
+    await afterRestart.context().close();
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+
+  test("with it: the session survives a browser restart, until the session's absolute end; sign-out ends it everywhere", async () => {
+    const { context, page, errors } = await openTab(browser, server.url);
+    await signInRemembering(page, practice.parent.email, true);
+    const cookie = (await context.cookies()).find((c) => c.name === "crown_session");
+    // A parent's remembered session lasts 30 days (api-contract.md); the cookie never outlives it.
+    expect(cookie?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
+    expect(cookie?.expires ?? 0).toBeLessThanOrEqual(Date.now() / 1000 + 30 * 86400 + 60);
+
+    const afterRestart = await restarted(context);
+    await afterRestart.goto("/dashboard");
+    await expectPath(afterRestart, /\/dashboard$/);
+    await afterRestart.getByRole("heading", { level: 1, name: /Pia/ }).waitFor();
+    await afterRestart.context().close();
+
+    const second = await context.newPage();
+    await second.goto("/dashboard");
+    await expectPath(second, /\/dashboard$/);
+    await page.getByRole("button", { name: /account menu/i }).click();
+    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    await page.waitForURL((u) => u.pathname === "/");
+    const third = await context.newPage();
+    await third.goto("/dashboard");
+    await third.waitForURL((u) => u.pathname === "/");
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
+
+describe("Buy Kits and Webinar (item 2)", () => {
+  test("open the shop and the booking page themselves in a new tab", async () => {
+    const { context, page, errors } = await openTab(browser, server.url);
+    // The outside pages answer from here: the test checks where the new tab goes, not the Internet.
+    await context.route(/crown-(kits|webinar)\.test/, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>Outside</title><h1>Outside</h1>" }));
+    await signInRemembering(page, practice.doctor.email, false);
+    for (const [name, target] of [["Buy Kits", SHOP], ["Webinar", BOOKING]] as const) {
+      const link = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name });
+      await expect.poll(() => link.getAttribute("href")).toBe(target);
+      const [tab] = await Promise.all([context.waitForEvent("page"), link.click()]);
+      await tab.waitForLoadState();
+      expect(tab.url()).toBe(target);
+      await tab.close();
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "newcomer-provider-header");
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
