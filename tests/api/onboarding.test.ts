@@ -80,7 +80,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const link = await linkTo(email, "/reset-password");
     expect(link.searchParams.get("invite")).toBe("1");
     expect(link.searchParams.get("email")).toBe(email);
-    const reset = await server.post("/user/password/reset", { token: link.searchParams.get("token"), email, password: b64(PASSWORD) });
+    const reset = await server.post("/user/password/reset", { token: link.searchParams.get("token"), email, password: b64(PASSWORD), first_name: "Ivo", last_name: "Invited" });
     expect(reset.status).toBe(200);
     return signIn(email);
   };

@@ -154,3 +154,87 @@ describe("Buy Kits and Webinar (item 2)", () => {
     expect(errors, errors.join("\n")).toEqual([]);
   });
 });
+
+describe("one child form (item 6)", () => {
+  test("profile adds a second child with race, pre-term weeks and previous condition, and corrects the first child's", async () => {
+    const { page, errors } = await openTab(browser, server.url);
+    const parent = await signInApi(server, practice.parent.email, PASSWORD);
+    await signInRemembering(page, practice.parent.email, false);
+    await page.goto("/profile?tab=child");
+    await page.getByRole("heading", { level: 2, name: "Add New Child" }).waitFor();
+    await page.getByText("Mother", { exact: true }).click();
+    await page.getByRole("combobox", { name: "Provider / Practice" }).fill(practice.doctor.last);
+    await page.getByRole("option", { name: new RegExp(practice.doctor.last) }).click();
+    await page.getByLabel("Baby's first name").fill("Bea");
+    await page.getByLabel("Baby's last name").fill("Newcomer");
+    await page.getByLabel("Date of birth").fill(daysAgo(30));
+    await page.getByText("Female", { exact: true }).click();
+    await page.getByRole("textbox", { name: "How many weeks early was your baby born?" }).fill("3");
+    await page.getByText("Asian", { exact: true }).click();
+    await page.getByLabel(/diagnosed with any condition/).fill("Torticollis");
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "newcomer-profile-add-child");
+    await page.getByRole("button", { name: "Add Child" }).click();
+    await page.getByText("Child added successfully").waitFor();
+
+    type StoredBaby = { first_name: string; ethnicity: string | null; nicu_time: number | null; previous_condition: string | null; gender: string | null };
+    const stored = () => api<StoredBaby[]>(server, "GET", "/user/babies", parent.token);
+    expect((await stored()).find((b) => b.first_name === "Bea")).toMatchObject({ gender: "female", ethnicity: "Asian", nicu_time: 3, previous_condition: "Torticollis" });
+
+    // The first child (registered without these answers) gets them corrected.
+    await page.getByRole("navigation", { name: "Profile sections" }).getByRole("button", { name: "Ada Newcomer" }).click();
+    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByRole("textbox", { name: "How many weeks early was your baby born?" }).fill("2");
+    await page.getByText("White", { exact: true }).click();
+    await page.getByLabel(/diagnosed with any condition/).fill("Plagiocephaly follow-up");
+    await page.getByRole("button", { name: "Update" }).click();
+    await page.getByText(/updated successfully/).waitFor();
+    expect((await stored()).find((b) => b.first_name === "Ada")).toMatchObject({ gender: "female", ethnicity: "White", nicu_time: 2, previous_condition: "Plagiocephaly follow-up" });
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
+
+describe("invited staff (item 5)", () => {
+  test("the invitee gives a first and last name when setting the password; the staff list shows pending, then the name and active", async () => {
+    const { page, errors } = await openTab(browser, server.url);
+    await signInRemembering(page, practice.doctor.email, false);
+    await page.goto("/my-staff");
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    const nurseEmail = uniqueEmail("invited");
+    const before = (await server.outbox()).length;
+    await page.getByLabel("Email").fill(nurseEmail);
+    await page.getByRole("button", { name: "Add Staff" }).click();
+    await page.getByText("Staff member added successfully").waitFor();
+    const row = page.getByRole("row", { name: new RegExp(nurseEmail.replace(/\./g, "\\.")) });
+    await row.getByText("Invitation pending").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "newcomer-staff-pending");
+
+    const invitee = await openTab(browser, server.url);
+    await invitee.page.goto(await server.waitForLink(nurseEmail, "/reset-password", before));
+    await invitee.page.getByRole("heading", { level: 1, name: "Set your password" }).waitFor();
+    await invitee.page.getByLabel("New password").fill(PASSWORD);
+    await invitee.page.getByLabel("Confirm password").fill(PASSWORD);
+    await invitee.page.getByRole("button", { name: "Set Password" }).click();
+    await invitee.page.getByText("First name is required").waitFor();
+    await invitee.page.getByText("Last name is required").waitFor();
+    expect(await seriousViolations(invitee.page)).toEqual([]);
+    await screenshotBoth(invitee.page, "newcomer-invitation-names");
+    await invitee.page.getByLabel("First name").fill("Nia");
+    await invitee.page.getByLabel("Last name").fill("Okafor");
+    await invitee.page.getByRole("button", { name: "Set Password" }).click();
+    await invitee.page.getByRole("dialog", { name: "Your password is set" }).getByRole("button", { name: "Sign In" }).click();
+    await signInRemembering(invitee.page, nurseEmail, false).catch(async () => {
+      // A due quiz leads to its instructions first (spec section 4); the greeting is on the dashboard.
+      await invitee.page.goto("/dashboard");
+    });
+    // The greeting names the invitee (the first-login disclaimer may cover it, so read the heading's text).
+    await expect.poll(() => invitee.page.locator("h1").first().innerText()).toMatch(/, Nia$/);
+
+    await page.reload();
+    await row.getByText("Nia Okafor").waitFor();
+    await row.getByText("Active", { exact: true }).waitFor();
+    expect(errors, errors.join("\n")).toEqual([]);
+    expect(invitee.errors, invitee.errors.join("\n")).toEqual([]);
+  });
+});

@@ -207,6 +207,9 @@ describe("provider staff invited by e-mail", () => {
     await phone.page.getByText("Password is required").first().waitFor();
     expect(await seriousViolations(phone.page)).toEqual([]);
     await screenshotBoth(phone.page, "invitation-set-password");
+    // The invitee names themself (issue 22): the physician's names are not asked on the invitation form.
+    await phone.page.getByLabel("First name").fill("Nia");
+    await phone.page.getByLabel("Last name").fill("Okafor");
     await phone.page.getByLabel("New password").fill("Nurse-pass1!");
     await phone.page.getByLabel("Confirm password").fill("Nurse-pass1!");
     await phone.page.getByRole("button", { name: "Set Password" }).click();
