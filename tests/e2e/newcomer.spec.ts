@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { api, type ApiUser, daysAgo, finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";
 import { expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
-import { type CrownServer } from "./helpers/server.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
 import { portalSuite } from "./helpers/suite.ts";
 
 /**
@@ -236,5 +236,37 @@ describe("invited staff (item 5)", () => {
     await row.getByText("Active", { exact: true }).waitFor();
     expect(errors, errors.join("\n")).toEqual([]);
     expect(invitee.errors, invitee.errors.join("\n")).toEqual([]);
+  });
+});
+
+describe("the audit log in the admin console (item 4)", () => {
+  test("filters by actor and action, pages, exports CSV, and every view is audited", async () => {
+    const { page, errors } = await openTab(browser, server.url);
+    await page.goto("/");
+    await page.getByLabel("Email").fill(DEMO.admin);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expectPath(page, /\/admin$/);
+    const log = page.getByRole("region", { name: "Audit log" });
+    await log.getByRole("heading", { name: "Audit log" }).waitFor();
+    await log.getByLabel("Actor (e-mail or identifier)").fill(practice.parent.email);
+    await log.getByLabel(/^Action/).fill("account.sign_in");
+    await log.getByRole("button", { name: "Filter" }).click();
+    await log.getByRole("cell", { name: practice.parent.email }).first().waitFor();
+    const actions = await log.locator("tbody tr td:nth-child(2)").allInnerTexts();
+    expect(actions.length).toBeGreaterThan(0);
+    expect(new Set(actions)).toEqual(new Set(["account.sign_in"]));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "newcomer-admin-audit-log");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), log.getByRole("button", { name: "Export CSV" }).click()]);
+    expect(download.suggestedFilename()).toBe("audit-log.csv");
+
+    const admin = await signInApi(server, DEMO.admin, DEMO_PASSWORD);
+    const viewed = await api<{ data: Array<{ action: string; details: Record<string, string> }> }>(server, "GET", "/admin/audit-events?action=audit.viewed&per_page=100", admin.token);
+    expect(viewed.data.some((e) => e.details.actor === practice.parent.email && e.details.action === "account.sign_in")).toBe(true);
+    const exported = await api<{ data: unknown[] }>(server, "GET", "/admin/audit-events?action=audit.exported", admin.token);
+    expect(exported.data.length).toBeGreaterThan(0);
+    expect(errors, errors.join("\n")).toEqual([]);
   });
 });
