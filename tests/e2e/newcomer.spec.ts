@@ -95,10 +95,12 @@ describe("Remember me (item 3)", () => {
   test("without it: a new tab is signed in, and the session ends with the browser", async () => {
     const { context, page, errors } = await openTab(browser, server.url);
     await signInRemembering(page, practice.parent.email, false);
+    // A browser-session cookie (no expiry) holds the token; the new tab's Profile page proves it is signed in.
+    expect((await context.cookies()).find((c) => c.name === "crown_session")?.expires).toBe(-1);
     const second = await context.newPage();
     await second.goto("/profile");
-    await expectPath(second, /\/profile$/);
-    await second.getByRole("heading", { level: 1 }).waitFor();
+    await second.getByRole("heading", { level: 1, name: "Profile" }).waitFor();
+    expect(new URL(second.url()).pathname).toBe("/profile");
 
     const afterRestart = await restarted(context);
     await afterRestart.goto("/profile");
@@ -124,7 +126,7 @@ describe("Remember me (item 3)", () => {
 
     const second = await context.newPage();
     await second.goto("/dashboard");
-    await expectPath(second, /\/dashboard$/);
+    await second.getByRole("heading", { level: 1, name: /Pia/ }).waitFor();
     await page.getByRole("button", { name: /account menu/i }).click();
     await page.getByRole("menuitem", { name: "Sign Out" }).click();
     await page.waitForURL((u) => u.pathname === "/");
