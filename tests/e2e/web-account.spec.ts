@@ -188,6 +188,12 @@ describe("provider staff invited by e-mail", () => {
   test("opens the invitation on a phone (no app redirect), sets the password, first login, profile, sign out, 401", async () => {
     const staffEmail = uniqueEmail("nurse");
     const token = await apiToken(server, DEMO.physician, DEMO_PASSWORD);
+    // Practice calls need the physician's signed BAA (issue 22).
+    await fetch(`${server.url}/api/v1/en/user/sign-baa`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Daniel Okafor", covered_entity: "Okafor Pediatrics" }),
+    });
     const before = (await server.outbox()).length;
     const added = await fetch(`${server.url}/api/v1/en/physician/add-user`, {
       method: "POST",
