@@ -30,6 +30,12 @@ describe.each(await databaseKinds())("the audit log view on %s", (kind) => {
 
   const view = (query: string, token = admin) => server.get(`/admin/audit-events${query}`, token);
 
+  test("the OpenAPI document lists the audit log routes", async () => {
+    const paths = (await server.get("/openapi.json")).json.paths as Record<string, Record<string, unknown>>;
+    expect(paths["/admin/audit-events"]?.get).toBeDefined();
+    expect(paths["/admin/audit-events/export"]?.get).toBeDefined();
+  });
+
   test("only admins may look: 401 without a token, 403 for others", async () => {
     expect((await view("", null as unknown as string)).status).toBe(401);
     expect((await view("", parent.token)).status).toBe(403);
