@@ -29,7 +29,9 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
     const email = uniqueEmail(type);
     await server.services.run(Accounts.createVerifiedUser({ email, password: PASSWORD, type, firstName: "Prop", lastName: type }));
     const signIn = await server.post("/user/sign-in", { email, password: b64(PASSWORD) });
-    return { email, token: signIn.json.results.token as string, identifier: signIn.json.results.identifier as string };
+    const token = signIn.json.results.token as string;
+    if (type === "physician") await server.post("/user/sign-baa", { name: "Prop Physician", covered_entity: "Prop Pediatrics" }, token);
+    return { email, token, identifier: signIn.json.results.identifier as string };
   };
 
   test.prop([fc.array(arbCommand, { minLength: 1, maxLength: 12 })], { numRuns: 6 })(

@@ -80,7 +80,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const link = await linkTo(email, "/reset-password");
     expect(link.searchParams.get("invite")).toBe("1");
     expect(link.searchParams.get("email")).toBe(email);
-    const reset = await server.post("/user/password/reset", { token: link.searchParams.get("token"), email, password: b64(PASSWORD) });
+    const reset = await server.post("/user/password/reset", { token: link.searchParams.get("token"), email, password: b64(PASSWORD), first_name: "Ivo", last_name: "Invited" });
     expect(reset.status).toBe(200);
     return signIn(email);
   };
@@ -95,7 +95,10 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
   const physician = async (lastName: string) => {
     const email = uniqueEmail("doc");
     await server.services.run(Accounts.createVerifiedUser({ email, password: PASSWORD, type: "physician", firstName: "Grace", lastName }));
-    return signIn(email);
+    const doctor = await signIn(email);
+    // Practice calls need the practice's BAA (issue 22).
+    await server.post("/user/sign-baa", { name: `Grace ${lastName}`, covered_entity: `${lastName} Pediatrics` }, doctor.token);
+    return doctor;
   };
 
   /** A nurse invited by `doctor` who accepted the invitation. */

@@ -130,7 +130,10 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
     const created = await run(Accounts.createVerifiedUser({ email, password: PASSWORD, type, firstName, lastName }));
     const signIn = await call("POST", "/user/sign-in", { body: { email, password: b64(PASSWORD), device_type: "web" } });
     if (signIn.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(signIn.json)}`);
-    return { id: created.id, email, token: signIn.json.results.token as string };
+    const token = signIn.json.results.token as string;
+    // A physician works with patient data only once the practice's BAA is signed (issue 22).
+    if (type === "physician") await call("POST", "/user/sign-baa", { token, body: { name: `${firstName} ${lastName}`, covered_entity: `${lastName} Pediatrics` } });
+    return { id: created.id, email, token };
   };
   const baby = async (parentId: string | null, physicianId: string | null, firstName = "Mia", dateOfBirth = "2026-08-01") => {
     const b = aBaby({

@@ -188,6 +188,12 @@ describe("provider staff invited by e-mail", () => {
   test("opens the invitation on a phone (no app redirect), sets the password, first login, profile, sign out, 401", async () => {
     const staffEmail = uniqueEmail("nurse");
     const token = await apiToken(server, DEMO.physician, DEMO_PASSWORD);
+    // Practice calls need the physician's signed BAA (issue 22).
+    await fetch(`${server.url}/api/v1/en/user/sign-baa`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Daniel Okafor", covered_entity: "Okafor Pediatrics" }),
+    });
     const before = (await server.outbox()).length;
     const added = await fetch(`${server.url}/api/v1/en/physician/add-user`, {
       method: "POST",
@@ -207,6 +213,9 @@ describe("provider staff invited by e-mail", () => {
     await phone.page.getByText("Password is required").first().waitFor();
     expect(await seriousViolations(phone.page)).toEqual([]);
     await screenshotBoth(phone.page, "invitation-set-password");
+    // The invitee names themself (issue 22): the physician's names are not asked on the invitation form.
+    await phone.page.getByLabel("First name").fill("Nia");
+    await phone.page.getByLabel("Last name").fill("Okafor");
     await phone.page.getByLabel("New password").fill("Nurse-pass1!");
     await phone.page.getByLabel("Confirm password").fill("Nurse-pass1!");
     await phone.page.getByRole("button", { name: "Set Password" }).click();

@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
@@ -94,6 +95,8 @@ describe("provider", () => {
 describe("provider staff (demo account)", () => {
   test("sees the staff header with the physician selector", async () => {
     await passQuizByApi(server, DEMO.staff, DEMO_PASSWORD);
+    // The staff member's physician has signed the BAA (without it the practice's data is refused, issue 22).
+    await finishOnboarding(server, await signInApi(server, DEMO.physician, DEMO_PASSWORD), true);
     const { page, errors } = await openTab(browser, server.url);
     await signInThroughForm(page, DEMO.staff, DEMO_PASSWORD);
     await expectPath(page, /\/dashboard$/);

@@ -7,6 +7,7 @@ import { makeChatLayer } from "./repositories/chat.ts";
 import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
+import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
 import type { Database } from "./schema.ts";
@@ -20,6 +21,7 @@ export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
+export * from "./repositories/audit-trail.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -39,4 +41,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeReportsLayer(db),
     makeKioskLayer(db),
     makeRemovalLayer(db),
+    makeAuditTrailLayer(db),
   );

@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router-dom";
 import { router } from "./routes.tsx";
-import "./session/store.ts";
+import { resumeSession } from "./session/store.ts";
 import { GlobalLoader } from "./ui/Loader.tsx";
 import { clearReloadGuard } from "./ui/RouteError.tsx";
 import { ToastRegion } from "./ui/toasts.tsx";
@@ -13,10 +13,13 @@ if (!root) throw new Error("The #root element is missing from index.html");
 
 window.addEventListener("load", () => window.setTimeout(clearReloadGuard, 5000));
 
-createRoot(root).render(
-  <StrictMode>
-    <GlobalLoader />
-    <RouterProvider router={router} />
-    <ToastRegion />
-  </StrictMode>,
+// The first route decision needs to know whether this new tab joins the browser's session.
+void resumeSession().finally(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <GlobalLoader />
+      <RouterProvider router={router} />
+      <ToastRegion />
+    </StrictMode>,
+  ),
 );

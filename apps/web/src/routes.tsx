@@ -1,6 +1,6 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
-import { homeFor } from "./session/home.ts";
+import { homeFor, mustSignBaa } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
@@ -45,6 +45,8 @@ function RequireAuth({ children, restricted = true }: { children: ReactNode; res
   if (restricted && session.status !== "Active") {
     return <Navigate to={session.status === "AdditionalInformationRequired" ? "/baby-details" : "/"} replace />;
   }
+  // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
+  if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;
   return <>{children}</>;
 }
 

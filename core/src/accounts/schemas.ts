@@ -42,9 +42,22 @@ export const ResetPasswordRequest = Schema.Struct({
   token: Required("Token"),
   password: NewPassword(),
   email: Schema.optional(Schema.String),
+  // An invitation's page also asks the invitee's name (checked with InvitationNames).
+  first_name: Schema.optional(Schema.String),
+  last_name: Schema.optional(Schema.String),
 });
 
+/** The name an invitee gives when accepting an invitation: the sign-up form's name rules. */
+export const InvitationNames = Schema.Struct({ first_name: SignUpRequest.fields.first_name, last_name: SignUpRequest.fields.last_name });
+
 export const ResetPasswordForm = Schema.Struct({
+  password: NewPassword(),
+  confirm_password: Required("Confirm Password"),
+}).pipe(Schema.filter(passwordsMatch));
+
+/** The invitation's set-password page: the invitee's name, then the password twice. */
+export const AcceptInvitationForm = Schema.Struct({
+  ...InvitationNames.fields,
   password: NewPassword(),
   confirm_password: Required("Confirm Password"),
 }).pipe(Schema.filter(passwordsMatch));

@@ -23,6 +23,7 @@ import {
   ChangePasswordRequest,
   EmailRequest,
   ProfileUpdateRequest,
+  InvitationNames,
   ResetPasswordRequest,
   SignInRequest,
   SignUpRequest,
@@ -303,9 +304,10 @@ export const signIn = (input: unknown) =>
     if (config.passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > config.passwordMaxAgeDays * 86_400_000) {
       return yield* new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" });
     }
-    const { token } = yield* openSession(user, { rememberMe: request.remember_me === true, deviceType: request.device_type ?? "web" });
+    const { token, session } = yield* openSession(user, { rememberMe: request.remember_me === true, deviceType: request.device_type ?? "web" });
     yield* audit({ action: "account.sign_in", actorId: user.id, subjectId: user.id, details: { device_type: request.device_type ?? "web" } });
-    return { token, user };
+    // The absolute end tells a remembering client how long to keep the token (ADR 32).
+    return { token, user, expiresAt: session.expiresAt };
   });
 
 /** Resolves a bearer token to its caller; every failure is the same 401. */
@@ -404,12 +406,17 @@ export const resetPassword = (input: unknown) =>
         yield* (yield* Sessions).revokeAllForUser(user.id, at);
         yield* audit({ action: "account.password_reset", actorId: user.id, subjectId: user.id });
         if (consumed.value.purpose === "invitation" && user.emailVerifiedAt === null) {
+          // An invited account starts without a name (staff) or with the patient's last name (caregivers):
+          // the invitee names themself here, as sign-up would have asked.
+          const names = yield* validate(InvitationNames, { first_name: request.first_name || user.firstName, last_name: request.last_name || user.lastName });
           const status = yield* applyStatusEvent(user, { type: "EMAIL_VERIFIED" });
-          yield* users.update(user.id, { emailVerifiedAt: at, status });
+          yield* users.update(user.id, { emailVerifiedAt: at, status, firstName: names.first_name, lastName: names.last_name });
           yield* audit({ action: "account.invitation_accepted", actorId: user.id, subjectId: user.id, details: { from: user.status, to: status } });
           const hooks = yield* Effect.serviceOption(AccountHooks);
           // The hooks' mails (e.g. "your invitation was accepted") go out after the commit, like ours.
-          const hookMails = Option.isSome(hooks) ? yield* hooks.value.invitationAccepted({ ...user, passwordHash, emailVerifiedAt: at, status }) : [];
+          const hookMails = Option.isSome(hooks)
+            ? yield* hooks.value.invitationAccepted({ ...user, passwordHash, emailVerifiedAt: at, status, firstName: names.first_name, lastName: names.last_name })
+            : [];
           return { user, mails: hookMails };
         }
         return { user, mails: [passwordChangedMail(user.email, user.firstName)] };

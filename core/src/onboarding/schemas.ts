@@ -13,6 +13,9 @@ import { QUIZ_ANSWERS, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
 
 const msg = (text: string) => ({ message: () => ({ message: text, override: true }) });
 
+/** Pre-term weeks are counted against 40 weeks; the spec allows 0 to 16. */
+export const PRETERM_WEEKS_MAX = 16;
+
 export const FORM_MESSAGES = {
   dateFormat: "Please enter proper date in format (MM/DD/YYYY)",
   dateRequired: "Date of birth is required",
@@ -20,7 +23,7 @@ export const FORM_MESSAGES = {
   dateTooOld: "Date of birth cannot be older than 30 months",
   providerMissing:
     "Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)",
-  nicuTime: "Pre-term weeks must be a whole number between 0 and 16",
+  nicuTime: `Pre-term weeks must be a whole number between 0 and ${PRETERM_WEEKS_MAX}`,
   race: `Race must be one of ${RACES.join(", ")}`,
   disclaimer: "Please accept the terms of Disclaimer",
   childName: "Child name is required",
@@ -64,7 +67,7 @@ const listOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(",
 const NicuTime = Schema.optionalWith(
   Schema.Union(Schema.Number, Schema.NumberFromString)
     .annotations(msg(FORM_MESSAGES.nicuTime))
-    .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= 16, { message: () => FORM_MESSAGES.nicuTime })),
+    .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= PRETERM_WEEKS_MAX, { message: () => FORM_MESSAGES.nicuTime })),
   { nullable: true },
 );
 

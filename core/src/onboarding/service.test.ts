@@ -26,8 +26,13 @@ const session = (userId: string): Session => ({
 const setup = async () => {
   const world = makeTestWorld({ start: new Date("2026-06-15T12:00:00Z") });
   const ob = makeOnboardingWorld(world);
-  const make = (type: User["type"], name: string) =>
-    world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
+  // Physicians come with the practice's BAA signed: practice calls are refused before it (issue 22).
+  const make = async (type: User["type"], name: string) => {
+    const user = await world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
+    const made = type === "physician" ? { ...user, baaSignedAt: new Date(0) } : user;
+    world.users.set(user.id, made);
+    return made;
+  };
   const as = (u: User): Caller => ({ user: world.users.get(u.id)!, session: session(u.id) });
   return { world, ob, make, as };
 };
@@ -84,9 +89,9 @@ describe("onboarding use cases (in-memory world)", () => {
     const link = linkIn(world.lastMailTo("new.family@example.com")!);
     expect(link.pathname).toBe("/reset-password");
     expect(link.searchParams.get("invite")).toBe("1");
-    await ob.run(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123" }));
+    await ob.run(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123", first_name: "Nora" }));
     const family = world.userByEmail("new.family@example.com")!;
-    expect(family).toMatchObject({ type: "parent", status: "Active" });
+    expect(family).toMatchObject({ type: "parent", status: "Active", firstName: "Nora", lastName: "New" });
     expect(family.emailVerifiedAt).not.toBeNull();
     expect([...ob.notifications.values()].filter((n) => n.userId === doctor.id && n.kind === "invitation_accepted")).toHaveLength(1);
     // The link works once.

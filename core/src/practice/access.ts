@@ -11,7 +11,15 @@ export const ACCESS_MESSAGES = {
   waitingApproval: "Your data is saved. But your account needs approval before proceeding further!",
   notActive: "Your account is not active yet.",
   physicianRequired: "Please select the physician you act for.",
+  baaRequired: "Please sign the Business Associate Agreement before using Crown.",
+  practiceBaaRequired: "Your physician has not signed the Business Associate Agreement yet.",
 } as const;
+
+/** The 403 `status` a client reads to send an unsigned physician to the agreement. */
+export const BAA_REQUIRED_STATUS = "BaaRequired";
+
+/** A physician sees no patient data and acts on nothing until the practice's BAA is signed. */
+export const baaPending = (user: Pick<User, "type" | "baaSignedAt">) => user.type === "physician" && user.baaSignedAt === null;
 
 /** The caller, who must hold an Active account of one of `types` (403 otherwise, naming the status). */
 export const requireActive = (...types: ReadonlyArray<UserType>) =>
@@ -22,6 +30,7 @@ export const requireActive = (...types: ReadonlyArray<UserType>) =>
       return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" });
     }
     if (caller.user.status !== "Active") return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: caller.user.status });
+    if (baaPending(caller.user)) return yield* new Forbidden({ message: ACCESS_MESSAGES.baaRequired, status: BAA_REQUIRED_STATUS });
     return caller;
   });
 
@@ -64,6 +73,7 @@ export const actingPhysician = (request: { physician_identifier?: string | undef
     if (Option.isNone(physician) || physician.value.type !== "physician" || physician.value.status === "Blocked") {
       return yield* NotFound.of("Physician");
     }
+    if (baaPending(physician.value)) return yield* new Forbidden({ message: ACCESS_MESSAGES.practiceBaaRequired, status: BAA_REQUIRED_STATUS });
     return { caller, physician: physician.value, delegation: delegation.value } satisfies ActingFor;
   });
 

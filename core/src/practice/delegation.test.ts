@@ -22,8 +22,13 @@ const session = (userId: string): Session => ({
 const setup = async () => {
   const world = makeTestWorld();
   const ob = makeOnboardingWorld(world);
-  const make = (type: User["type"], name: string) =>
-    world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
+  // Physicians come with the practice's BAA signed: practice calls are refused before it (issue 22).
+  const make = async (type: User["type"], name: string) => {
+    const user = await world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
+    const made = type === "physician" ? { ...user, baaSignedAt: new Date(0) } : user;
+    world.users.set(user.id, made);
+    return made;
+  };
   const physicians = [await make("physician", "phy0"), await make("physician", "phy1")];
   const staff = [await make("physician_staff", "st0"), await make("physician_staff", "st1"), await make("physician_staff", "st2")];
   const as = (u: User): Caller => ({ user: world.users.get(u.id)!, session: session(u.id) });

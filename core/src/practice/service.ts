@@ -245,6 +245,8 @@ export const presentStaff = (member: { delegation: Delegation; user: User }) => 
   role: member.delegation.staffType,
   staff_type: member.delegation.staffType,
   status: member.user.status,
+  /** "pending" until the invitee sets a password from the invitation, then "active". */
+  state: isPendingInvitation(member.user) ? ("pending" as const) : ("active" as const),
   added_at: member.delegation.createdAt.toISOString(),
 });
 

@@ -7,6 +7,7 @@ import * as m20261122T0800Kiosk from "./2026-11-22T0800-kiosk.ts";
 import * as m20261122T0900AccountRemoval from "./2026-11-22T0900-account-removal.ts";
 import * as m20261123T1900Security from "./2026-11-23T1900-security.ts";
 import * as m20261123T1900UploadCut from "./2026-11-23T1900-upload-cut.ts";
+import * as m20261123T1900AuditView from "./2026-11-23T1900-audit-view.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T0900-account-removal": m20261122T0900AccountRemoval,
   "2026-11-23T1900-security": m20261123T1900Security,
   "2026-11-23T1900-upload-cut": m20261123T1900UploadCut,
+  "2026-11-23T1900-audit-view": m20261123T1900AuditView,
 };
 
 const migratorFor = (db: Kysely<any>) =>

@@ -11,7 +11,7 @@ import type { SessionPresenter } from "../presenters.ts";
 
 const tag = "Accounts";
 documented({ method: "post", path: "/user/sign-up", summary: "Sign up as a parent, physician or other", tag, auth: false, body: SignUpRequest });
-documented({ method: "post", path: "/user/sign-in", summary: "Sign in; answers the session token and the onboarding flags", tag, auth: false, body: SignInRequest });
+documented({ method: "post", path: "/user/sign-in", summary: "Sign in; answers the session token, its absolute end (expires_at; 30 days for a parent with remember_me) and the onboarding flags", tag, auth: false, body: SignInRequest });
 documented({ method: "get", path: "/email/verify/:id/:token", summary: "Verify an e-mail address from the signed link (query: expires, signature)", tag, auth: false });
 documented({ method: "post", path: "/email/verify", summary: "Resend the verification link (same answer whether or not the e-mail exists)", tag, auth: false, body: EmailRequest });
 documented({ method: "post", path: "/user/password/recover", summary: "Mail a password reset link (same answer whether or not the e-mail exists)", tag, auth: false, body: EmailRequest });
@@ -33,8 +33,8 @@ export const accountsRoutes = (present: SessionPresenter) =>
       return c.json(ok(Accounts.MESSAGES.signedUp, results), 201);
     })
     .post("/user/sign-in", async (c) => {
-      const { token, user } = await runUseCase(c, Accounts.signIn(await jsonBody(c)));
-      const results = await present.signIn(c, user, token);
+      const { token, user, expiresAt } = await runUseCase(c, Accounts.signIn(await jsonBody(c)));
+      const results = { ...(await present.signIn(c, user, token)), expires_at: expiresAt.toISOString() };
       return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
     })
     .get("/email/verify/:id/:token", async (c) => {

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { blockUser, DIRECTORY_MESSAGES, listUsers, unblockUser, UserIdentifierRequest } from "@crown/core/accounts/directory";
 import { listRemovalRequests, REMOVAL_MESSAGES } from "@crown/core/accounts/removal";
+import { AUDIT_VIEW_MESSAGES, exportAuditEvents, viewAuditEvents } from "@crown/core/audit/view";
+import { stringify } from "csv-stringify/sync";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
@@ -11,7 +13,12 @@ const tag = "Admin";
 documented({ method: "get", path: "/admin/users", summary: "Every account for the admin console (?page=, per_page, search longer than 2 characters, type, status), newest first", tag, auth: true });
 documented({ method: "post", path: "/admin/users/block", summary: "Block an account (admins); its sessions end at once", tag, auth: true, body: UserIdentifierRequest });
 documented({ method: "get", path: "/admin/removal-requests", summary: "Account removal requests for the admin console (?page=), newest first, with the account each concerns (admins)", tag, auth: true });
+documented({ method: "get", path: "/admin/audit-events", summary: "The audit log for admins, newest first (query: actor = e-mail or identifier, subject = baby/report/user identifier, action, from and to = YYYY-MM-DD inclusive, per_page up to 100, before = the previous page's next_cursor); answers { data, per_page, next_cursor }. Every view is itself audited (audit.viewed)", tag, auth: true });
+documented({ method: "get", path: "/admin/audit-events/export", summary: "The filtered audit log as CSV (same query as /admin/audit-events, newest first, at most 5000 rows), as an attachment audit-log.csv; audited (audit.exported)", tag, auth: true, response: "binary" });
 documented({ method: "post", path: "/admin/users/unblock", summary: "Unblock a blocked account (admins)", tag, auth: true, body: UserIdentifierRequest });
+
+/** A spreadsheet would run a cell that starts like a formula (typed e-mails end up in details): quote it. */
+const inertCell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** The admin console's user directory (block, unblock); approvals live with onboarding. */
 export const adminRoutes = () =>
@@ -23,7 +30,16 @@ export const adminRoutes = () =>
     })
     .get("/admin/removal-requests", requireCaller, async (c) => c.json(ok(REMOVAL_MESSAGES.list, await runUseCase(c, listRemovalRequests(pageParam(c)))), 200))
     .post("/admin/users/block", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.blocked, await runUseCase(c, blockUser(await jsonBody(c)))), 200))
-    .post("/admin/users/unblock", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200));
+    .post("/admin/users/unblock", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200))
+    .get("/admin/audit-events", requireCaller, async (c) => c.json(ok(AUDIT_VIEW_MESSAGES.events, await runUseCase(c, viewAuditEvents(c.req.query()))), 200))
+    .get("/admin/audit-events/export", requireCaller, async (c) => {
+      const rows = await runUseCase(c, exportAuditEvents(c.req.query()));
+      const csv = stringify(
+        rows.map((r) => [r.identifier, r.at, r.action, r.actor_email ?? "", r.actor_identifier ?? "", r.subject_identifier ?? "", r.ip ?? "", JSON.stringify(r.details)].map(inertCell)),
+        { header: true, columns: ["sequence", "at", "action", "actor_email", "actor_identifier", "subject_identifier", "ip", "details"] },
+      );
+      return c.body(csv, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="audit-log.csv"' });
+    });
 
 // Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL, WEBINAR_URL, APP_STORE_URL, PLAY_STORE_URL, HELP_VIDEO_URL).
 documented({ method: "get", path: "/config", summary: "Public portal settings: buy_kits_url and webinar_url (where /buy-kits and /webinar lead); app_store_url, play_store_url and help_video_url only when configured", tag: "Portal", auth: false });

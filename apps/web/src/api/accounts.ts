@@ -37,8 +37,9 @@ export const resendVerification = (email: string) => request<unknown>("POST", "/
 
 export const recoverPassword = (email: string) => request<unknown>("POST", "/user/password/recover", { auth: false, json: { email } });
 
-export const resetPassword = (token: string, email: string, password: string) =>
-  request<unknown>("POST", "/user/password/reset", { auth: false, json: { token, email, password: encodePassword(password) } });
+/** Resets a password, or sets the first one from an invitation (which also carries the invitee's name). */
+export const resetPassword = (token: string, email: string, password: string, names?: { first_name: string; last_name: string }) =>
+  request<unknown>("POST", "/user/password/reset", { auth: false, json: { token, email, password: encodePassword(password), ...names } });
 
 export const changePassword = (oldPassword: string, newPassword: string) =>
   request<unknown>("POST", "/user/password/change", {

@@ -1,3 +1,4 @@
+import { BAA_REQUIRED_STATUS } from "@crown/core/practice/access";
 import { requestEnded, requestStarted } from "./pending.ts";
 
 /**
@@ -40,8 +41,10 @@ export class ApiError extends Error {
 interface Hooks {
   getToken: () => string | null;
   onUnauthorised: (message: string) => void;
+  /** A 403 naming the unsigned BAA: the session's flag is stale, the agreement is due. */
+  onBaaRequired: () => void;
 }
-let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined };
+let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined, onBaaRequired: () => undefined };
 export const configureApi = (h: Hooks) => {
   hooks = h;
 };
@@ -56,6 +59,8 @@ export interface RequestOptions {
   readonly keepSessionOn401?: boolean;
   readonly quiet?: boolean;
   readonly signal?: AbortSignal;
+  /** A token other than the tab's session (a new tab resuming the browser's session). */
+  readonly token?: string;
 }
 
 const buildUrl = (path: string, query?: RequestOptions["query"]) => {
@@ -72,7 +77,7 @@ const send = async (method: string, path: string, opts: RequestOptions): Promise
     headers["Content-Type"] = "application/json; charset=utf-8";
     body = JSON.stringify(opts.json);
   }
-  const token = opts.auth === false ? null : hooks.getToken();
+  const token = opts.auth === false ? null : (opts.token ?? hooks.getToken());
   if (token) headers.Authorization = `Bearer ${token}`;
   if (!opts.quiet) requestStarted();
   try {
@@ -101,6 +106,7 @@ const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> =
   const body = await readJson(res);
   const message = typeof body.message === "string" && body.message ? body.message : res.status === 401 ? UNAUTHORISED_MESSAGE : FALLBACK_MESSAGE;
   if (res.status === 401 && !opts.keepSessionOn401 && opts.auth !== false) hooks.onUnauthorised(message);
+  if (res.status === 403 && body.status === BAA_REQUIRED_STATUS) hooks.onBaaRequired();
   const errors = (body.errors && typeof body.errors === "object" ? body.errors : {}) as Record<string, string[]>;
   const retry = Number(res.headers.get("Retry-After"));
   return new ApiError(res.status, message, errors, typeof body.status === "string" ? body.status : undefined, Number.isFinite(retry) && retry > 0 ? retry : undefined);

@@ -43,6 +43,8 @@ export interface SignInResult {
   readonly baa_signed?: boolean;
   /** Staff only: the physicians they act for. */
   readonly physicians?: ReadonlyArray<PhysicianRef>;
+  /** The session's absolute end (sign-in only). */
+  readonly expires_at?: string;
 }
 
 export interface SignUpResult {

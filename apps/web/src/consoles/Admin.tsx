@@ -8,6 +8,7 @@ import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { approveUser, pendingUsers, type PendingUser, rejectUser, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
+import { AuditLog } from "./AuditLog.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
 function PendingApprovals() {
@@ -118,7 +119,7 @@ function RemovalRequests() {
   );
 }
 
-/** /admin: pending approvals, users (block, unblock), physicians and kiosk devices. */
+/** /admin: pending approvals, users (block, unblock), removal requests and the audit log. */
 export default function AdminConsole() {
   const session = useSession();
   if (session?.userRole !== "admin") return <FormMessage tone="error">The admin console is for Crown's administrators.</FormMessage>;
@@ -128,6 +129,7 @@ export default function AdminConsole() {
       <PendingApprovals />
       <AdminDirectory />
       <RemovalRequests />
+      <AuditLog />
     </div>
   );
 }

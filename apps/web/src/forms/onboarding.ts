@@ -6,9 +6,7 @@ import { BabyRequest, SignBaaRequest } from "@crown/core/onboarding/schemas";
  * The baby schema depends on today, so the browser builds it for its own day, as the server does.
  */
 export { GENDERS, NO_PHYSICIAN, NO_PHYSICIAN_NAME, RACES, RELATIONS } from "@crown/core/onboarding/model";
-export { FORM_MESSAGES } from "@crown/core/onboarding/schemas";
-
-export const PRETERM_WEEKS_MAX = 16;
+export { FORM_MESSAGES, PRETERM_WEEKS_MAX } from "@crown/core/onboarding/schemas";
 
 export const babyDetailsSchema = () => BabyRequest(CalendarDays.dayOf(new Date(Date.now() - new Date().getTimezoneOffset() * 60_000)));
 

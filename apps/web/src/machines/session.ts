@@ -1,11 +1,14 @@
 import type { UserStatus, UserType } from "@crown/core";
 import { assign, createActor, setup } from "xstate";
 import type { Baby, Notification, PhysicianRef, SignInResult } from "../api/types.ts";
+import { forgetToken, keepToken, keptToken } from "../session/persist.ts";
 
 /**
  * The signed-in session of the portal as one machine: who is signed in, their flags and the
  * client state the spec lists (selected child, notifications, photo, active physician). It is
- * persisted to sessionStorage under the spec's keys so a reload keeps the user signed in.
+ * persisted to sessionStorage under the spec's keys so a reload keeps the user signed in; the token
+ * is also kept in a cookie that every tab shares (session/persist.ts, ADR 32), so a new tab of the
+ * browser resumes the session, and signing out in one tab ends it in all.
  */
 
 export interface Session {
@@ -24,6 +27,8 @@ export interface Session {
   readonly quizCompleted: boolean;
   readonly baaSigned: boolean;
   readonly activePhysicianId: string | null;
+  /** With Remember me: the session's absolute end, until which the token outlives the browser. */
+  readonly rememberUntil: string | null;
 }
 
 /** Lists and media the header and dashboards show; reset on sign-out and on a 401. */
@@ -46,6 +51,7 @@ export interface SessionContext {
 
 export type SessionEvent =
   | { type: "SIGNED_IN"; session: Session }
+  | { type: "RESUMED"; session: Session }
   | { type: "UPDATE"; patch: Partial<Session> }
   | { type: "LISTS"; patch: Partial<Lists> }
   | { type: "SIGN_OUT"; notice?: SessionContext["notice"] }
@@ -62,10 +68,15 @@ const storage = (): Storage | null => {
   }
 };
 
+/** The tab's stored session, when it still holds the browser's token (another tab may have signed out or in). */
 export const loadSession = (): Session | null => {
   const s = storage();
   const raw = s?.getItem(STORAGE_KEY);
-  if (!raw || !s?.getItem("token")) return null;
+  const token = keptToken();
+  if (!raw || !token || s?.getItem("token") !== token) {
+    s?.clear();
+    return null;
+  }
   try {
     return JSON.parse(raw) as Session;
   } catch {
@@ -78,6 +89,7 @@ const saveSession = (session: Session | null) => {
   if (!s) return;
   if (!session) {
     s.clear();
+    forgetToken();
     return;
   }
   s.setItem("token", session.token);
@@ -88,7 +100,7 @@ const saveSession = (session: Session | null) => {
 };
 
 /** Reads the login result, accepting both spellings the spec lists. */
-export const sessionFromSignIn = (r: SignInResult): Session => {
+export const sessionFromSignIn = (r: SignInResult, rememberMe = false): Session => {
   const babies = r.babies ?? [];
   const type = (r.type ?? r.userType ?? "parent") as UserType;
   return {
@@ -108,6 +120,7 @@ export const sessionFromSignIn = (r: SignInResult): Session => {
     baaSigned: Boolean(r.baa_signed),
     // Staff act for the first of their physicians until they choose another (spec section 6).
     activePhysicianId: r.physicians?.[0]?.identifier ?? null,
+    rememberUntil: rememberMe ? (r.expires_at ?? null) : null,
   };
 };
 
@@ -118,6 +131,9 @@ export const sessionMachine = setup({
   },
   actions: {
     persist: ({ context }) => saveSession(context.session),
+    keepToken: ({ context }) => {
+      if (context.session) keepToken(context.session.token, context.session.rememberUntil);
+    },
   },
 }).createMachine({
   id: "session",
@@ -127,7 +143,9 @@ export const sessionMachine = setup({
     restoring: { always: [{ guard: "restored", target: "signedIn" }, { target: "signedOut" }] },
     signedOut: {
       on: {
-        SIGNED_IN: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist"] },
+        SIGNED_IN: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist", "keepToken"] },
+        // A new tab that found the browser's token: the cookie stays as it was set at sign-in.
+        RESUMED: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist"] },
         NOTICE_SEEN: { actions: assign({ notice: null }) },
         SIGN_OUT: { actions: assign({ notice: ({ event }) => event.notice ?? null }) },
       },
@@ -138,7 +156,7 @@ export const sessionMachine = setup({
           actions: [assign({ session: ({ context, event }) => (context.session ? { ...context.session, ...event.patch } : null) }), "persist"],
         },
         LISTS: { actions: assign({ lists: ({ context, event }) => ({ ...context.lists, ...event.patch }) }) },
-        SIGNED_IN: { actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist"] },
+        SIGNED_IN: { actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist", "keepToken"] },
         SIGN_OUT: {
           target: "signedOut",
           actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => event.notice ?? null }), "persist"],

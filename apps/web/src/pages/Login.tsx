@@ -50,7 +50,7 @@ export default function Login() {
     setPending(true);
     try {
       const { results } = await signIn(valid.email, form.values.password, remember);
-      const session = sessionFromSignIn(results);
+      const session = sessionFromSignIn(results, remember);
       if (session.status === "WaitingApproval") {
         setError({ message: "Your account needs approval before proceeding further! We will contact you once an administrator has reviewed it.", httpStatus: 403, status: "WaitingApproval" });
         return;

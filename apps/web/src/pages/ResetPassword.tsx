@@ -1,4 +1,4 @@
-import { ResetPasswordForm } from "@crown/core/accounts/schemas";
+import { AcceptInvitationForm, ResetPasswordForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
@@ -19,7 +19,7 @@ export default function ResetPassword() {
   const email = params.get("email") ?? "";
   // An invitation (staff, caregivers) uses the same call; it sets a first password rather than resetting one.
   const invitation = params.get("invite") === "1";
-  const form = useForm({ password: "", confirm_password: "" });
+  const form = useForm({ first_name: "", last_name: "", password: "", confirm_password: "" });
   const [pending, setPending] = useState(false);
   const [success, setSuccess] = useState(false);
 
@@ -32,11 +32,12 @@ export default function ResetPassword() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     form.setFormError(null);
-    const valid = form.validate(ResetPasswordForm);
+    const valid = invitation ? form.validate(AcceptInvitationForm) : form.validate(ResetPasswordForm, { password: form.values.password, confirm_password: form.values.confirm_password });
     if (!valid) return focusFirstError();
     setPending(true);
     try {
-      await resetPassword(token, email, form.values.password);
+      const names = invitation ? { first_name: form.values.first_name.trim(), last_name: form.values.last_name.trim() } : undefined;
+      await resetPassword(token, email, form.values.password, names);
       setSuccess(true);
     } catch (err) {
       form.serverErrors(err);
@@ -52,7 +53,7 @@ export default function ResetPassword() {
       title={invitation ? "Set your password" : "Reset Password"}
       subtitle={
         invitation
-          ? `Welcome to Crown. Choose a password${email ? ` for ${email}` : ""} to finish setting up your account.`
+          ? `Welcome to Crown. Tell us your name and choose a password${email ? ` for ${email}` : ""} to finish setting up your account.`
           : email
             ? `Choose a new password for ${email}.`
             : "Choose a new password."
@@ -70,6 +71,12 @@ export default function ResetPassword() {
         </FormMessage>
       ) : null}
       <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={invitation ? "Set your password" : "Reset password"}>
+        {invitation ? (
+          <div className="grid-2">
+            <Field name="first_name" label="First name" autoComplete="given-name" value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} />
+            <Field name="last_name" label="Last name" autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
+          </div>
+        ) : null}
         <Field
           name="password"
           label="New password"

@@ -128,7 +128,7 @@ export default function MyStaff() {
       />
     );
 
-  const cols = staffUser ? 4 : 5;
+  const cols = staffUser ? 5 : 6;
   return (
     <section className="panel" aria-labelledby="page-title">
       <div className="list-head">
@@ -152,6 +152,7 @@ export default function MyStaff() {
                 <th scope="col">Email</th>
                 <th scope="col">Phone</th>
                 {!staffUser ? <th scope="col">Staff Type</th> : null}
+                <th scope="col">Status</th>
                 <th scope="col">Action</th>
               </tr>
             </thead>
@@ -159,10 +160,11 @@ export default function MyStaff() {
               {padRows(rows).map((m, i) =>
                 m ? (
                   <tr key={m.identifier}>
-                    <td>{m.name ?? `${m.first_name} ${m.last_name}`.trim()}</td>
+                    <td>{(m.name ?? `${m.first_name} ${m.last_name}`).trim() || <span className="muted">Not given yet</span>}</td>
                     <td>{m.email}</td>
                     <td>{m.phone ?? ""}</td>
                     {!staffUser ? <td>{STAFF_TYPE_NAMES[m.staff_type ?? m.role ?? ""] ?? m.staff_type ?? ""}</td> : null}
+                    <td>{m.state === "pending" ? <span className="pill pill-pending">Invitation pending</span> : <span className="pill">Active</span>}</td>
                     <td>
                       {!staffUser || (m.staff_type ?? m.role) === "nurse" ? (
                         <Button className="link-inline" aria-label={`Remove ${m.email}`} onPress={() => setRemoving(m)}>

@@ -29,6 +29,8 @@ export interface StaffMember {
   readonly phone?: string | null;
   readonly role?: string;
   readonly staff_type?: string;
+  /** Pending until the invitee sets a password from the invitation. */
+  readonly state?: "pending" | "active";
 }
 
 export const STAFF_TYPE_NAMES: Record<string, string> = {

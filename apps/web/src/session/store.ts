@@ -1,7 +1,8 @@
 import { useSelector } from "@xstate/react";
-import { configureApi } from "../api/client.ts";
-import type { Baby } from "../api/types.ts";
-import { createSessionActor, type Session } from "../machines/session.ts";
+import { ApiError, configureApi, request } from "../api/client.ts";
+import type { Baby, SignInResult } from "../api/types.ts";
+import { createSessionActor, type Session, sessionFromSignIn } from "../machines/session.ts";
+import { forgetToken, keptToken } from "./persist.ts";
 
 /** The one session actor of the tab, reachable from React (through @xstate/react) and from the API client. */
 export const sessionActor = createSessionActor();
@@ -12,7 +13,26 @@ configureApi({
   onUnauthorised: (message) => {
     if (sessionActor.getSnapshot().matches("signedIn")) sessionActor.send({ type: "UNAUTHORISED", message });
   },
+  onBaaRequired: () => {
+    const session = sessionActor.getSnapshot().context.session;
+    if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false } });
+  },
 });
+
+/**
+ * A tab opened without a session of its own resumes the browser's (the shared token, ADR 32): the
+ * profile answer carries what sign-in did. A token the server no longer accepts is forgotten.
+ */
+export const resumeSession = async (): Promise<void> => {
+  const token = keptToken();
+  if (!token || sessionActor.getSnapshot().context.session) return;
+  try {
+    const { results } = await request<Omit<SignInResult, "token">>("GET", "/user/profile", { token, keepSessionOn401: true, quiet: true });
+    sessionActor.send({ type: "RESUMED", session: sessionFromSignIn({ ...results, token }) });
+  } catch (error) {
+    if (error instanceof ApiError && error.httpStatus === 401) forgetToken();
+  }
+};
 
 export const useSession = (): Session | null => useSelector(sessionActor, (s) => s.context.session);
 export const useLists = () => useSelector(sessionActor, (s) => s.context.lists);

@@ -26,6 +26,7 @@ import type { Session } from "../machines/session.ts";
 import { signOutNow } from "../session/signOut.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
 import { Logo } from "./Brand.tsx";
+import { ExternalNavLink } from "./ExternalNavLink.tsx";
 
 export interface NavItem {
   readonly label: string;
@@ -298,9 +299,15 @@ export function AppHeader() {
           <ul>
             {items.map((i) => (
               <li key={i.to}>
-                <NavLink to={i.to} onClick={() => setMenuOpen(false)} {...(i.external ? { target: "_blank", rel: "noopener" } : {})}>
-                  {i.label}
-                </NavLink>
+                {i.external ? (
+                  <ExternalNavLink to={i.to} onClick={() => setMenuOpen(false)}>
+                    {i.label}
+                  </ExternalNavLink>
+                ) : (
+                  <NavLink to={i.to} onClick={() => setMenuOpen(false)}>
+                    {i.label}
+                  </NavLink>
+                )}
               </li>
             ))}
           </ul>

@@ -3,15 +3,17 @@ import { Button, Form } from "react-aria-components";
 import { getProfile } from "../../api/accounts.ts";
 import { addBaby, updateChild } from "../../api/onboarding.ts";
 import type { Baby } from "../../api/types.ts";
-import { babyDetailsSchema, GENDERS, withoutBlanks } from "../../forms/onboarding.ts";
+import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";
 import { updateSession } from "../../session/store.ts";
 import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
-import { Choice, cap } from "../../ui/choices.tsx";
+import { type ChildAnswers, ChildAnswerFields, answersOf, answersPayload, noAnswers } from "../../ui/ChildFields.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
 import { toast } from "../../ui/toasts.tsx";
 
-type ChildValues = BabyValues & { gender: string };
+/** The baby details and the wizard's four questions: one child form for onboarding's fields and the profile. */
+type ChildValues = BabyValues & ChildAnswers;
+const emptyChild: ChildValues = { ...emptyBaby, ...noAnswers };
 
 const valuesOf = (b: Baby): ChildValues => ({
   relation: b.relation ?? "",
@@ -21,7 +23,7 @@ const valuesOf = (b: Baby): ChildValues => ({
   last_name: b.last_name ?? b.name.split(" ").slice(1).join(" "),
   date_of_birth: b.date_of_birth ?? "",
   referral_code: b.referral_code ?? "",
-  gender: b.gender ?? "",
+  ...answersOf(b),
 });
 
 const refreshBabies = async () => {
@@ -36,12 +38,12 @@ const refreshBabies = async () => {
 /** Add a child (form clears on success) or edit a selected one (read-only until Edit). */
 export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => void }) {
   const editingExisting = baby !== null;
-  const form = useForm<ChildValues>(baby ? valuesOf(baby) : { ...emptyBaby, gender: "" });
+  const form = useForm<ChildValues>(baby ? valuesOf(baby) : emptyChild);
   const [editing, setEditing] = useState(!editingExisting);
   const [pending, setPending] = useState(false);
 
   useEffect(() => {
-    form.setValues(baby ? valuesOf(baby) : { ...emptyBaby, gender: "" });
+    form.setValues(baby ? valuesOf(baby) : emptyChild);
     form.setErrors({});
     form.setFormError(null);
     setEditing(!baby);
@@ -52,7 +54,8 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
     e.preventDefault();
     if (!editing) return;
     form.setFormError(null);
-    const valid = form.validate(babyDetailsSchema(), withoutBlanks(babyFormInput(form.values)));
+    const answers = answersPayload(form.values);
+    const valid = form.validate(babyDetailsSchema(), withoutBlanks({ ...babyFormInput(form.values), ...answers }));
     if (!valid) return focusFirstError();
     setPending(true);
     const payload = {
@@ -63,7 +66,7 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
       relation: valid.relation,
       middle_name: valid.middle_name ?? "",
       referral_code: valid.referral_code ?? "",
-      ...(form.values.gender ? { gender: form.values.gender } : {}),
+      ...answers,
     };
     try {
       if (baby) {
@@ -73,7 +76,7 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
       } else {
         await addBaby(payload);
         toast("Child added successfully", "success");
-        form.setValues({ ...emptyBaby, gender: "" });
+        form.setValues(emptyChild);
       }
       await refreshBabies();
       onDone();
@@ -88,7 +91,7 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
     if (baby) {
       form.setValues(valuesOf(baby));
       setEditing(false);
-    } else form.setValues({ ...emptyBaby, gender: "" });
+    } else form.setValues(emptyChild);
     form.setErrors({});
     form.setFormError(null);
   };
@@ -96,15 +99,7 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
   return (
     <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={baby ? `Edit ${baby.name}` : "Add new child"}>
       <BabyFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
-      <Choice
-        name="gender"
-        label="Sex (optional)"
-        options={GENDERS.map((g) => ({ value: g, label: cap(g) }))}
-        value={form.values.gender}
-        onChange={(v) => form.set("gender", v)}
-        error={form.errors.gender}
-        isReadOnly={!editing}
-      />
+      <ChildAnswerFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
       {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
       <div className="form-actions">
         {editing ? (

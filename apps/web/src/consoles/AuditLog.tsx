@@ -1,0 +1,162 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { Button, Form } from "react-aria-components";
+import { ApiError, messageOf, request, requestBlob } from "../api/client.ts";
+import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
+import { PageSpinner } from "../ui/Loader.tsx";
+import { toast } from "../ui/toasts.tsx";
+
+/**
+ * The admin console's audit log (GET /admin/audit-events): who did what to which account, baby or
+ * report, newest first. Filters by actor, subject, action and dates; Older / Newer walk the pages by
+ * the server's cursor; Export CSV downloads the filtered entries. The server audits every look.
+ */
+
+interface AuditEventRow {
+  readonly identifier: string;
+  readonly at: string;
+  readonly action: string;
+  readonly actor_identifier: string | null;
+  readonly actor_email: string | null;
+  readonly subject_identifier: string | null;
+  readonly ip: string | null;
+  readonly details: Record<string, unknown>;
+}
+interface AuditPage {
+  readonly data: ReadonlyArray<AuditEventRow>;
+  readonly next_cursor: string | null;
+}
+type Filter = { actor: string; subject: string; action: string; from: string; to: string };
+const noFilter: Filter = { actor: "", subject: "", action: "", from: "", to: "" };
+
+const queryOf = (f: Filter, before?: string) => {
+  const q: Record<string, string> = {};
+  for (const [k, v] of Object.entries(f)) if (v.trim()) q[k] = v.trim();
+  if (before) q.before = before;
+  return q;
+};
+
+const when = (iso: string) => {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${p(d.getMonth() + 1)}/${p(d.getDate())}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+};
+
+export function AuditLog() {
+  const [draft, setDraft] = useState<Filter>(noFilter);
+  const [filter, setFilter] = useState<Filter>(noFilter);
+  // The cursors of the pages shown so far: [] is the newest page.
+  const [trail, setTrail] = useState<string[]>([]);
+  const [page, setPage] = useState<AuditPage | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const before = trail.at(-1);
+
+  useEffect(() => {
+    let live = true;
+    setPage(null);
+    request<AuditPage>("GET", "/admin/audit-events", { query: queryOf(filter, before) })
+      .then((r) => {
+        if (!live) return;
+        setPage(r.results);
+        setFailure(null);
+      })
+      .catch((e: unknown) => {
+        if (!live) return;
+        const fields = e instanceof ApiError ? e.fieldErrors : {};
+        setErrors(fields);
+        setFailure(Object.keys(fields).length ? null : messageOf(e));
+        setPage({ data: [], next_cursor: null });
+      });
+    return () => {
+      live = false;
+    };
+  }, [filter, before]);
+
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setErrors({});
+    setTrail([]);
+    setFilter({ ...draft });
+  };
+  const exportCsv = async () => {
+    try {
+      const blob = await requestBlob("/admin/audit-events/export", { query: queryOf(filter) });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = "audit-log.csv";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
+  };
+  const set = (k: keyof Filter) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
+
+  return (
+    <section className="panel" aria-labelledby="audit-title">
+      <h2 id="audit-title">Audit log</h2>
+      <p className="muted">Every sign-in, change and read of a child's data. Your own looks at this log are recorded too.</p>
+      <Form onSubmit={apply} className="form" aria-label="Filter the audit log" validationBehavior="aria">
+        <div className="grid-3">
+          <Field name="actor" label="Actor (e-mail or identifier)" value={draft.actor} onChange={set("actor")} error={errors.actor} />
+          <Field name="subject" label="Subject (baby, report or account identifier)" value={draft.subject} onChange={set("subject")} error={errors.subject} />
+          <Field name="action" label="Action (e.g. report.downloaded)" value={draft.action} onChange={set("action")} error={errors.action} />
+          <Field name="from" label="From" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
+          <Field name="to" label="To" type="date" value={draft.to} onChange={set("to")} error={errors.to} />
+        </div>
+        <div className="form-actions">
+          <Button className="btn btn-secondary" onPress={() => void exportCsv()}>
+            Export CSV
+          </Button>
+          <SubmitButton isPending={false}>Filter</SubmitButton>
+        </div>
+      </Form>
+      {failure ? <FormMessage tone="error">{failure}</FormMessage> : null}
+      {page === null ? (
+        <PageSpinner />
+      ) : page.data.length === 0 ? (
+        <p className="empty">No audit entries match.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table">
+            <caption className="sr-only">Audit entries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Action</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Address</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.map((e) => (
+                <tr key={e.identifier}>
+                  <td>{when(e.at)}</td>
+                  <td>{e.action}</td>
+                  <td>{e.actor_email ?? e.actor_identifier ?? <span className="muted">Crown</span>}</td>
+                  <td className="cell-code">{e.subject_identifier ?? ""}</td>
+                  <td>{e.ip ?? ""}</td>
+                  <td className="cell-code">{Object.keys(e.details).length ? JSON.stringify(e.details) : ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Audit log pages">
+        <Button className="btn btn-secondary btn-sm" isDisabled={trail.length === 0} onPress={() => setTrail((t) => t.slice(0, -1))}>
+          Newer
+        </Button>
+        <span className="muted">Page {trail.length + 1}</span>
+        <Button className="btn btn-secondary btn-sm" isDisabled={!page?.next_cursor} onPress={() => page?.next_cursor && setTrail((t) => [...t, page.next_cursor!])}>
+          Older
+        </Button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { Button, FieldError, Group, Input, Label, NumberField, Text, TextArea, TextField } from "react-aria-components";
+import type { Baby } from "../api/types.ts";
+import { GENDERS, PRETERM_WEEKS_MAX, RACES } from "../forms/onboarding.ts";
+import { Choice, cap } from "./choices.tsx";
+
+/**
+ * The child's four questions (sex, weeks born early, race, previous conditions): one definition,
+ * asked one at a time by the onboarding wizard and all at once by the profile's child form, so a
+ * second child gets the same questions and a first child's answers can be corrected.
+ */
+
+export interface ChildAnswers {
+  gender: string;
+  nicu_time: number;
+  ethnicity: string;
+  previous_condition: string;
+}
+
+export const noAnswers: ChildAnswers = { gender: "", nicu_time: 0, ethnicity: "", previous_condition: "" };
+
+export const CHILD_QUESTIONS = ["Gender", "Born early", "Race", "Previous conditions"] as const;
+export type ChildQuestionIndex = 0 | 1 | 2 | 3;
+
+/** The answers stored for a baby (or carried in the onboarding draft). */
+export const answersOf = (b: Pick<Baby, "gender" | "nicu_time" | "ethnicity" | "previous_condition">): ChildAnswers => ({
+  gender: b.gender ?? "",
+  nicu_time: Number(b.nicu_time ?? 0) || 0,
+  ethnicity: b.ethnicity ?? "",
+  previous_condition: b.previous_condition ?? "",
+});
+
+/** The answers as the baby calls take them; an unanswered question is left out (stored as none). */
+export const answersPayload = (a: ChildAnswers) => ({
+  ...(a.gender ? { gender: a.gender } : {}),
+  nicu_time: a.nicu_time,
+  ...(a.ethnicity ? { ethnicity: a.ethnicity } : {}),
+  ...(a.previous_condition.trim() ? { previous_condition: a.previous_condition.trim() } : {}),
+});
+
+export interface ChildQuestionProps {
+  readonly values: ChildAnswers;
+  readonly set: (k: keyof ChildAnswers, v: ChildAnswers[keyof ChildAnswers]) => void;
+  readonly errors?: Record<string, string>;
+  readonly isReadOnly?: boolean;
+}
+
+/** One of the four questions. */
+export function ChildQuestion({ question, values, set, errors = {}, isReadOnly = false }: ChildQuestionProps & { readonly question: ChildQuestionIndex }) {
+  switch (question) {
+    case 0:
+      return (
+        <Choice
+          name="gender"
+          label="What is your baby's sex?"
+          options={GENDERS.map((g) => ({ value: g, label: cap(g) }))}
+          value={values.gender}
+          onChange={(v) => set("gender", v)}
+          error={errors.gender}
+          isReadOnly={isReadOnly}
+        />
+      );
+    case 1:
+      return (
+        <NumberField
+          className="field number-field"
+          name="nicu_time"
+          value={values.nicu_time}
+          onChange={(v) => set("nicu_time", Number.isNaN(v) ? 0 : v)}
+          minValue={0}
+          maxValue={PRETERM_WEEKS_MAX}
+          step={1}
+          isReadOnly={isReadOnly}
+          isInvalid={Boolean(errors.nicu_time)}
+          validationBehavior="aria"
+        >
+          <Label>How many weeks early was your baby born?</Label>
+          <Group className="number-group">
+            <Button slot="decrement" className="btn btn-secondary step-btn">
+              −
+            </Button>
+            <Input />
+            <Button slot="increment" className="btn btn-secondary step-btn">
+              +
+            </Button>
+          </Group>
+          <Text slot="description">0 if born at full term (40 weeks); up to {PRETERM_WEEKS_MAX} weeks.</Text>
+          <FieldError>{errors.nicu_time}</FieldError>
+        </NumberField>
+      );
+    case 2:
+      return (
+        <Choice
+          name="ethnicity"
+          label="What is your baby's race?"
+          layout="column"
+          options={RACES.map((r) => ({ value: r, label: r }))}
+          value={values.ethnicity}
+          onChange={(v) => set("ethnicity", v)}
+          error={errors.ethnicity}
+          isReadOnly={isReadOnly}
+        />
+      );
+    case 3:
+      return (
+        <TextField className="field" name="previous_condition" value={values.previous_condition} onChange={(v) => set("previous_condition", v)} isReadOnly={isReadOnly} isInvalid={Boolean(errors.previous_condition)} validationBehavior="aria">
+          <Label>Has your baby been diagnosed with any condition (for example torticollis or craniosynostosis)?</Label>
+          <TextArea rows={4} />
+          <Text slot="description">Leave empty if none.</Text>
+          <FieldError>{errors.previous_condition}</FieldError>
+        </TextField>
+      );
+  }
+}
+
+/** All four questions, for the profile's child form. */
+export function ChildAnswerFields(p: ChildQuestionProps) {
+  return (
+    <>
+      {([0, 1, 2, 3] as const).map((q) => (
+        <ChildQuestion key={q} question={q} {...p} />
+      ))}
+    </>
+  );
+}
