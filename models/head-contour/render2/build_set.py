@@ -5,7 +5,7 @@
 Writes OUT_DIR/NNNN.jpg and OUT_DIR/truth.json in the layout of ../data.py's evaluation set (image,
 ci, cvai, reasons, cap, kind) plus what the splits need: cva_mm (truth), sticker (null or its
 diameter, height above the widest section and distance to the camera), hair model, body placement.
-About half the photos are good; each bad photo is re-drawn (up to 6 times) until what the render
+About half the photos are good; each bad photo is re-drawn (up to 4 times) until what the render
 shows is exactly the reasons it was meant to show. --show K also writes a contact sheet of K photos.
 """
 import argparse
@@ -42,14 +42,14 @@ def one(args):
     idx, seed, out = args
     rng = np.random.default_rng(seed)
     want = draw_reasons(rng)
-    for attempt in range(6):
+    for attempt in range(4):
         p = scene.sample_scene(rng, want)
         r = scene.render(p)
         if r["reasons"] == want:
             break
     name = f"{idx:04d}.jpg"
     cv2.imwrite(os.path.join(out, name), r["image"][..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 97])
-    return {"image": name, "ci": r["ci"], "cvai": r["cvai"], "cva_mm": r["cva_mm"], "reasons": r["reasons"],
+    return {"image": name, "ci": r["ci"], "cvai": r["cvai"], "cva_mm": r["cva_mm"], "length_mm": r["length_mm"], "reasons": r["reasons"],
             "wanted": want, "cap": p["cap"], "kind": p["head"]["kind"], "hair": p["hair"], "body": p["body"],
             "sticker": r["sticker"], "head_px": r["head_px"], "camera_to_section_cm": r["camera_to_section_cm"],
             "width": int(r["image"].shape[1]), "height": int(r["image"].shape[0])}

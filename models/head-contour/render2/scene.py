@@ -158,7 +158,7 @@ def truth_of(p, tip):
     s = p["head"]
     poly = section(s, np.linspace(0, 2 * math.pi, 1440, endpoint=False))
     g = measure_head(poly, tip[:2])
-    return {"ci": g["ci"], "cvai": g["cvai"], "cva_mm": 10 * (g["A"] - g["B"]), "poly": poly}
+    return {"ci": g["ci"], "cvai": g["cvai"], "cva_mm": 10 * (g["A"] - g["B"]), "length_mm": 10 * g["L"], "poly": poly}
 
 
 def hand_meshes(p, rng, s):
@@ -244,5 +244,5 @@ def render(p, long_side=512):
         sticker_info = {"mm": p["sticker_mm"], "height_mm": 10 * float(sticker["centre"][2]),
                         "camera_to_sticker_cm": float(np.linalg.norm(sc - cam.centre))}
     return {"image": img, "reasons": sorted(int(r) for r in reasons), "ci": truth["ci"], "cvai": truth["cvai"],
-            "cva_mm": truth["cva_mm"], "sticker": sticker_info, "head_px": head_px,
+            "cva_mm": truth["cva_mm"], "length_mm": truth["length_mm"], "sticker": sticker_info, "head_px": head_px,
             "camera_to_section_cm": float(depth), "light": light}
