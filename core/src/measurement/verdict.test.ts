@@ -1,22 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS } from "./verdict.ts";
+import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
 
 const clean = { headFound: true, headTouchesFrame: false, noseFound: true };
 const low = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
 
 describe("judgePhoto", () => {
   it("accepts a photo no reason flags", () => {
-    expect(judgePhoto(low, clean)).toEqual({ accepted: true, reasons: [] });
+    expect(judgePhoto(low, clean)).toEqual({ outcome: "accept", accepted: true, reasons: [], doubts: [] });
   });
 
   it("names each reason whose probability reaches its threshold, in the quiz's words and order", () => {
     const p = [0.9, 0.1, 0.1, 0.1, 0.1, 0.5, 0.1, 0.1];
-    expect(judgePhoto(p, clean)).toEqual({ accepted: false, reasons: ["Image is blurry", "Hair artifact present"] });
+    expect(judgePhoto(p, clean)).toEqual({ outcome: "retake", accepted: false, reasons: ["Image is blurry", "Hair artifact present"], doubts: [] });
   });
 
   it("uses the thresholds as data, per reason", () => {
-    const p = [0.1, 0.1, 0.1, 0.1, 0.1, 0.6, 0.1, 0.1];
-    expect(judgePhoto(p, clean, { ...DEFAULT_REASON_THRESHOLDS, "Hair artifact present": 0.7 }).accepted).toBe(true);
+    const p = [0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1];
+    expect(judgePhoto(p, clean).accepted).toBe(true);
+    expect(judgePhoto(p, clean, { ...DEFAULT_REASON_THRESHOLDS, "Hair artifact present": 0.2 }).outcome).toBe("retake");
   });
 
   it("rejects when the geometry finds no head, a cut-off head or no nose", () => {
@@ -32,6 +33,41 @@ describe("judgePhoto", () => {
   it("does not add 'No nose visible' to a back view", () => {
     const backView = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.95];
     expect(judgePhoto(backView, { ...clean, noseFound: false }).reasons).toEqual(["No nose, back view"]);
+  });
+
+  it("refers a photo whose deciding probability lies in the middle band, on either side of the threshold", () => {
+    for (const p of [0.45, 0.55, 0.6]) {
+      const verdict = judgePhoto([0.1, 0.1, 0.1, p, 0.1, 0.1, 0.1, 0.1], clean);
+      expect(verdict.outcome).toBe("refer");
+      expect(verdict.accepted).toBe(false);
+      expect(verdict.doubts).toEqual([REFERRAL_CAUSES.uncertain]);
+    }
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.39, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("accept");
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.66, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
+    // one clear reason decides, whatever else is unsure
+    expect(judgePhoto([0.9, 0.1, 0.1, 0.45, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
+  });
+
+  it("refers a no-nose reason that a confident nose contradicts, but keeps other clear reasons", () => {
+    const backView = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.95];
+    const verdict = judgePhoto(backView, { ...clean, noseConfidence: 0.95 });
+    expect(verdict).toEqual({ outcome: "refer", accepted: false, reasons: ["No nose, back view"], doubts: [REFERRAL_CAUSES.noseContradicts] });
+    expect(judgePhoto([0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], { ...clean, noseConfidence: 0.9 }).outcome).toBe("refer");
+    expect(judgePhoto(backView, { ...clean, noseConfidence: 0.6 }).outcome).toBe("retake");
+    expect(judgePhoto([0.95, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.95], { ...clean, noseConfidence: 0.95 }).outcome).toBe("retake");
+  });
+
+  it("refers a photo whose turned views disagree about a reason, unless the average is clear", () => {
+    const views = [low, [0.1, 0.1, 0.1, 0.1, 0.1, 0.9, 0.1, 0.1]];
+    const verdict = judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: views });
+    expect(verdict.outcome).toBe("refer");
+    expect(verdict.doubts).toEqual([REFERRAL_CAUSES.viewsDisagree]);
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: [low, low] }).outcome).toBe("accept");
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.8, 0.1, 0.1], { ...clean, viewProbabilities: views }).outcome).toBe("retake");
+  });
+
+  it("asks for a retake, not a reviewer, when the geometry finds the head cut or covered", () => {
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.5, 0.1, 0.1, 0.1, 0.1], { ...clean, headTouchesFrame: true }).outcome).toBe("retake");
   });
 
   it("refuses a quality vector of the wrong length", () => {
