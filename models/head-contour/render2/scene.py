@@ -86,7 +86,7 @@ def sample_scene(rng, want):
     ang = lambda lo, hi: math.radians(rng.uniform(lo, hi)) * rng.choice([-1, 1])  # noqa: E731
     small = lambda: math.radians(rng.uniform(-3.5, 3.5))  # noqa: E731
     p["pitch"], p["roll"], p["oblique"] = small(), small(), small()
-    p["nose_rel"] = rng.uniform(0.35, 1.8)  # how far the nose tip reaches beyond the forehead (cm)
+    p["nose_rel"] = rng.uniform(0.7, 2.0)  # how far the nose tip reaches beyond the forehead (cm)
     if 1 in w:
         if rng.random() < 0.5:
             p["nose_rel"] = rng.uniform(-1.5, -0.4)
