@@ -89,6 +89,11 @@ for (const key of ["hair", "body", "kind"] as const) {
 
 out(`\nverdict on good photos: ${(["accept", "retake", "refer"] as const).map((v) => `${v} ${good.filter((r) => r.a.verdict === v).length}`).join(", ")}`);
 out(`verdict on bad photos:  ${(["accept", "retake", "refer"] as const).map((v) => `${v} ${bad.filter((r) => r.a.verdict === v).length}`).join(", ")}`);
+for (const [label, rs] of [["good", good], ["bad", bad]] as const) {
+  const doubts = new Map<string, number>();
+  for (const r of rs) for (const d of r.a.doubts) doubts.set(d, (doubts.get(d) ?? 0) + 1);
+  out(`why ${label} photos were referred: ${[...doubts].map(([k, v]) => `${k} ${v}`).join("; ") || "-"}`);
+}
 const retakeReasons = new Map<string, number>();
 for (const r of good.filter((g) => !isAccepted(g))) for (const reason of r.a.reasons) retakeReasons.set(reason, (retakeReasons.get(reason) ?? 0) + 1);
 out(`reasons given on good photos not accepted: ${[...retakeReasons].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join("; ") || "-"}`);

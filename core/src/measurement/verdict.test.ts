@@ -36,16 +36,16 @@ describe("judgePhoto", () => {
   });
 
   it("refers a photo whose deciding probability lies in the middle band, on either side of the threshold", () => {
-    for (const p of [0.45, 0.55, 0.6]) {
+    for (const p of [0.46, 0.55, 0.6]) {
       const verdict = judgePhoto([0.1, 0.1, 0.1, p, 0.1, 0.1, 0.1, 0.1], clean);
       expect(verdict.outcome).toBe("refer");
       expect(verdict.accepted).toBe(false);
       expect(verdict.doubts).toEqual([REFERRAL_CAUSES.uncertain]);
     }
-    expect(judgePhoto([0.1, 0.1, 0.1, 0.39, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("accept");
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.44, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("accept");
     expect(judgePhoto([0.1, 0.1, 0.1, 0.66, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
     // one clear reason decides, whatever else is unsure
-    expect(judgePhoto([0.9, 0.1, 0.1, 0.45, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
+    expect(judgePhoto([0.9, 0.1, 0.1, 0.47, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
   });
 
   it("refers a no-nose reason that a confident nose contradicts, but keeps other clear reasons", () => {

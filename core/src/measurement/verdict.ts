@@ -45,9 +45,9 @@ export type ReferralCause = (typeof REFERRAL_CAUSES)[keyof typeof REFERRAL_CAUSE
 
 /**
  * The middle band, as multiples of each reason's threshold: a probability from `from` x threshold
- * up to `to` x threshold is neither a clear pass nor a clear fail (0.4 to 0.65 at threshold 0.5).
+ * up to `to` x threshold is neither a clear pass nor a clear fail (0.45 to 0.65 at threshold 0.5).
  */
-export const UNCERTAIN_BAND = { from: 0.8, to: 1.3 } as const;
+export const UNCERTAIN_BAND = { from: 0.9, to: 1.3 } as const;
 /** A nose heatmap peak at least this probable is a nose, whatever the quality head says. */
 export const CONFIDENT_NOSE = 0.8;
 
