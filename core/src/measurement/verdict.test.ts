@@ -64,6 +64,9 @@ describe("judgePhoto", () => {
     expect(verdict.doubts).toEqual([REFERRAL_CAUSES.viewsDisagree]);
     expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: [low, low] }).outcome).toBe("accept");
     expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.8, 0.1, 0.1], { ...clean, viewProbabilities: views }).outcome).toBe("retake");
+    // one view of four against the other three is noise, not disagreement
+    const oneOfFour = [low, low, low, [0.1, 0.1, 0.1, 0.1, 0.1, 0.9, 0.1, 0.1]];
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: oneOfFour }).outcome).toBe("accept");
   });
 
   it("asks for a retake, not a reviewer, when the geometry finds the head cut or covered", () => {
