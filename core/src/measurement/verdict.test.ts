@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
+import { DEFAULT_REASON_THRESHOLDS, FRAME_MESSAGES, frameMessage, judgePhoto, qualityMargin, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
 
 const clean = { headFound: true, headTouchesFrame: false, noseFound: true };
 const low = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
@@ -81,5 +81,16 @@ describe("judgePhoto", () => {
     expect(qualityMargin(low)).toBeCloseTo(0.2, 9);
     expect(qualityMargin([0.1, 0.1, 0.1, 0.45, 0.1, 0.1, 0.1, 0.1])).toBeCloseTo(0.9, 9);
     expect(QUALITY_REASONS).toHaveLength(8);
+  });
+});
+
+describe("frameMessage", () => {
+  it("says a referred frame without a named reason is unsure, not headless", () => {
+    const unsure = judgePhoto([0.1, 0.1, 0.1, 0.47, 0.1, 0.1, 0.1, 0.1], clean);
+    expect(unsure.outcome).toBe("refer");
+    expect(frameMessage({ ...unsure, verdict: unsure.outcome })).toBe(FRAME_MESSAGES.unsure);
+    expect(frameMessage({ accepted: false, verdict: "retake", reasons: [] })).toBe(FRAME_MESSAGES.noHead);
+    expect(frameMessage({ accepted: false, verdict: "retake", reasons: ["Image is blurry"] })).toBe("Image is blurry");
+    expect(frameMessage({ accepted: true, verdict: "accept", reasons: [] })).toBe(FRAME_MESSAGES.good);
   });
 });

@@ -155,3 +155,13 @@ export const qualityMargin = (
   });
   return worst;
 };
+
+/** What live capture (portal and kiosk) says about the frame it just judged. */
+export const FRAME_MESSAGES = {
+  good: "Good frame: hold still",
+  unsure: "Not sure about this frame: hold still",
+  noHead: "No head found",
+} as const;
+
+export const frameMessage = (a: { readonly accepted: boolean; readonly verdict: VerdictOutcome; readonly reasons: readonly QualityReason[] }): string =>
+  a.accepted ? FRAME_MESSAGES.good : a.reasons.length > 0 ? a.reasons.join("; ") : a.verdict === "refer" ? FRAME_MESSAGES.unsure : FRAME_MESSAGES.noHead;
