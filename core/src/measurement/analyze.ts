@@ -184,7 +184,8 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
       // On the outline as traced: trimming only removes outward bulges, never the bite of a finger.
       headObstructed: headFound && solidity(outline) < (options.minSolidity ?? 0.97),
       noseFound: noseTip !== null,
-      noseConfidence: useRefined ? refined!.noseConfidence : first.noseConfidence,
+      // Only a nose where a nose can be speaks against a no-nose reason (a peak on an ear does not).
+      noseConfidence: noseTip === null ? null : useRefined ? refined!.noseConfidence : first.noseConfidence,
       viewProbabilities: judged.viewQuality,
     },
     thresholds,
