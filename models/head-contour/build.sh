@@ -2,7 +2,10 @@
 # Rebuild the head-contour model from scratch: rendered data -> training -> ONNX -> metrics -> samples/quiz.
 #   bash models/head-contour/build.sh            (defaults below)
 #   SEED=1 SCENES=3200 MINUTES=40 bash models/head-contour/build.sh
+#   CROWN_SCENES=0.6 bash models/head-contour/build.sh   (render.py scenes without the shortcuts of issue 18)
 # Needs the Debian Python (/usr/bin/python3 with torch, numpy, opencv) and ffmpeg. CPU only, 2 threads.
+# Trains on render.py only: render2/ (the second renderer family) is for measuring generalisation and
+# must never feed training (docs/adr/0040-second-renderer-family-never-trained-on.md).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"

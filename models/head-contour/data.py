@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 import render as R
+from geometry import measure_head
 
 SIZE = 160
 
@@ -148,7 +149,10 @@ def eval_scene(args):
     # the renderer's output is already JPEG-compressed; store losslessly-ish at high quality
     cv2.imwrite(os.path.join(out_dir, name), r["image"][..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 97])
     cv2.imwrite(os.path.join(out_dir, f"{idx:04d}_mask.png"), r["mask"] * 255)
+    # the section's own size, for the CVA-in-mm figures (cm in the renderer, mm in the truth)
+    g = measure_head(*R.truth_outline(p["shape"]))
     return {"image": name, "ci": r["ci"], "cvai": r["cvai"], "reasons": r["reasons"], "nose": r["nose"],
+            "cva_mm": 10 * (g["A"] - g["B"]), "length_mm": 10 * g["L"],
             "sticker": r["sticker"], "bbox": r["bbox"], "cap": p["cap"], "kind": p["shape"]["kind"],
             "head_diam": r["head_diam"], "width": int(r["image"].shape[1]), "height": int(r["image"].shape[0])}
 

@@ -13,6 +13,7 @@ the applicable bad-image reasons, and the true CI / CVAI of the head's own outli
 from above along its vertical axis (geometry.py, the measurement.md geometry).
 """
 import math
+import os
 
 import cv2
 import numpy as np
@@ -30,6 +31,11 @@ REASONS = [
     "No nose, back view",
 ]
 STICKER_DIAMETER_CM = 3.0
+# Which scene distribution to draw. "0.5": the one model 0.5.0 was trained on (kept so that its data,
+# samples and quiz pools rebuild byte for byte). "0.6": without the shortcuts issue 18 found (a sticker
+# on caps and hair alike, of any colour, size and glare; clothing anywhere in good photos, or none;
+# unequal ears), drawn after every 0.5 parameter so the rest of each scene stays the same.
+SCENES = os.environ.get("CROWN_SCENES", "0.5")
 
 # Labels in the z-buffer.
 L_BG, L_VAULT, L_LOWER, L_EAR, L_NOSE, L_CHEEK, L_BODY, L_HAND, L_BRIM, L_STICKER, L_HAIR = range(11)
@@ -311,6 +317,14 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
     p["ambient"] = rng.uniform(0.3, 0.55)
     p["blurry"] = 0 in R
     p["seed"] = int(rng.integers(2 ** 31))
+    if SCENES == "0.6":
+        p["sticker"] = bool(rng.random() < (0.6 if cap else 0.3))
+        p["sticker_rgb"] = rng.uniform(0.05, 1.0, 3) if rng.random() < 0.6 else None
+        p["sticker_cm"] = STICKER_DIAMETER_CM if rng.random() < 0.5 else float(rng.uniform(1.8, 4.5))
+        p["sticker_glare"] = bool(rng.random() < 0.3)
+        p["shoulders"] = str(rng.choice(["under", "behind", "front", "side", "absent"]))
+        p["shoulder_shift"] = rng.uniform(2.0, 7.0, 2)
+        p["ear_scale"] = rng.uniform(0.75, 1.25, 2)
     return p
 
 
@@ -436,14 +450,19 @@ def render(p, max_side=None):
         re = radius(s, np.array([sgn * math.pi / 2]))[0]
         c = np.array([sgn * (re * 0.93 + 0.15), -0.3 + (ear_shift * (1 if sgn == s["flat_side"] else 0)), -0.36 * s["hl"]])
         rot = rot_axis([0, 1, 0], sgn * math.radians(rng.uniform(25, 45)))
-        Pp, Nn = ellipsoid(c, np.array([0.35, 1.7, 2.4]), int(13 * den), int(8 * den), rot)
+        k_ear = p["ear_scale"][(sgn + 1) // 2] if "ear_scale" in p else 1.0  # unequal ears in good photos too
+        Pp, Nn = ellipsoid(c, np.array([0.35, 1.7 * k_ear, 2.4 * k_ear]), int(13 * den), int(8 * den), rot)
         add(Pp, Nn, skin * np.array([1.05, 0.9, 0.88]), L_EAR)
     # shoulders / clothing
     cl = p["cloth"]
     sh_c = np.array([0, -0.15 * b, -s["hl"] - 4.5])
+    where = p.get("shoulders", "under")
+    dx, dy = p.get("shoulder_shift", (0.0, 0.0))
+    sh_c = sh_c + {"under": [0, 0, 0], "behind": [0, -dy, 0], "front": [0, dy, 0], "side": [dx * 1.3 * (1 if dy > 4.5 else -1), 0, 0], "absent": [0, 0, 0]}[where]
     Pp, Nn = ellipsoid(sh_c, np.array([13.0, 7.5, 4.5]), int(60 * min(den, 6)), int(20 * min(den, 6)))
     ctex = 0.85 + 0.15 * np.sin(Pp[:, 0] * rng.uniform(2, 6) + Pp[:, 1] * rng.uniform(0, 3)) if rng.random() < 0.5 else np.ones(len(Pp))
-    add(Pp, Nn, cl[None] * ctex[:, None], L_BODY)
+    if where != "absent":
+        add(Pp, Nn, cl[None] * ctex[:, None], L_BODY)
     # hair artifacts: strands/tufts sticking out of the outline
     if p["hair_artifact"]:
         nt = rng.integers(4, 12)
@@ -480,7 +499,7 @@ def render(p, max_side=None):
             add(Pp, Nn, p["hair_color"] * 0.8, L_HAIR, 0.1)
     # sticker
     sticker_c3 = None
-    if p["cap"]:
+    if p.get("sticker", p["cap"]):
         ox, oy = p["sticker_off"]
         # find the surface point above (ox, oy)
         al_s = math.atan2(ox, oy)
@@ -497,18 +516,20 @@ def render(p, max_side=None):
         e1 = np.cross(nn, [0, 1, 0.0])
         e1 /= np.linalg.norm(e1)
         e2 = np.cross(nn, e1)
-        rs = STICKER_DIAMETER_CM / 2
+        rs = p.get("sticker_cm", STICKER_DIAMETER_CM) / 2
         nr = int(rs * den * 1.5) + 2
         rr2, th = np.meshgrid(np.linspace(0, rs, nr), np.linspace(0, 2 * math.pi, int(2 * math.pi * rs * den * 1.5) + 6, endpoint=False))
         Pp = c + 0.22 * nn + (rr2[..., None] * (np.cos(th)[..., None] * e1 + np.sin(th)[..., None] * e2))
         Pp = Pp.reshape(-1, 3)
         Nn = np.broadcast_to(nn, Pp.shape).copy()
         sc = [np.array([0.97, 0.97, 0.95]), np.array([0.98, 0.85, 0.2]), np.array([0.2, 0.7, 0.95])][p["sticker_color"]]
+        if p.get("sticker_rgb") is not None:
+            sc = p["sticker_rgb"]
         ring = (rr2.reshape(-1) > rs * 0.8) & (rr2.reshape(-1) < rs * 0.9)
         ccol = np.where(ring[:, None], sc * 0.4, sc)
         dot = rr2.reshape(-1) < rs * 0.12
         ccol = np.where(dot[:, None], sc * 0.3, ccol)
-        add(Pp, Nn, ccol, L_STICKER, 0.4)
+        add(Pp, Nn, ccol, L_STICKER, 1.0 if p.get("sticker_glare") else 0.4)
         sticker_c3 = c
     # hands
     hand_specs = []

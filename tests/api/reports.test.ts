@@ -75,6 +75,7 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
       const shape = shapes[Number(/photo-(\d)/.exec(a.file_name)![1]) - 1]!;
       expect(Math.abs(a.measurement.ci - drawnCi(shape))).toBeLessThan(2.5);
       expect(a.measurement.automatic.accepted).toBe(true);
+      expect(a.measurement.automatic.verdict).toBe("accept");
       expect(a.measurement.overlay.outline.length).toBeGreaterThan(10);
       expect(a.measurement.overlay.diagonals).not.toBeNull();
     }

@@ -33,9 +33,11 @@ describe.skipIf(!modelAvailable() || samplePhotos().length === 0)("crown analyze
     expect(code).toBe(0);
     const lines = JSON.parse(stdout) as Record<string, unknown>[];
     expect(lines).toHaveLength(1);
-    expect(Object.keys(lines[0]!).sort()).toEqual(["accepted", "ci", "cva_mm", "cvai", "file", "reasons"]);
+    expect(Object.keys(lines[0]!).sort()).toEqual(["accepted", "ci", "cva_mm", "cvai", "file", "reasons", "verdict"]);
     expect(lines[0]!.file).toBe(photo);
     expect(typeof lines[0]!.accepted).toBe("boolean");
+    expect(["accept", "retake", "refer"]).toContain(lines[0]!.verdict);
+    expect(lines[0]!.accepted).toBe(lines[0]!.verdict === "accept");
   });
 
   it("names each unreadable file, still reports the others, and exits 1", async () => {
@@ -74,8 +76,8 @@ describe.skipIf(!modelAvailable() || samplePhotos().length === 0)("crown analyze
 });
 
 describe("summarizeVideo", () => {
-  const frame = (accepted: boolean, ci: number, margin: number, reasons: PhotoAnalysis["reasons"] = []): PhotoAnalysis =>
-    ({ accepted, reasons, ci, cvai: ci / 20, cva_mm: null, qualityMargin: margin }) as PhotoAnalysis;
+  const frame = (accepted: boolean, ci: number, margin: number, reasons: PhotoAnalysis["reasons"] = [], verdict?: PhotoAnalysis["verdict"]): PhotoAnalysis =>
+    ({ accepted, verdict: verdict ?? (accepted ? "accept" : "retake"), reasons, ci, cvai: ci / 20, cva_mm: null, qualityMargin: margin }) as PhotoAnalysis;
 
   it("takes the median of the ten best accepted frames, with the spread", () => {
     const frames = [
@@ -98,6 +100,12 @@ describe("summarizeVideo", () => {
       frame(false, 80, 2, ["No nose visible"]),
     ];
     const result = summarizeVideo("clip.mp4", frames);
-    expect(result).toMatchObject({ accepted: false, ci: null, cvai: null, cva_mm: null, reasons: ["Image is blurry"] });
+    expect(result).toMatchObject({ accepted: false, verdict: "retake", ci: null, cvai: null, cva_mm: null, reasons: ["Image is blurry"] });
+  });
+
+  it("refers a clip to the reviewer when no frame was accepted and some were unsure", () => {
+    const frames = [frame(false, 80, 2, ["Image is blurry"]), frame(false, 80, 1, ["Hair artifact present"], "refer")];
+    expect(summarizeVideo("clip.mp4", frames)).toMatchObject({ accepted: false, verdict: "refer" });
+    expect(summarizeVideo("clip.mp4", [...frames, frame(true, 82, 0.5)])).toMatchObject({ accepted: true, verdict: "accept" });
   });
 });

@@ -1,6 +1,7 @@
 import { AUTO_CAPTURE_SHOTS, type KioskShot } from "@crown/core/kiosk/machine";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
+import { frameMessage } from "@crown/core/measurement/verdict";
 import { headContourWorker, type PhotoAnalysis } from "./inference.ts";
 
 const ANALYSIS_MAX_SIDE = 640;
@@ -11,7 +12,7 @@ const scaled = (w: number, h: number, max: number) => {
   return { width: Math.max(1, Math.round(w * k)), height: Math.max(1, Math.round(h * k)) };
 };
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
-const reasonText = (a: PhotoAnalysis) => (a.accepted ? "Good frame: hold still" : a.reasons.length > 0 ? a.reasons.join("; ") : "No head found");
+const reasonText = (a: PhotoAnalysis) => frameMessage(a);
 
 interface Overlay {
   readonly width: number;

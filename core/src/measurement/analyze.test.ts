@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzePhoto, insideOutline } from "./analyze.ts";
 import { measureHead } from "./geometry.ts";
+import { sectionMillimetresPerPixel } from "./scale.ts";
 import type { Point, RgbImage } from "./image.ts";
 import { Effect } from "effect";
 import { HeadContourModel, type HeadContourOutputs } from "./model.ts";
@@ -155,8 +156,11 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
       expect(Math.abs(result.ci! - truth.ci)).toBeLessThan(0.3);
       expect(Math.abs(result.cvai! - truth.cvai)).toBeLessThan(0.3);
       expect(truth.cvai).toBeGreaterThan(4);
-      const mmPerPx = 30 / (2 * 18);
-      expect(Math.abs(result.cva_mm! - (truth.diagonals.a - truth.diagonals.b) * mmPerPx)).toBeLessThan(0.3);
+      // The scale at the widest section, below the sticker (scale.ts), from the measured length; the
+      // tolerance is the 0.36 px the diagonals may miss by.
+      const mmPerPx = sectionMillimetresPerPixel(2 * result.sticker!.radius, 30, result.length!)!;
+      expect(mmPerPx).toBeGreaterThan(30 / (2 * result.sticker!.radius));
+      expect(Math.abs(result.cva_mm! - (truth.diagonals.a - truth.diagonals.b) * mmPerPx)).toBeLessThan(0.36 * mmPerPx);
       expect(result.sticker!.radius).toBeCloseTo(18, 0);
       expect(insideOutline(result.outline, result.sticker!.centre)).toBe(true);
     }

@@ -6,7 +6,7 @@ import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
 import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, solidity, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
 import { trimBulges, type BulgeOptions } from "./bulges.ts";
 import { withViews, type ViewCount } from "./views.ts";
-import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds } from "./verdict.ts";
+import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds, type ReferralCause, type VerdictOutcome } from "./verdict.ts";
 
 export interface AnalyzeOptions {
   /** The model's input side (model.json `input_size`). */
@@ -39,8 +39,13 @@ export interface AnalyzeOptions {
 }
 
 export interface PhotoAnalysis {
+  /** accept, retake (with reasons) or refer to the reviewer (with doubts): verdict.ts. */
+  readonly verdict: VerdictOutcome;
+  /** verdict === "accept". */
   readonly accepted: boolean;
   readonly reasons: QualityReason[];
+  /** Why the photo is referred; empty unless verdict === "refer". */
+  readonly doubts: ReferralCause[];
   /** The model's probability for each of QUALITY_REASONS, from the close-up (or the whole photo without a head). */
   readonly quality: number[];
   /** Largest probability-to-threshold ratio; lower is a better photo. */
@@ -67,7 +72,11 @@ export interface PassResult {
   readonly transform: InputTransform;
   readonly region: Region | null;
   readonly noseTip: Point | null;
+  /** The nose heatmap's peak probability where a nose was found. */
+  readonly noseConfidence: number | null;
   readonly quality: number[];
+  /** Each view's quality probabilities, when the pass looked at several views. */
+  readonly viewQuality: number[][] | null;
   readonly touchesFrame: boolean;
   /** The head outline in photo pixels; traced on demand (the whole-photo pass rarely needs it). */
   outline(): Point[];
@@ -95,11 +104,17 @@ export const readOutputs = (
   const nose = findNoseTip(logitMap(slice(outputs.nose), size, size), { presence: nosePresence });
   const reasons = QUALITY_REASONS.length;
   const quality = Array.from(outputs.quality.subarray(i * reasons, (i + 1) * reasons), sigmoid);
+  const views = outputs.viewQuality ? outputs.viewQuality.length / outputs.quality.length : 0;
+  const viewQuality = outputs.viewQuality
+    ? Array.from({ length: views }, (_, v) => Array.from(outputs.viewQuality!.subarray((i * views + v) * reasons, (i * views + v + 1) * reasons), sigmoid))
+    : null;
   return {
     transform,
     region,
     noseTip: nose ? toPhoto(transform, nose) : null,
+    noseConfidence: nose ? nose.confidence : null,
     quality,
+    viewQuality,
     touchesFrame: region !== null && regionTouches(region, photoRectInInput(transform, photo)),
     outline: () => (region ? traceOutline(mask, region, level).map((p) => toPhoto(transform, p)) : []),
     sticker: () => {
@@ -143,6 +158,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   // The close-up judges quality (blur, hair, tilt show better at twice the resolution; a head cut by
   // the photo's edge shows as the crop's zero padding), as models/head-contour/evaluate.py does.
   const quality = refined?.quality ?? first.quality;
+  const judged = refined ?? first;
   // Prefer the close-up; fall back to the whole photo where the close-up found nothing.
   const useRefined = refined !== null && refined.region !== null;
   const outline = useRefined ? refined!.outline() : first.outline();
@@ -168,6 +184,9 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
       // On the outline as traced: trimming only removes outward bulges, never the bite of a finger.
       headObstructed: headFound && solidity(outline) < (options.minSolidity ?? 0.97),
       noseFound: noseTip !== null,
+      // Only a nose where a nose can be speaks against a no-nose reason (a peak on an ear does not).
+      noseConfidence: noseTip === null ? null : useRefined ? refined!.noseConfidence : first.noseConfidence,
+      viewProbabilities: judged.viewQuality,
     },
     thresholds,
   );
@@ -179,8 +198,10 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
       : null;
 
   return {
+    verdict: verdict.outcome,
     accepted: verdict.accepted,
     reasons: verdict.reasons,
+    doubts: verdict.doubts,
     quality,
     qualityMargin: qualityMargin(quality, thresholds),
     ci: geometry?.ci ?? null,

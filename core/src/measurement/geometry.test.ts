@@ -90,8 +90,9 @@ describe("measureHead on analytic shapes", () => {
 
   it("gives CVA in millimetres only with a sticker", () => {
     const diagonals = { a: 130, b: 120, endpoints: { a: [{ x: 0, y: 0 }, { x: 0, y: 0 }] as const, b: [{ x: 0, y: 0 }, { x: 0, y: 0 }] as const } };
-    expect(cvaMillimetres({ diagonals }, 60, 30)).toBe(5);
-    expect(cvaMillimetres({ diagonals }, null, 30)).toBeNull();
+    // 0.5 mm a pixel at the sticker; the 300-px section lies 0.8 x 75 mm = 60 mm lower: x 460 / 400
+    expect(cvaMillimetres({ diagonals, length: 300 }, 60, 30)).toBeCloseTo(5 / (1 - (0.5 * 0.8 * 300) / 800), 9);
+    expect(cvaMillimetres({ diagonals, length: 300 }, null, 30)).toBeNull();
   });
 
   it("refuses a nose at the head centre", () => {

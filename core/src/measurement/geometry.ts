@@ -1,6 +1,7 @@
 // The geometry of shared/spec/measurement.md: AP axis, length, width, diagonals, CI and CVAI.
 import type { Point } from "./image.ts";
 import { polygonCentroid, type Outline } from "./outline.ts";
+import { sectionMillimetresPerPixel, type SectionScaleOptions } from "./scale.ts";
 
 export type Segment = readonly [Point, Point];
 
@@ -137,12 +138,16 @@ export const measureHead = (outline: Outline, noseTip: Point): HeadGeometry | nu
   };
 };
 
-/** CVA in millimetres, only when the sticker gives the scale; never guessed. */
+/**
+ * CVA in millimetres, only when the sticker gives the scale; never guessed. The scale is the one at
+ * the widest section, corrected for the sticker's height above it (scale.ts).
+ */
 export const cvaMillimetres = (
-  geometry: Pick<HeadGeometry, "diagonals">,
+  geometry: Pick<HeadGeometry, "diagonals" | "length">,
   stickerDiameterPx: number | null,
   stickerDiameterMm: number,
-): number | null =>
-  stickerDiameterPx !== null && stickerDiameterPx > 0
-    ? (geometry.diagonals.a - geometry.diagonals.b) * (stickerDiameterMm / stickerDiameterPx)
-    : null;
+  options: SectionScaleOptions = {},
+): number | null => {
+  const scale = sectionMillimetresPerPixel(stickerDiameterPx, stickerDiameterMm, geometry.length, options);
+  return scale === null ? null : (geometry.diagonals.a - geometry.diagonals.b) * scale;
+};

@@ -4,6 +4,7 @@ export * from "./outline.ts";
 export * from "./bulges.ts";
 export * from "./landmarks.ts";
 export * from "./geometry.ts";
+export * from "./scale.ts";
 export * from "./verdict.ts";
 export * from "./bands.ts";
 export * from "./aggregate.ts";

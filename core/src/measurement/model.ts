@@ -7,6 +7,8 @@ export interface HeadContourOutputs {
   readonly nose: Float32Array;
   readonly sticker: Float32Array;
   readonly quality: Float32Array;
+  /** With several views of each input (views.ts): every view's quality logits, [n, views, 8]. */
+  readonly viewQuality?: Float32Array;
 }
 
 export interface HeadContourModel {

@@ -1,22 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS } from "./verdict.ts";
+import { DEFAULT_REASON_THRESHOLDS, FRAME_MESSAGES, frameMessage, judgePhoto, qualityMargin, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
 
 const clean = { headFound: true, headTouchesFrame: false, noseFound: true };
 const low = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
 
 describe("judgePhoto", () => {
   it("accepts a photo no reason flags", () => {
-    expect(judgePhoto(low, clean)).toEqual({ accepted: true, reasons: [] });
+    expect(judgePhoto(low, clean)).toEqual({ outcome: "accept", accepted: true, reasons: [], doubts: [] });
   });
 
   it("names each reason whose probability reaches its threshold, in the quiz's words and order", () => {
     const p = [0.9, 0.1, 0.1, 0.1, 0.1, 0.5, 0.1, 0.1];
-    expect(judgePhoto(p, clean)).toEqual({ accepted: false, reasons: ["Image is blurry", "Hair artifact present"] });
+    expect(judgePhoto(p, clean)).toEqual({ outcome: "retake", accepted: false, reasons: ["Image is blurry", "Hair artifact present"], doubts: [] });
   });
 
   it("uses the thresholds as data, per reason", () => {
-    const p = [0.1, 0.1, 0.1, 0.1, 0.1, 0.6, 0.1, 0.1];
-    expect(judgePhoto(p, clean, { ...DEFAULT_REASON_THRESHOLDS, "Hair artifact present": 0.7 }).accepted).toBe(true);
+    const p = [0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1];
+    expect(judgePhoto(p, clean).accepted).toBe(true);
+    expect(judgePhoto(p, clean, { ...DEFAULT_REASON_THRESHOLDS, "Hair artifact present": 0.2 }).outcome).toBe("retake");
   });
 
   it("rejects when the geometry finds no head, a cut-off head or no nose", () => {
@@ -34,6 +35,44 @@ describe("judgePhoto", () => {
     expect(judgePhoto(backView, { ...clean, noseFound: false }).reasons).toEqual(["No nose, back view"]);
   });
 
+  it("refers a photo whose deciding probability lies in the middle band, on either side of the threshold", () => {
+    for (const p of [0.46, 0.55, 0.6]) {
+      const verdict = judgePhoto([0.1, 0.1, 0.1, p, 0.1, 0.1, 0.1, 0.1], clean);
+      expect(verdict.outcome).toBe("refer");
+      expect(verdict.accepted).toBe(false);
+      expect(verdict.doubts).toEqual([REFERRAL_CAUSES.uncertain]);
+    }
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.44, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("accept");
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.66, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
+    // one clear reason decides, whatever else is unsure
+    expect(judgePhoto([0.9, 0.1, 0.1, 0.47, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
+  });
+
+  it("refers a no-nose reason that a confident nose contradicts, but keeps other clear reasons", () => {
+    const backView = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.95];
+    const verdict = judgePhoto(backView, { ...clean, noseConfidence: 0.95 });
+    expect(verdict).toEqual({ outcome: "refer", accepted: false, reasons: ["No nose, back view"], doubts: [REFERRAL_CAUSES.noseContradicts] });
+    expect(judgePhoto([0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], { ...clean, noseConfidence: 0.9 }).outcome).toBe("refer");
+    expect(judgePhoto(backView, { ...clean, noseConfidence: 0.6 }).outcome).toBe("retake");
+    expect(judgePhoto([0.95, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.95], { ...clean, noseConfidence: 0.95 }).outcome).toBe("retake");
+  });
+
+  it("refers a photo whose turned views disagree about a reason, unless the average is clear", () => {
+    const views = [low, [0.1, 0.1, 0.1, 0.1, 0.1, 0.9, 0.1, 0.1]];
+    const verdict = judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: views });
+    expect(verdict.outcome).toBe("refer");
+    expect(verdict.doubts).toEqual([REFERRAL_CAUSES.viewsDisagree]);
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: [low, low] }).outcome).toBe("accept");
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.8, 0.1, 0.1], { ...clean, viewProbabilities: views }).outcome).toBe("retake");
+    // one view of four against the other three is noise, not disagreement
+    const oneOfFour = [low, low, low, [0.1, 0.1, 0.1, 0.1, 0.1, 0.9, 0.1, 0.1]];
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: oneOfFour }).outcome).toBe("accept");
+  });
+
+  it("asks for a retake, not a reviewer, when the geometry finds the head cut or covered", () => {
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.5, 0.1, 0.1, 0.1, 0.1], { ...clean, headTouchesFrame: true }).outcome).toBe("retake");
+  });
+
   it("refuses a quality vector of the wrong length", () => {
     expect(() => judgePhoto([0.1], clean)).toThrow(RangeError);
   });
@@ -42,5 +81,16 @@ describe("judgePhoto", () => {
     expect(qualityMargin(low)).toBeCloseTo(0.2, 9);
     expect(qualityMargin([0.1, 0.1, 0.1, 0.45, 0.1, 0.1, 0.1, 0.1])).toBeCloseTo(0.9, 9);
     expect(QUALITY_REASONS).toHaveLength(8);
+  });
+});
+
+describe("frameMessage", () => {
+  it("says a referred frame without a named reason is unsure, not headless", () => {
+    const unsure = judgePhoto([0.1, 0.1, 0.1, 0.47, 0.1, 0.1, 0.1, 0.1], clean);
+    expect(unsure.outcome).toBe("refer");
+    expect(frameMessage({ ...unsure, verdict: unsure.outcome })).toBe(FRAME_MESSAGES.unsure);
+    expect(frameMessage({ accepted: false, verdict: "retake", reasons: [] })).toBe(FRAME_MESSAGES.noHead);
+    expect(frameMessage({ accepted: false, verdict: "retake", reasons: ["Image is blurry"] })).toBe("Image is blurry");
+    expect(frameMessage({ accepted: true, verdict: "accept", reasons: [] })).toBe(FRAME_MESSAGES.good);
   });
 });

@@ -58,6 +58,8 @@ describe("withViews", () => {
     const out = await withViews(ramp, SIZE, 2).run(new Float32Array(3 * PLANE), 1);
     for (const v of out.mask) expect(v).toBeCloseTo(2.5, 6);
     expect(Array.from(out.quality)).toEqual(new Array(8).fill(0.5));
+    // Each view's own quality stays readable, so the verdict can see the views disagree.
+    expect(Array.from(out.viewQuality!)).toEqual([...new Array(8).fill(0), ...new Array(8).fill(1)]);
     // A mirror left to right turns the ramp round too; a mirror top to bottom keeps it.
     const one = await withViews(ramp, SIZE, 1).run(new Float32Array(3 * PLANE), 1);
     expect(Array.from(one.mask.subarray(0, SIZE))).toEqual([0, 1, 2, 3, 4, 5]);

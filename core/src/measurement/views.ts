@@ -92,7 +92,7 @@ export const withViews = (model: HeadContourModel, size: number, views: ViewCoun
           for (let r = 0; r < reasons; r++) quality[b * reasons + r]! += out.quality[(b * views + v) * reasons + r]! * share;
         }
       }
-      return { mask: turnBack(out.mask), nose: turnBack(out.nose), sticker: turnBack(out.sticker), quality };
+      return { mask: turnBack(out.mask), nose: turnBack(out.nose), sticker: turnBack(out.sticker), quality, viewQuality: out.quality };
     },
   };
 };

@@ -76,6 +76,7 @@ const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, size: { 
   reportId: attachment.reportId,
   round: attachment.round,
   accepted: analysis.accepted,
+  verdict: analysis.verdict,
   reasons: analysis.reasons,
   qualityMargin: Number.isFinite(analysis.qualityMargin) ? analysis.qualityMargin : null,
   ci: analysis.ci,
@@ -94,6 +95,8 @@ const failedMeasurement = (attachment: Attachment, error: string, at: Date): Mea
   reportId: attachment.reportId,
   round: attachment.round,
   accepted: false,
+  // Unreadable: the parent has to send another photo.
+  verdict: "retake",
   reasons: [],
   qualityMargin: null,
   ci: null,

@@ -3,6 +3,7 @@ import type { AggregatedIndices } from "../measurement/aggregate.ts";
 import type { Segment } from "../measurement/geometry.ts";
 import type { Point, RgbImage } from "../measurement/image.ts";
 import type { AnalyzeOptions } from "../measurement/analyze.ts";
+import type { VerdictOutcome } from "../measurement/verdict.ts";
 import type { PageOf, PageRequest } from "../onboarding/model.ts";
 import type { ReportStatus } from "./lifecycle.ts";
 
@@ -98,8 +99,9 @@ export interface Measurement {
   readonly attachmentId: string;
   readonly reportId: string;
   readonly round: number;
-  /** The automatic verdict. */
+  /** The automatic verdict: accepted iff verdict === "accept"; "refer" waits for a reviewer. */
   readonly accepted: boolean;
+  readonly verdict: VerdictOutcome;
   readonly reasons: ReadonlyArray<string>;
   readonly qualityMargin: number | null;
   readonly ci: number | null;

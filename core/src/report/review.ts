@@ -81,7 +81,7 @@ export const ageAt = (dateOfBirth: string, at: Date): string => {
 
 export const presentMeasurement = (m: Measurement) => ({
   attachment_identifier: m.attachmentId,
-  automatic: { accepted: m.accepted, reasons: m.reasons, quality_margin: present2(m.qualityMargin) },
+  automatic: { accepted: m.accepted, verdict: m.verdict, reasons: m.reasons, quality_margin: present2(m.qualityMargin) },
   decision: m.decision,
   counted: isCounted(m),
   nose_corrected: m.noseCorrected,

@@ -77,6 +77,8 @@ export interface MeasurementsTable {
   report_id: string;
   round: number;
   accepted: boolean;
+  /** null only on rows written before the verdict had three outcomes (the migration fills them). */
+  verdict: "accept" | "retake" | "refer" | null;
   reasons: Json<string[]>;
   quality_margin: number | null;
   ci: number | null;
@@ -373,6 +375,7 @@ export const measurementFromRow = (row: Selectable<MeasurementsTable>): Measurem
   reportId: row.report_id,
   round: row.round,
   accepted: row.accepted,
+  verdict: row.verdict ?? (row.accepted ? "accept" : "retake"),
   reasons: json<string[]>(row.reasons),
   qualityMargin: row.quality_margin,
   ci: row.ci,
@@ -393,6 +396,7 @@ export const makeMeasurements = (db: Kysely<Database>): MeasurementsPort => ({
       report_id: m.reportId,
       round: m.round,
       accepted: m.accepted,
+      verdict: m.verdict,
       reasons: JSON.stringify(m.reasons),
       quality_margin: m.qualityMargin,
       ci: m.ci,

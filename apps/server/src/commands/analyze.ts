@@ -12,6 +12,7 @@ import {
   type PhotoAnalysis,
   type QualityReason,
   type Spread,
+  type VerdictOutcome,
 } from "@crown/core/measurement/index";
 import {
   analyzeOptionsFrom,
@@ -43,6 +44,8 @@ best accepted frames (up to ${BEST_FRAMES}) by the median, with the spread.
 export interface AnalyzedFile {
   readonly file: string;
   readonly accepted: boolean;
+  /** accept, retake (see reasons) or refer to a reviewer (the model is unsure); null when unreadable. */
+  readonly verdict: VerdictOutcome | null;
   readonly reasons: QualityReason[];
   readonly ci: number | null;
   readonly cvai: number | null;
@@ -109,9 +112,10 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   }
 
   if (values.json) {
-    const lines: AnalyzedFile[] = results.map(({ file, accepted, reasons, ci, cvai, cva_mm, error }) => ({
+    const lines: AnalyzedFile[] = results.map(({ file, accepted, verdict, reasons, ci, cvai, cva_mm, error }) => ({
       file,
       accepted,
+      verdict,
       reasons,
       ci: round(ci),
       cvai: round(cvai),
@@ -125,7 +129,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
   return results.some((r) => r.error) ? 1 : 0;
 }
 
-const unreadable = (file: string, error: string): FileResult => ({ file, accepted: false, reasons: [], ci: null, cvai: null, cva_mm: null, error });
+const unreadable = (file: string, error: string): FileResult => ({ file, accepted: false, verdict: null, reasons: [], ci: null, cvai: null, cva_mm: null, error });
 
 export const analyzeFile = async (file: string, model: LoadedHeadContourModel): Promise<FileResult> => {
   let bytes: Uint8Array;
@@ -145,7 +149,7 @@ export const analyzeFile = async (file: string, model: LoadedHeadContourModel): 
       return unreadable(file, `the ${media.mime} image could not be decoded (${(error as Error).message})`);
     }
     const analysis = await analyzePhoto(image, model, options);
-    return { file, accepted: analysis.accepted, reasons: analysis.reasons, ci: analysis.ci, cvai: analysis.cvai, cva_mm: analysis.cva_mm };
+    return { file, accepted: analysis.accepted, verdict: analysis.verdict, reasons: analysis.reasons, ci: analysis.ci, cvai: analysis.cvai, cva_mm: analysis.cva_mm };
   }
   if (media.kind === "video") {
     let frames;
@@ -171,14 +175,16 @@ export const summarizeVideo = (file: string, analyses: readonly PhotoAnalysis[])
   const figures = aggregateAccepted(best);
   const video = { frames: analyses.length, accepted: accepted.length, used: best.length, ci: figures.ci, cvai: figures.cvai, cva_mm: figures.cva_mm };
   if (best.length > 0) {
-    return { file, accepted: true, reasons: [], ci: figures.ci?.median ?? null, cvai: figures.cvai?.median ?? null, cva_mm: figures.cva_mm?.median ?? null, video };
+    return { file, accepted: true, verdict: "accept", reasons: [], ci: figures.ci?.median ?? null, cvai: figures.cvai?.median ?? null, cva_mm: figures.cva_mm?.median ?? null, video };
   }
   const counts = new Map<QualityReason, number>();
   for (const a of analyses) for (const r of a.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
   const most = Math.max(0, ...counts.values());
   // Every reason that rejected at least half as many frames as the commonest one, in the quiz's order.
   const reasons = QUALITY_REASONS.filter((r) => (counts.get(r) ?? 0) > 0 && (counts.get(r) ?? 0) * 2 >= most);
-  return { file, accepted: false, reasons, ci: null, cvai: null, cva_mm: null, video };
+  // Referred when some frame was unsure and none was accepted: a person should look at the clip.
+  const verdict = analyses.some((a) => a.verdict === "refer") ? "refer" : "retake";
+  return { file, accepted: false, verdict, reasons, ci: null, cvai: null, cva_mm: null, video };
 };
 
 const round = (v: number | null): number | null => (v === null ? null : Math.round(v * 100) / 100);
@@ -198,7 +204,7 @@ export const formatTable = (results: readonly FileResult[]): string => {
     if (r.ci !== null && !r.accepted && !r.video) notes.push("measured anyway, not for a report");
     return [
       r.file,
-      r.error ? "unreadable" : r.accepted ? "yes" : "no",
+      r.error ? "unreadable" : r.accepted ? "yes" : r.verdict === "refer" ? "referred" : "no",
       withSpread(r.ci, r.video?.ci),
       withSpread(r.cvai, r.video?.cvai),
       r.video ? withSpread(r.cva_mm, r.video.cva_mm) : fixed(r.cva_mm),

@@ -5,6 +5,7 @@ import type { HeadContourWorkerClient } from "../../../../adapters/inference/src
 import { UploadDialog } from "../reporting/UploadDialog.tsx";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
+import { frameMessage } from "@crown/core/measurement/verdict";
 import { headContourWorker, type PhotoAnalysis } from "./inference.ts";
 import { PatientPicker, type PickedBaby } from "./PatientPicker.tsx";
 import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, extensionOf, isProvider, minGoodShots, UPLOAD_LIMITS } from "./rules.ts";
@@ -43,7 +44,7 @@ const scaled = (w: number, h: number, max: number) => {
   return { width: Math.max(1, Math.round(w * k)), height: Math.max(1, Math.round(h * k)) };
 };
 
-const reasonText = (a: PhotoAnalysis) => (a.accepted ? "Good frame: hold still" : a.reasons.length > 0 ? a.reasons.join("; ") : "No head found");
+const reasonText = (a: PhotoAnalysis) => frameMessage(a);
 
 /** The live outline over the preview: head contour, nose tip and sticker, in the analysed frame's pixels. */
 function LiveOverlay({ overlay }: { overlay: Overlay | null }) {

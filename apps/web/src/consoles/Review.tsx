@@ -219,7 +219,7 @@ function PhotoCard({ a, reportId, editable, onChanged }: { a: ReviewAttachment; 
           {m?.cva_mm !== null && m?.cva_mm !== undefined ? ` · CVA ${m.cva_mm.toFixed(1)} mm` : ""}
         </span>
         <span className="muted small">
-          Automatic: {m?.automatic.accepted ? "accepted" : `rejected${m?.automatic.reasons.length ? ` (${m.automatic.reasons.join("; ")})` : ""}`}
+          Automatic: {m?.automatic.accepted ? "accepted" : `${m?.automatic.verdict === "refer" ? "unsure, referred to you" : "rejected"}${m?.automatic.reasons.length ? ` (${m.automatic.reasons.join("; ")})` : ""}`}
           {m?.nose_corrected ? " · nose corrected" : ""}
           {m?.error ? ` · ${m.error}` : ""}
         </span>
@@ -289,6 +289,9 @@ export function ReviewReport() {
   const preview = () => openPdf(`/review/report/${encodeURIComponent(d.report_identifier)}/preview`);
   const published = () => openPdf(`/report/${encodeURIComponent(d.report_identifier)}/download`);
   const photos = d.attachments.filter((a) => a.file_type === "image");
+  // Photos the automatic check was unsure about come first, apart: they wait for the reviewer's eye.
+  const referred = photos.filter((a) => a.measurement?.automatic.verdict === "refer");
+  const judged = photos.filter((a) => a.measurement?.automatic.verdict !== "refer");
   const videos = d.attachments.filter((a) => a.file_type === "video");
   return (
     <div className="review-page">
@@ -329,8 +332,18 @@ export function ReviewReport() {
           <span className="sw sw-purple" /> diagonal B
         </p>
       </section>
+      {referred.length ? (
+        <section aria-labelledby="referred-title">
+          <h2 id="referred-title">Referred to you ({referred.length}): the automatic check was unsure</h2>
+          <ul className="review-grid">
+            {referred.map((a) => (
+              <PhotoCard key={a.identifier} a={a} reportId={d.report_identifier} editable={editable && !busy} onChanged={setSummary} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <ul className="review-grid">
-        {photos.map((a) => (
+        {judged.map((a) => (
           <PhotoCard key={a.identifier} a={a} reportId={d.report_identifier} editable={editable && !busy} onChanged={setSummary} />
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import { request } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
+import type { VerdictOutcome } from "@crown/core/measurement/index";
 
 /** The reviewers' and admins' calls (api-contract.md: roles reviewer and admin). */
 
@@ -24,7 +25,13 @@ export interface Overlay {
 
 export interface ReviewMeasurement {
   readonly attachment_identifier: string;
-  readonly automatic: { readonly accepted: boolean; readonly reasons: ReadonlyArray<string>; readonly quality_margin: number | null };
+  readonly automatic: {
+    readonly accepted: boolean;
+    /** "refer": the automatic check was unsure and left the photo to the reviewer. */
+    readonly verdict: VerdictOutcome;
+    readonly reasons: ReadonlyArray<string>;
+    readonly quality_margin: number | null;
+  };
   readonly decision: "accepted" | "rejected" | null;
   readonly counted: boolean;
   readonly nose_corrected: boolean;
