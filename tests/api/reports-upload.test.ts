@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ORPHAN_IDLE_MS, sweepOrphanAttachments } from "../../apps/server/src/recovery.ts";
 import { headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
 
 /** The blob files under the data directory (local storage), temporary ones included. */
@@ -109,6 +110,25 @@ describe("upload: a refused request keeps nothing, a cut one keeps its whole fil
     await fs.rm(original);
     expect((await view()).status).toBe(200);
     expect((await thumb()).status).toBe(200);
+  });
+
+  test("recovery removes whole attachment blobs no upload recorded once idle, and keeps recorded ones", async () => {
+    const { parent, id } = await newReport();
+    const up = await s.upload(parent.token, id, [{ name: "kept.jpg", bytes: await headPhoto({ rx: 150, ry: 190 }) }]);
+    const a = up.json.results.attachments[0];
+    const root = path.join(s.dataDir, "blobs");
+    const kept = path.join(root, "attachments", `${a.identifier}.${a.extension}`);
+    const orphan = path.join(root, "attachments", "01ORPHANORPHANORPHANORPHAN.jpg");
+    await fs.writeFile(orphan, "a blob whose upload died before recording it");
+    const fresh = path.join(root, "attachments", "01FRESHFRESHFRESHFRESHFRES.jpg");
+    await fs.writeFile(fresh, "a blob of an upload still streaming");
+    const longAgo = new Date(Date.now() - ORPHAN_IDLE_MS - 1000);
+    await fs.utimes(orphan, longAgo, longAgo);
+    await fs.utimes(kept, longAgo, longAgo);
+    expect(await sweepOrphanAttachments(s.db, root)).toBe(1);
+    expect(await fs.stat(orphan).catch(() => null)).toBeNull();
+    expect((await fs.stat(kept)).isFile()).toBe(true);
+    expect((await fs.stat(fresh)).isFile()).toBe(true);
   });
 
   for (const how of ["cut", "truncated"] as const) {

@@ -1,3 +1,5 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
 import { Effect } from "effect";
 import { type Kysely, sql } from "kysely";
 import { analysisJobKey, ANALYZE_REPORT_JOB, giveUpAnalysis, JobQueue } from "@crown/core/report/index";
@@ -38,6 +40,33 @@ export const recoverAnalyses = async (db: Kysely<Database>, run: <A, E>(effect: 
   return { requeued, failed };
 };
 
+/**
+ * Whole attachment blobs that no attachment row names: an upload whose process died before the one
+ * transaction that records its files (ADR 28). A blob of an upload still streaming elsewhere is not
+ * named yet either, so only those not written to for ORPHAN_IDLE_MS (longer than any upload) go.
+ * Local files only (the S3 store would need a listing).
+ */
+export const ORPHAN_IDLE_MS = 6 * 60 * 60 * 1000;
+export const sweepOrphanAttachments = async (db: Kysely<Database>, blobRoot: string, idleMs = ORPHAN_IDLE_MS) => {
+  const dir = path.join(blobRoot, "attachments");
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const old: string[] = [];
+  for (const name of names) {
+    if (name.startsWith(".") || name.endsWith(".meta.json")) continue;
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (stat?.isFile() && Date.now() - stat.mtimeMs >= idleMs) old.push(`attachments/${name}`);
+  }
+  if (old.length === 0) return 0;
+  const named = new Set((await sql<{ blob_key: string }>`select blob_key from attachments where blob_key in (${sql.join(old)})`.execute(db)).rows.map((r) => r.blob_key));
+  let removed = 0;
+  for (const key of old.filter((k) => !named.has(k))) {
+    await fs.rm(path.join(blobRoot, key), { force: true });
+    await fs.rm(path.join(blobRoot, `${key}.meta.json`), { force: true });
+    removed += 1;
+  }
+  return removed;
+};
+
 /** Starts the recovery loop; `stop` ends it. */
 export const startRecovery = (
   config: Pick<ServerConfig, "dataDir" | "s3">,
@@ -53,6 +82,8 @@ export const startRecovery = (
       if (!config.s3) {
         const removed = await sweepTemporaryFiles(localBlobRoot(config.dataDir));
         if (removed > 0) log({ level: "info", msg: "removed temporary blob files of cut writes", removed });
+        const orphans = await sweepOrphanAttachments(db, localBlobRoot(config.dataDir));
+        if (orphans > 0) log({ level: "info", msg: "removed attachment blobs no upload recorded", removed: orphans });
       }
     } catch (error) {
       log({ level: "error", msg: "recovery failed", error: String((error as Error)?.message ?? error).slice(0, 300) });

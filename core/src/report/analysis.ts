@@ -232,7 +232,8 @@ export const analyzeReport = (reportId: string) =>
           : failedMeasurement(photo, outcome.kind === "unreadable" ? ANALYSIS_PROBLEMS.unreadable(photo.fileName) : ANALYSIS_PROBLEMS.noModel, at);
       yield* measurements.upsert(measurement);
       // The display copy and thumbnail are made now, while the bytes are here: views never decode (ADR 0031).
-      if (Option.isSome(bytes)) yield* prepareDerivedImages(photo, bytes.value).pipe(Effect.catchAllDefect(() => Effect.void));
+      // A failure to store them fails this attempt like any write; the retry skips what is measured.
+      if (Option.isSome(bytes)) yield* prepareDerivedImages(photo, bytes.value);
     }
     const videos = round.filter((a) => a.kind === "video");
     if (videos.length > 0 && Option.isSome(model)) {

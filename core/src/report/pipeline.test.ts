@@ -124,7 +124,8 @@ describe("report pipeline on the in-memory world", () => {
     expect(m.accepted).toBe(true);
     expect(m.ci).toBeGreaterThan(70);
     expect(m.ci).toBeLessThan(100);
-    expect(w.onboarding.world.blobs.size).toBe(PHOTOS.length + 1);
+    // Each photo with its display copy and thumbnail (ADR 0031), and the PDF.
+    expect(w.onboarding.world.blobs.size).toBe(PHOTOS.length * 3 + 1);
   });
 
   it("publishing needs the reviewer role: a physician or parent cannot", async () => {
