@@ -3,6 +3,7 @@ import { Circle, Document, Font, Image, Line, Page, Path, Polyline, renderToBuff
 import { bandLimits, bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
 import { Effect, Layer } from "effect";
+import { PhotoDisagreement } from "./agreement.tsx";
 
 /**
  * The published report as a PDF, laid out with @react-pdf/renderer from `ReportDocument` (which
@@ -163,6 +164,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
       <Text style={styles.small}>
         CVAI levels: {CVAI_BANDS.map((b) => `${b.label} ${bandRange(b)}`).join("; ")}.
       </Text>
+      <PhotoDisagreement summary={doc.summary} />
       {doc.note ? (
         <>
           <Text style={styles.h2}>Reviewer's note</Text>
