@@ -1,9 +1,11 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { openTab, PHONE, screenshotBoth, seriousViolations } from "./helpers/browser.ts";
-import { expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
+import { apiToken, expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
+import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot } from "./helpers/server.ts";
 
 /** Issue 22 (items 7-13): what a newcomer hit walking every screen, each as a user would expect it fixed. */
 
@@ -44,6 +46,67 @@ describe("screens are guarded by role (item 12)", () => {
     await page.goto("/parent-results");
     await page.getByRole("heading", { level: 1, name: "Not available for your account" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
+
+/** Calls the API as `token` (setting up state, not what is under test). */
+const callApi = async (token: string, method: string, url: string, body?: unknown | FormData) => {
+  const form = body instanceof FormData;
+  const res = await fetch(`${server.url}/api/v1/en${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !form ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json().catch(() => ({}))) as { results?: any };
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json.results;
+};
+
+/** The demo parent's baby gets a finalized upload of `files` (names of models/head-contour/samples); answers the report once analysed. */
+const uploadSamples = async (files: ReadonlyArray<string>) => {
+  const token = await apiToken(server, DEMO.parent, DEMO_PASSWORD);
+  const babies = (await callApi(token, "GET", "/user/profile")).babies as Array<{ identifier: string }>;
+  const report = (await callApi(token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
+  const form = new FormData();
+  form.append("report_identifier", report);
+  for (const f of files) form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples", f))], { type: f.endsWith(".mp4") ? "video/mp4" : "image/jpeg" }), f);
+  await callApi(token, "POST", "/report/upload", form);
+  await callApi(token, "POST", "/report/finalize", { report_identifier: report });
+  await expect.poll(async () => (await callApi(token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+  return { report, token };
+};
+
+describe("photos that disagree (item 11)", () => {
+  test("the review console flags a session whose photos disagree; publishing waits until each photo is accepted or rejected", async () => {
+    // Three different heads in one session: no single head measures like that.
+    const { report } = await uploadSamples(["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg"]);
+    const { page, errors } = await openTab(browser, server.url);
+    await signInThroughForm(page, "reviewer@demo.crown", DEMO_PASSWORD);
+    await expectPath(page, /\/review$/);
+    await page.goto(`/review/${report}`);
+    const flag = page.locator(".agreement-flag");
+    await flag.getByText("The accepted photos disagree").waitFor();
+    await flag.getByText(/ranges from .* photos \(measurement error explains up to/).first().waitFor();
+    await flag.getByText(/still to confirm/).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "review-photos-disagree");
+
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.locator(".toast-error").getByText(/The accepted photos disagree: .* Accept or reject each counted photo before publishing\./).waitFor();
+    expect(await page.getByText("published", { exact: true }).count()).toBe(0);
+
+    // The reviewer confirms each photo the model accepted (the pill said "Accepted automatically").
+    const cards = page.locator(".review-card");
+    for (let i = 0; i < (await cards.count()); i++) {
+      const card = cards.nth(i);
+      if ((await card.locator(".pill").innerText()) !== "Accepted automatically") continue;
+      await card.getByRole("button", { name: /^Accept / }).click();
+      await card.getByText("Accepted", { exact: true }).waitFor();
+    }
+    await flag.getByText(/Every counted photo has been confirmed/).waitFor();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText("Report published successfully").first().waitFor({ timeout: 60_000 });
     expect(errors, errors.join("\n")).toEqual([]);
   });
 });
