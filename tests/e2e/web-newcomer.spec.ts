@@ -110,3 +110,23 @@ describe("photos that disagree (item 11)", () => {
     expect(errors, errors.join("\n")).toEqual([]);
   });
 });
+
+describe("the kiosk code a person can type (item 7)", () => {
+  test("Parent → Kiosk → Show QR code shows an 8-character code, and a new one each time", async () => {
+    const { page, errors } = await openTab(browser, server.url, PHONE);
+    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await expectPath(page, /\/dashboard$/);
+    await page.goto("/kiosk-settings");
+    await page.getByRole("button", { name: "Show QR code" }).click();
+    const code = page.getByTestId("baby-code").locator("code");
+    await code.waitFor();
+    const first = (await code.innerText()).trim();
+    expect(first).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+    await page.getByText(/Each code works once, for 10 minutes/).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "kiosk-code-parent");
+    await page.getByRole("button", { name: "Show a new code" }).click();
+    await expect.poll(async () => (await code.innerText()).trim()).not.toBe(first);
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
