@@ -63,8 +63,8 @@ const callApi = async (token: string, method: string, url: string, body?: unknow
   return json.results;
 };
 
-/** The demo parent's baby gets a finalized upload of `files` (names of models/head-contour/samples); answers the report once analysed. */
-const uploadSamples = async (files: ReadonlyArray<string>) => {
+/** The demo parent's baby gets a finalized upload of `files` (names of models/head-contour/samples); answers the report once analysed (unless told not to wait). */
+const uploadSamples = async (files: ReadonlyArray<string>, waitForAnalysis = true) => {
   const token = await apiToken(server, DEMO.parent, DEMO_PASSWORD);
   const babies = (await callApi(token, "GET", "/user/profile")).babies as Array<{ identifier: string }>;
   const report = (await callApi(token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
@@ -73,7 +73,7 @@ const uploadSamples = async (files: ReadonlyArray<string>) => {
   for (const f of files) form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples", f))], { type: f.endsWith(".mp4") ? "video/mp4" : "image/jpeg" }), f);
   await callApi(token, "POST", "/report/upload", form);
   await callApi(token, "POST", "/report/finalize", { report_identifier: report });
-  await expect.poll(async () => (await callApi(token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+  if (waitForAnalysis) await expect.poll(async () => (await callApi(token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
   return { report, token };
 };
 
@@ -127,6 +127,32 @@ describe("the kiosk code a person can type (item 7)", () => {
     await screenshotBoth(page, "kiosk-code-parent");
     await page.getByRole("button", { name: "Show a new code" }).click();
     await expect.poll(async () => (await code.innerText()).trim()).not.toBe(first);
+    expect(errors, errors.join("\n")).toEqual([]);
+  });
+});
+
+describe("Load More pages by upload (item 8)", () => {
+  test("two uploads of 5 photos and a video each show whole; Load More adds whole uploads", async () => {
+    const six = ["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg", "good-4-plagio.jpg", "good-5-plagio-brachy.jpg", "clip.mp4"];
+    await uploadSamples(["good-6-plagio-dolicho.jpg"], false);
+    await uploadSamples(six, false);
+    await uploadSamples(six, false);
+    const { page, errors } = await openTab(browser, server.url, PHONE);
+    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await expectPath(page, /\/dashboard$/);
+    await page.goto("/uploads");
+    const groups = page.locator(".upload-group");
+    await groups.first().waitFor();
+    // Newest first: both 6-file uploads whole (the old paging showed 6, then 1 of the second until Load More).
+    expect(await groups.nth(0).locator(".thumb-grid li").count()).toBe(6);
+    expect(await groups.nth(1).locator(".thumb-grid li").count()).toBe(6);
+    const before = await groups.count();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, "uploads-whole");
+    await page.getByRole("button", { name: "Load More" }).click();
+    await expect.poll(() => groups.count()).toBeGreaterThan(before);
+    // The one-photo upload (made before both) now shows, whole.
+    expect(await groups.nth(2).locator(".thumb-grid li").count()).toBe(1);
     expect(errors, errors.join("\n")).toEqual([]);
   });
 });
