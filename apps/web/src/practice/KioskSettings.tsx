@@ -113,7 +113,9 @@ function Devices() {
               <td>{d.name}</td>
               <td>{d.status}</td>
               <td>{d.last_seen_at ? new Date(d.last_seen_at).toLocaleString() : "—"}</td>
-              <td>{d.status === "revoked" ? null : <Button onPress={() => void revoke(d)}>Revoke</Button>}</td>
+              <td>{d.status === "revoked" ? null : <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={`Revoke ${d.name}`}>
+                    Revoke
+                  </Button>}</td>
             </tr>
           ))}
           {devices && devices.length === 0 ? (
