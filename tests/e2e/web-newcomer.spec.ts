@@ -166,6 +166,8 @@ describe("smaller defects (item 13)", () => {
     await signInThroughForm(page, email, "Parent-pass1!");
     await page.getByRole("link", { name: "Resend verification link" }).click();
     await expectPath(page, /\/resend-verification-link$/);
+    // The new screen, not the sign-in form still shown while its chunk loads.
+    await page.getByRole("heading", { level: 1, name: "Resend Verification Link" }).waitFor();
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
 
     // An expired password: the server's answer (403, status PasswordExpired) for this one sign-in, as the server words it.
@@ -175,6 +177,7 @@ describe("smaller defects (item 13)", () => {
     await signInThroughForm(page, email, "Parent-pass1!");
     await page.getByRole("link", { name: "Click here" }).click();
     await expectPath(page, /\/forgot-password$/);
+    await page.getByRole("heading", { level: 1, name: "Forgot Password" }).waitFor();
     expect(await page.getByLabel("Email").inputValue()).toBe(email);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshotBoth(page, "forgot-password-prefilled");
