@@ -27,3 +27,5 @@ export * as Chat from "./chat/service.ts";
 export * from "./kiosk/model.ts";
 export * from "./kiosk/machine.ts";
 export * as Kiosk from "./kiosk/service.ts";
+export * as KioskCodes from "./kiosk/baby-code.ts";
+export { KioskBabyCodes, type KioskBabyCode, type KioskBabyCodesPort } from "./kiosk/baby-code.ts";

@@ -169,13 +169,39 @@ describe.each(await databaseKinds())("kiosk API on %s", (kind) => {
     const qr = await s.get(`/user/baby-qr?baby_identifier=${babies.mine!.id}`, people.parent!.token);
     expect(qr.status).toBe(200);
     expect((await s.get(`/user/baby-qr?baby_identifier=${babies.mine!.id}`, people.otherParent!.token)).status).toBe(404);
-    const byQr = await kiosk("POST", "/kiosk/patient-by-qr", { device: device.credential, session, body: { code: qr.json.results.code } });
+    // A code a person can type (issue 22, item 7): 8 unambiguous characters, shown as ABCD-EFGH.
+    const code = qr.json.results.code as string;
+    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
+    const lookUp = (value: string) => kiosk("POST", "/kiosk/patient-by-qr", { device: device.credential, session, body: { code: value } });
+    const tampered = code.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    const wrong = await lookUp(tampered);
+    expect(wrong.status).toBe(422);
+    expect(wrong.json.errors.code).toEqual(["This code is invalid, has expired or was already used."]);
+    // Typed in lower case without the dash, it works; once.
+    const byQr = await lookUp(code.replace("-", "").toLowerCase());
     expect(byQr.status).toBe(200);
     expect(byQr.json.results).toMatchObject({ identifier: babies.mine!.id, first_name: "Mia" });
-    const tampered = (qr.json.results.code as string).replace(/.$/, (c) => (c === "a" ? "b" : "a"));
-    expect((await kiosk("POST", "/kiosk/patient-by-qr", { device: device.credential, session, body: { code: tampered } })).status).toBe(422);
+    expect((await lookUp(code)).status).toBe(422);
     const other = await s.get(`/user/baby-qr?baby_identifier=${babies.theirs!.id}`, people.otherParent!.token);
-    expect((await kiosk("POST", "/kiosk/patient-by-qr", { device: device.credential, session, body: { code: other.json.results.code } })).status).toBe(404);
+    expect((await lookUp(other.json.results.code)).status).toBe(404);
+    // Expired codes are refused.
+    const late = (await s.get(`/user/baby-qr?baby_identifier=${babies.mine!.id}`, people.parent!.token)).json.results;
+    expect(new Date(late.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000 + 5_000);
+    await s.db.updateTable("kiosk_baby_codes" as never).set({ expires_at: new Date(Date.now() - 1000) } as never).where("used_at" as never, "is", null).execute();
+    expect((await lookUp(late.code)).status).toBe(422);
+  });
+
+  test("QR: code lookups are rate-limited per tablet", async () => {
+    const device = await enrol(people.physician!.token);
+    const session = (await signIn(device.credential, people.nurse!.id, "2468")).json.results.token as string;
+    const lookUp = (value: string) => kiosk("POST", "/kiosk/patient-by-qr", { device: device.credential, session, body: { code: value } });
+    for (let i = 0; i < 30; i++) expect((await lookUp("ZZZZ-ZZZZ")).status).toBe(422);
+    const limited = await lookUp("ZZZZ-ZZZZ");
+    expect(limited.status).toBe(429);
+    expect(limited.response.headers.get("retry-after")).toMatch(/^\d+$/);
+    // Even the right code waits.
+    const qr = await s.get(`/user/baby-qr?baby_identifier=${babies.mine!.id}`, people.parent!.token);
+    expect((await lookUp(qr.json.results.code)).status).toBe(429);
   });
 
   test("capture: prepare, upload and finalize under the kiosk session reach the physician's results through the same pipeline", async () => {

@@ -279,11 +279,22 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     expect(download.status).toBe(200);
     const text = pdfText(new Uint8Array(await download.response.arrayBuffer()));
     const flat = text.replace(/\s+/g, " ");
-    // The chart's points list both reports, each "date: value".
+    // The chart's points list both reports, each "date: value", dates as the portal writes them (MM/DD/YYYY).
     for (const r of [first, second]) {
-      expect(text).toMatch(new RegExp(`\\d{4}-\\d{2}-\\d{2}: ${r.ci.toFixed(1).replace(".", "\\.")}\\b`));
-      expect(text).toMatch(new RegExp(`\\d{4}-\\d{2}-\\d{2}: ${r.cvai.toFixed(1).replace(".", "\\.")}\\b`));
+      expect(text).toMatch(new RegExp(`\\d{2}/\\d{2}/\\d{4}: ${r.ci.toFixed(1).replace(".", "\\.")}\\b`));
+      expect(text).toMatch(new RegExp(`\\d{2}/\\d{2}/\\d{4}: ${r.cvai.toFixed(1).replace(".", "\\.")}\\b`));
     }
+    // No ISO date anywhere in the report; the charts have their axes' words.
+    expect(text).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+    expect(flat).toContain("Capture date");
+    // The title sits above the version line, not over it (word boxes from pdftotext -bbox).
+    const boxes = execFileSync("pdftotext", ["-bbox", "-f", "1", "-l", "1", "-", "-"], { input: new Uint8Array(await (await s.get(`/report/${second.id}/parent-download`, parent.token)).response.arrayBuffer()) }).toString();
+    const box = (word: string) => {
+      const m = new RegExp(`yMin="([\\d.]+)" xMax="[\\d.]+" yMax="([\\d.]+)">${word}<`).exec(boxes);
+      if (!m) throw new Error(`no ${word} on page 1`);
+      return { top: Number(m[1]), bottom: Number(m[2]) };
+    };
+    expect(box("Head").bottom).toBeLessThanOrEqual(box("Version").top);
     // This report's bands, and every band of both tables with its range as the tables define it.
     expect(flat).toContain(bandOf(second.ci, CI_BANDS).label);
     expect(flat).toContain(bandOf(second.cvai, CVAI_BANDS).label);

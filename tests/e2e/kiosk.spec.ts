@@ -293,12 +293,17 @@ describe("kiosk tablet", () => {
     await qr.waitFor();
     const babyName = /QR code for (.+), valid until/.exec((await qr.getAttribute("aria-label")) ?? "")?.[1];
     expect(babyName).toMatch(/^Leo\b/); // the demo parent's baby
-    const code = ((await web.getByTestId("baby-code").locator("code").textContent()) ?? "").trim();
-    expect(code).toMatch(/^[^.]+\.\d+\.[\w-]+$/);
+    // A code a person can type (issue 22, item 7); each works once, so the camera gets this one and the typing a second.
+    const scanned = ((await web.getByTestId("baby-code").locator("code").textContent()) ?? "").trim();
+    expect(scanned).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     expect(await seriousViolations(web)).toEqual([]);
     await web.screenshot({ path: path.join(screensDir, "kiosk-portal-baby-qr-phone.png"), fullPage: true });
     const png = path.join(workDir, "qr.png");
     await qr.screenshot({ path: png });
+    await web.getByRole("button", { name: "Show a new code" }).click();
+    await web.waitForFunction((old) => document.querySelector("[data-testid=baby-code] code")?.textContent?.trim() !== old, scanned);
+    const code = ((await web.getByTestId("baby-code").locator("code").textContent()) ?? "").trim();
+    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     await portal.close();
 
     // On the tablet filmed by the clip (no QR in view): the scanner waits, a bad code typed is refused, the right one works.
@@ -308,10 +313,10 @@ describe("kiosk tablet", () => {
     await page.getByText("Hold the parent's QR code in front of the tablet's camera.").waitFor();
     expect(await page.getByTestId("qr-video").evaluate((v) => (v as HTMLVideoElement).videoWidth)).toBeGreaterThan(0);
     await tabletShots(page, "qr-scan");
-    await page.getByLabel("Code").fill(`${code}x`);
+    await page.getByLabel("Code").fill(code.replace(/.$/, (c) => (c === "A" ? "B" : "A")));
     await page.getByRole("button", { name: "Find patient" }).click();
-    await page.getByText("This QR code is invalid or has expired.").waitFor();
-    await page.getByLabel("Code").fill(code);
+    await page.getByText("This code is invalid, has expired or was already used.").waitFor();
+    await page.getByLabel("Code").fill(code.toLowerCase());
     await page.getByRole("button", { name: "Find patient" }).click();
     await page.getByRole("heading", { name: babyName! }).waitFor();
     await page.getByRole("button", { name: "Change patient" }).click();

@@ -1,8 +1,11 @@
 import { existsSync } from "node:fs";
-import { Circle, Document, Font, Image, Line, Page, Path, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
-import { bandLimits, bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
+import { Circle, Document, Font, Image, Line, Page, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
+import { bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
+import { formatUsDate } from "@crown/core/shared/dates";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
 import { Effect, Layer } from "effect";
+import { PhotoDisagreement } from "./agreement.tsx";
+import { Chart, type ChartPoint } from "./chart.tsx";
 
 /**
  * The published report as a PDF, laid out with @react-pdf/renderer from `ReportDocument` (which
@@ -22,7 +25,7 @@ const registerFonts = () => {
 
 const styles = StyleSheet.create({
   page: { padding: 36, paddingBottom: 56, fontSize: 9.5, color: "#1f2937", lineHeight: 1.35 },
-  h1: { fontSize: 18, fontWeight: "bold", marginBottom: 4, color: "#1e3a8a" },
+  h1: { fontSize: 18, fontWeight: "bold", lineHeight: 1.25, marginBottom: 6, color: "#1e3a8a" },
   h2: { fontSize: 12, fontWeight: "bold", marginTop: 12, marginBottom: 6, color: "#1e3a8a" },
   row: { flexDirection: "row" },
   label: { width: 110, color: "#6b7280" },
@@ -37,7 +40,8 @@ const styles = StyleSheet.create({
 });
 
 const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? "n/a" : n.toFixed(digits));
-const day = (d: Date) => d.toISOString().slice(0, 10);
+// Dates as the portal writes them (MM/DD/YYYY), by the one shared formatter.
+const day = (d: Date | string) => formatUsDate(d);
 
 const Field = ({ label, value }: { label: string; value: string }) => (
   <View style={styles.row}>
@@ -77,40 +81,20 @@ const PhotoWithOverlay = ({ photo }: { photo: Photo }) => {
   );
 };
 
-/** One index across the baby's published reports, with the band limits as faint lines. */
-const Chart = ({ title, points, limits, color }: { title: string; points: ReadonlyArray<{ date: Date; value: number | null }>; limits: number[]; color: string }) => {
-  const w = 240;
-  const h = 110;
-  const pad = 22;
-  const values = points.map((p) => p.value).filter((v): v is number => v !== null);
-  const lo = Math.min(...values, ...limits.slice(0, 2)) - 2;
-  const hi = Math.max(...values, ...limits.slice(-2)) + 2;
-  const t0 = Math.min(...points.map((p) => p.date.getTime()));
-  const t1 = Math.max(...points.map((p) => p.date.getTime()));
-  const x = (t: number) => pad + (t1 === t0 ? (w - 2 * pad) / 2 : ((t - t0) / (t1 - t0)) * (w - 2 * pad));
-  const y = (v: number) => h - pad - ((v - lo) / (hi - lo || 1)) * (h - 2 * pad);
-  const plotted = points.filter((p) => p.value !== null);
-  return (
-    <View style={{ marginRight: 12 }} wrap={false}>
-      <Text style={{ fontWeight: "bold", marginBottom: 2 }}>{title}</Text>
-      <Svg width={w} height={h}>
-        <Path d={`M ${pad} ${pad / 2} L ${pad} ${h - pad} L ${w - pad / 2} ${h - pad}`} stroke="#9ca3af" strokeWidth={0.8} fill="none" />
-        {limits.filter((l) => l > lo && l < hi).map((l) => (
-          <Line key={l} x1={pad} y1={y(l)} x2={w - pad / 2} y2={y(l)} stroke="#e5e7eb" strokeWidth={0.6} />
-        ))}
-        {plotted.length > 1 ? <Polyline points={plotted.map((p) => `${x(p.date.getTime())},${y(p.value!)}`).join(" ")} stroke={color} strokeWidth={1.4} fill="none" /> : null}
-        {plotted.map((p, i) => (
-          <Circle key={i} cx={x(p.date.getTime())} cy={y(p.value!)} r={2.4} fill={color} />
-        ))}
-      </Svg>
-      {plotted.map((p, i) => (
+/** A chart with its points also written out (dates as the portal writes them), for readers who cannot see it. */
+const HistoryChart = (p: { title: string; axis: string; color: string; points: ReadonlyArray<ChartPoint>; bands: typeof CI_BANDS | typeof CVAI_BANDS; normal: number }) => (
+  <View wrap={false}>
+    <Text style={{ fontWeight: "bold", marginBottom: 2 }}>{p.title}</Text>
+    <Chart title={p.title} axisLabel={p.axis} points={p.points} bands={p.bands} normal={p.normal} color={p.color} />
+    {p.points
+      .filter((pt) => pt.value !== null)
+      .map((pt, i) => (
         <Text key={i} style={styles.small}>
-          {day(p.date)}: {fmt(p.value)}
+          {day(pt.date)}: {fmt(pt.value)}
         </Text>
       ))}
-    </View>
-  );
-};
+  </View>
+);
 
 const spread = (s: { median: number; min: number; max: number; count: number } | null) =>
   s ? `${fmt(s.median)} (range ${fmt(s.min)} to ${fmt(s.max)}, ${s.count} photo${s.count === 1 ? "" : "s"})` : "not measured";
@@ -129,7 +113,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
       </Text>
       <Text style={styles.h2}>Baby</Text>
       <Field label="Name" value={doc.baby.name} />
-      <Field label="Date of birth" value={doc.baby.dateOfBirth || "n/a"} />
+      <Field label="Date of birth" value={doc.baby.dateOfBirth ? day(doc.baby.dateOfBirth) : "n/a"} />
       <Field label="Age at capture" value={doc.baby.ageAtCapture} />
       <Field label="Captured on" value={day(doc.capturedAt)} />
       <Field label="Provider" value={doc.provider} />
@@ -163,6 +147,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
       <Text style={styles.small}>
         CVAI levels: {CVAI_BANDS.map((b) => `${b.label} ${bandRange(b)}`).join("; ")}.
       </Text>
+      <PhotoDisagreement summary={doc.summary} />
       {doc.note ? (
         <>
           <Text style={styles.h2}>Reviewer's note</Text>
@@ -180,9 +165,10 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
 
       <Text style={styles.h2}>Over time</Text>
       <View style={styles.row}>
-        <Chart title="CI" color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} limits={bandLimits(CI_BANDS)} />
-        <Chart title="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} limits={bandLimits(CVAI_BANDS)} />
+        <HistoryChart title="Cranial Index (CI)" axis="CI" color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} bands={CI_BANDS} normal={CI_BANDS.findIndex((b) => b.name === "typical")} />
+        <HistoryChart title="CVAI" axis="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} bands={CVAI_BANDS} normal={CVAI_BANDS.findIndex((b) => b.level === 1)} />
       </View>
+      <Text style={styles.small}>Shading: the severity bands listed above, lightest for the typical range.</Text>
 
       <Text style={styles.h2}>Important</Text>
       <Text>{doc.disclaimer}</Text>

@@ -541,7 +541,7 @@ function QrLookup({ session, send }: { session: string; send: Send }) {
       >
         <TextField validationBehavior="aria" value={code} onChange={setCode}>
           <Label>Code</Label>
-          <Input autoComplete="off" spellCheck={false} />
+          <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={12} placeholder="ABCD-EFGH" />
         </TextField>
         <Button type="submit" className="big" isDisabled={code.trim() === ""}>
           Find patient

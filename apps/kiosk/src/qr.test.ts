@@ -2,7 +2,7 @@ import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { decodeQrFrame, type RgbaFrame } from "./qr.ts";
 
-/** A baby code as GET /user/baby-qr answers it: `<baby id>.<expires>.<base64url HMAC>`. */
+/** A long code (the old signed baby-code format), which makes a dense QR for the decoder; GET /user/baby-qr now answers 8 characters. */
 const BABY_CODE = "01JDX8Q2M3N4P5R6S7T8V9W0XY.1795000000.q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j7k8l9z0x1c";
 
 /**

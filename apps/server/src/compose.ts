@@ -55,7 +55,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     Layer.succeed(QuizAnswerKey, loadQuizAnswerKey()),
     chatConfigLayer(config),
     liveFeedLayer(hub),
-    reportPipelineLayer(database.db, loaded.model, loaded.analyze),
+    reportPipelineLayer(database.db, loaded.model, loaded.analyze, loaded.measurementError),
   );
   // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction;
   // reminders read the last uploads from the reports.

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Effect, Layer } from "effect";
 import type { Kysely } from "kysely";
 import { UploadHistory } from "@crown/core";
-import { type AnalyzeOptions, HeadContourModel } from "@crown/core/measurement/index";
+import { type AnalyzeOptions, HeadContourModel, type MeasurementError, measurementErrorOf } from "@crown/core/measurement/index";
 import { analyzeReport, ANALYZE_REPORT_JOB, giveUpAnalysis, defaultReportSettings, ReportConfig, Reports, SEND_MAIL_JOB, sendQueuedMail } from "@crown/core/report/index";
 import { contentHasherLayer } from "@crown/crypto/sha256";
 import type { Database } from "@crown/db";
@@ -19,6 +19,8 @@ export const DEFAULT_MODEL_PATH = fileURLToPath(new URL("../../../models/head-co
 export interface PipelineModel {
   readonly model: (HeadContourModel & { close?: () => Promise<void> }) | null;
   readonly analyze: AnalyzeOptions;
+  /** The model card's error per photo (decides when a session's photos disagree); the fallback when absent. */
+  readonly measurementError?: MeasurementError;
   readonly problem: string | null;
 }
 
@@ -36,7 +38,7 @@ export const loadModel = async (
   if (!existsSync(path)) return { model: null, analyze: {}, problem: `the head-contour model is not at ${path} (build it with \`pnpm model:build\` or set CROWN_MODEL)` };
   try {
     const model = await loadHeadContourModel(path, { threads: 1 });
-    return { model, analyze: analyzeOptionsFrom(model.card), problem: null };
+    return { model, analyze: analyzeOptionsFrom(model.card), measurementError: measurementErrorOf(model.card as Parameters<typeof measurementErrorOf>[0]), problem: null };
   } catch (error) {
     return { model: null, analyze: {}, problem: `the head-contour model at ${path} could not be loaded: ${(error as Error).message}` };
   }
@@ -46,8 +48,8 @@ export const loadModel = async (
  * The report pipeline's adapters: the job queue, SHA-256, sharp and ffmpeg, the PDF renderer,
  * the model (when present), and upload history for the onboarding reminders.
  */
-export const reportPipelineLayer = (db: Kysely<Database>, model: HeadContourModel | null, analyze: AnalyzeOptions = {}) => {
-  const settings = { ...defaultReportSettings, analyze };
+export const reportPipelineLayer = (db: Kysely<Database>, model: HeadContourModel | null, analyze: AnalyzeOptions = {}, measurementError?: MeasurementError) => {
+  const settings = { ...defaultReportSettings, analyze, ...(measurementError ? { measurementError } : {}) };
   const base = Layer.mergeAll(
     jobQueueLayer(db, [ANALYZE_REPORT_JOB, SEND_MAIL_JOB]),
     contentHasherLayer,

@@ -1,4 +1,5 @@
 import { lazy, type ReactNode } from "react";
+import type { Audience } from "./session/access.ts";
 import "./screens.css";
 
 /**
@@ -28,33 +29,35 @@ const AdminConsole = lazy(() => import("./consoles/Admin.tsx"));
 export interface CaptureRoute {
   readonly path: string;
   readonly element: ReactNode;
+  /** Who the screen is for; anyone signed in when absent. */
+  readonly audience?: Audience;
 }
 
 /** Header and footer. */
 export const captureAppRoutes: ReadonlyArray<CaptureRoute> = [
-  { path: "/select-cap-mode", element: <SelectCapMode /> },
-  { path: "/instructions", element: <CapInstructions variant="capture" /> },
-  { path: "/nocap-instructions/:mode", element: <NoCapInstructions /> },
-  { path: "/optional-quiz-instructions", element: <CapInstructions variant="optional-quiz" /> },
-  { path: "/optional-quiz", element: <Quiz kind="optional-quiz" /> },
-  { path: "/no-cap-quiz", element: <Quiz kind="no-cap-quiz" /> },
-  { path: "/capture", element: <CapturePage /> },
-  { path: "/uploads", element: <Uploads /> },
-  { path: "/results", element: <Results /> },
-  { path: "/staff-results", element: <Results /> },
-  { path: "/parent-results", element: <Results parent /> },
-  { path: "/my-patients", element: <MyPatients /> },
-  { path: "/my-staff", element: <MyStaff /> },
-  { path: "/kiosk-settings", element: <KioskSettings /> },
+  { path: "/select-cap-mode", element: <SelectCapMode />, audience: "capture" },
+  { path: "/instructions", element: <CapInstructions variant="capture" />, audience: "capture" },
+  { path: "/nocap-instructions/:mode", element: <NoCapInstructions />, audience: "capture" },
+  { path: "/optional-quiz-instructions", element: <CapInstructions variant="optional-quiz" />, audience: "quiz" },
+  { path: "/optional-quiz", element: <Quiz kind="optional-quiz" />, audience: "quiz" },
+  { path: "/no-cap-quiz", element: <Quiz kind="no-cap-quiz" />, audience: "quiz" },
+  { path: "/capture", element: <CapturePage />, audience: "capture" },
+  { path: "/uploads", element: <Uploads />, audience: "capture" },
+  { path: "/results", element: <Results />, audience: "provider" },
+  { path: "/staff-results", element: <Results />, audience: "provider" },
+  { path: "/parent-results", element: <Results parent />, audience: "parent" },
+  { path: "/my-patients", element: <MyPatients />, audience: "provider" },
+  { path: "/my-staff", element: <MyStaff />, audience: "provider" },
+  { path: "/kiosk-settings", element: <KioskSettings />, audience: "capture" },
   { path: "/help-center", element: <HelpCenter /> },
   { path: "/workflow", element: <Workflow /> },
-  { path: "/review", element: <ReviewQueue /> },
-  { path: "/review/:id", element: <ReviewReport /> },
-  { path: "/admin", element: <AdminConsole /> },
+  { path: "/review", element: <ReviewQueue />, audience: "reviewer" },
+  { path: "/review/:id", element: <ReviewReport />, audience: "reviewer" },
+  { path: "/admin", element: <AdminConsole />, audience: "admin" },
 ];
 
 /** Footer only. */
 export const captureFooterRoutes: ReadonlyArray<CaptureRoute> = [
-  { path: "/quiz-instructions", element: <CapInstructions variant="quiz" /> },
-  { path: "/quiz", element: <Quiz kind="quiz" /> },
+  { path: "/quiz-instructions", element: <CapInstructions variant="quiz" />, audience: "quiz" },
+  { path: "/quiz", element: <Quiz kind="quiz" />, audience: "quiz" },
 ];

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
+import { type Audience, isFor } from "./session/access.ts";
 import { homeFor, mustSignBaa } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
@@ -29,6 +30,7 @@ const ExternalRedirect = lazy(() => import("./pages/ExternalRedirect.tsx"));
 const RemoveAccount = lazy(() => import("./pages/profile/RemoveAccount.tsx"));
 const ReferralCodeHelp = lazy(() => import("./help/ReferralCodeHelp.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound.tsx"));
+const NotAvailable = lazy(() => import("./pages/NotAvailable.tsx"));
 
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {
@@ -37,8 +39,8 @@ function PublicOnly({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** Signed-in routes need a token; restricted ones also need status Active. */
-function RequireAuth({ children, restricted = true }: { children: ReactNode; restricted?: boolean }) {
+/** Signed-in routes need a token; restricted ones also need status Active; some are for one audience only. */
+function RequireAuth({ children, restricted = true, audience }: { children: ReactNode; restricted?: boolean; audience?: Audience | undefined }) {
   const session = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
@@ -47,10 +49,15 @@ function RequireAuth({ children, restricted = true }: { children: ReactNode; res
   }
   // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
   if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;
+  if (audience && !isFor(audience, session.userRole)) return <NotAvailable />;
   return <>{children}</>;
 }
 
-const auth = (el: ReactNode, restricted = true) => <RequireAuth restricted={restricted}>{el}</RequireAuth>;
+const auth = (el: ReactNode, restricted = true, audience?: Audience) => (
+  <RequireAuth restricted={restricted} audience={audience}>
+    {el}
+  </RequireAuth>
+);
 
 export const router = createBrowserRouter([
   {
@@ -80,7 +87,7 @@ export const router = createBrowserRouter([
       { path: "/baby-details", element: auth(<BabyDetails />, false) },
       { path: "/child-details", element: auth(<ChildDetails />, false) },
       { path: "/baa", element: auth(<Baa />) },
-      ...captureFooterRoutes.map((r) => ({ path: r.path, element: auth(r.element) })),
+      ...captureFooterRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience) })),
     ],
   },
   {
@@ -92,10 +99,10 @@ export const router = createBrowserRouter([
     errorElement: <RouteError />,
     children: [
       { path: "/dashboard", element: auth(<Dashboard />) },
-      { path: "/support", element: auth(<SupportInbox />) },
+      { path: "/support", element: auth(<SupportInbox />, true, "support") },
       { path: "/profile", element: auth(<Profile />) },
       { path: "/remove-account", element: auth(<RemoveAccount />) },
-      ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element) })),
+      ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience) })),
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },
       { path: "*", element: <NotFound /> },

@@ -3,8 +3,7 @@ import { type Caller, CurrentUser, type Session, type User, Users } from "../acc
 import { Babies } from "../onboarding/model.ts";
 import { displayName, physicianName, requireActive } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
-import { addPatient, listPatients, presentPatient } from "../practice/service.ts";
-import { capturableBaby } from "../report/access.ts";
+import { addPatient, listPatients } from "../practice/service.ts";
 import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "../report/capture.ts";
 import { uploadAttachments, type UploadPart } from "../report/upload.ts";
 import { Reports } from "../report/model.ts";
@@ -31,7 +30,7 @@ export const KIOSK_MESSAGES = {
   signedOut: "Signed out of the kiosk",
   sessionEnded: "Your kiosk session has ended. Please sign in again.",
   babyQr: "Show this code at the clinic",
-  badQr: "This QR code is invalid or has expired.",
+  badQr: "This code is invalid, has expired or was already used.",
   patient: "Patient fetched successfully",
   staff: "Staff members fetched successfully",
   staffRequired: "Please choose who you are.",
@@ -446,36 +445,7 @@ export const kioskPatients = (page: number, input: unknown) =>
 
 export const kioskAddPatient = (input: unknown) => Effect.flatMap(CurrentKiosk, (kiosk) => addPatient(forPractice(input, kiosk.physician.id)));
 
-const babyQrPayload = (babyId: string, expires: number) => `baby-qr|${babyId}|${expires}`;
-
-/** A short-lived signed code for a baby, shown as a QR by the portal (its parent, physician or staff). */
-export const babyQr = (query: unknown) =>
-  Effect.gen(function* () {
-    const request = yield* validate(BabyQrQuery, query);
-    const { caller, baby } = yield* capturableBaby(request.baby_identifier);
-    const config = yield* settings;
-    const at = yield* now;
-    const expires = Math.floor(at.getTime() / 1000) + config.babyQrTtlSeconds;
-    const code = `${baby.id}.${expires}.${(yield* Secrets).sign(babyQrPayload(baby.id, expires))}`;
-    yield* audit({ action: "kiosk.baby_qr_issued", actorId: caller.user.id, subjectId: baby.id });
-    return { code, expires_at: new Date(expires * 1000).toISOString() };
-  });
-
-/** The patient a parent's QR code names, if it is a patient of the device's practice (404 otherwise). */
-export const patientByQr = (input: unknown) =>
-  Effect.gen(function* () {
-    const request = yield* validate(QrRequest, input);
-    const kiosk = yield* CurrentKiosk;
-    const bad = ValidationFailed.field("code", KIOSK_MESSAGES.badQr);
-    const [babyId, expiresText, signature] = request.code.split(".");
-    const expires = Number(expiresText);
-    if (!babyId || !signature || !Number.isInteger(expires)) return yield* bad;
-    if (!(yield* Secrets).verifySignature(babyQrPayload(babyId, expires), signature) || expires * 1000 < (yield* now).getTime()) return yield* bad;
-    const baby = yield* (yield* Babies).findById(babyId);
-    if (Option.isNone(baby) || baby.value.physicianId !== kiosk.physician.id) return yield* NotFound.of("Patient");
-    yield* audit({ action: "kiosk.patient_by_qr", actorId: kiosk.staff.id, subjectId: baby.value.id });
-    return presentPatient(baby.value, kiosk.physician);
-  });
+// A parent's code for the kiosk: babyQr and patientByQr in baby-code.ts.
 
 const notThisPractice = () => NotFound.of("Report");
 

@@ -11,3 +11,4 @@ export * from "./aggregate.ts";
 export * from "./model.ts";
 export * from "./analyze.ts";
 export * from "./views.ts";
+export * from "./agreement.ts";

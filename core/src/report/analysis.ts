@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect";
 import { aggregateAccepted } from "../measurement/aggregate.ts";
+import { agreementOf, FALLBACK_MEASUREMENT_ERROR, type MeasurementError } from "../measurement/agreement.ts";
 import { analyzePhoto, type PhotoAnalysis } from "../measurement/analyze.ts";
 import { measureHead } from "../measurement/geometry.ts";
 import type { Point } from "../measurement/image.ts";
@@ -122,13 +123,22 @@ const measureBytes = (bytes: Uint8Array) =>
     return { kind: "measured" as const, analysis, size: { width: image.value.width, height: image.value.height } };
   });
 
-/** The aggregate of a round's measurements, with the problems found. */
-export const summarize = (measurements: ReadonlyArray<Measurement>, problems: ReadonlyArray<string>): AnalysisSummary => {
+/**
+ * The aggregate of a round's measurements, with the problems found, whether the counted photos
+ * agree within the model's error, and how many of them no reviewer has confirmed yet.
+ */
+export const summarize = (measurements: ReadonlyArray<Measurement>, problems: ReadonlyArray<string>, error: MeasurementError = FALLBACK_MEASUREMENT_ERROR): AnalysisSummary => {
   const counted = measurements.map((m) => ({ accepted: isCounted(m), ci: m.ci, cvai: m.cvai, cva_mm: m.cvaMm }));
   const aggregate = aggregateAccepted(counted);
   const all = [...problems];
   if (aggregate.accepted === 0 && !all.includes(ANALYSIS_PROBLEMS.noAccepted)) all.push(ANALYSIS_PROBLEMS.noAccepted);
-  return { ...aggregate, measured: measurements.filter((m) => m.error === null && m.ci !== null).length, problems: all };
+  return {
+    ...aggregate,
+    measured: measurements.filter((m) => m.error === null && m.ci !== null).length,
+    problems: all,
+    agreement: agreementOf(aggregate, error),
+    unconfirmed: measurements.filter((m) => isCounted(m) && m.decision === null).length,
+  };
 };
 
 const analyzeVideo = (video: Attachment, known: ReadonlyArray<Attachment>) =>
@@ -249,7 +259,7 @@ export const analyzeReport = (reportId: string) =>
         const locked = Option.getOrThrow(yield* reports.lock(report.id));
         if (locked.status !== "analyzing") return { skipped: true as const };
         const current = (yield* measurements.listByReport(report.id)).filter((m) => m.round === report.round);
-        const summary = summarize(current, problems);
+        const summary = summarize(current, problems, (yield* settings).measurementError);
         const status = yield* advance(locked, { type: "ANALYSIS_FINISHED" });
         const at = yield* now;
         yield* reports.update(report.id, { status, analysis: summary, analyzedAt: at, updatedAt: at });
@@ -276,7 +286,7 @@ export const giveUpAnalysis = (reportId: string, reason: string) =>
       }
       if (report.status !== "analyzing") return;
       const current = (yield* (yield* Measurements).listByReport(report.id)).filter((m) => m.round === report.round);
-      const summary = summarize(current, [`${ANALYSIS_PROBLEMS.failed}: ${reason.slice(0, 300)}`]);
+      const summary = summarize(current, [`${ANALYSIS_PROBLEMS.failed}: ${reason.slice(0, 300)}`], (yield* settings).measurementError);
       const status = yield* advance(report, { type: "ANALYSIS_FINISHED" });
       const at = yield* now;
       yield* reports.update(report.id, { status, analysis: summary, analyzedAt: at, updatedAt: at });

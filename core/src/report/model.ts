@@ -1,5 +1,6 @@
 import { Context, Effect, Option } from "effect";
 import type { AggregatedIndices } from "../measurement/aggregate.ts";
+import { FALLBACK_MEASUREMENT_ERROR, type IndexAgreement, type MeasurementError } from "../measurement/agreement.ts";
 import type { Segment } from "../measurement/geometry.ts";
 import type { Point, RgbImage } from "../measurement/image.ts";
 import type { AnalyzeOptions } from "../measurement/analyze.ts";
@@ -17,6 +18,10 @@ export interface AnalysisSummary extends AggregatedIndices {
   /** Photos and frames measured in this round. */
   readonly measured: number;
   readonly problems: ReadonlyArray<string>;
+  /** CI and CVAI of the counted photos against the model's error (absent on summaries made before it was checked). */
+  readonly agreement?: ReadonlyArray<IndexAgreement>;
+  /** Counted photos the reviewer has neither accepted nor rejected: while the photos disagree, this must be 0 to publish. */
+  readonly unconfirmed?: number;
 }
 
 export interface Report {
@@ -305,6 +310,8 @@ export interface ReportSettings {
   /** Frames kept (the best) per video. */
   readonly keptFramesPerVideo: number;
   readonly analyze: AnalyzeOptions;
+  /** The measuring model's error per photo, which decides when a session's photos disagree. */
+  readonly measurementError: MeasurementError;
 }
 export const defaultReportSettings: ReportSettings = {
   maxFiles: 20,
@@ -314,6 +321,7 @@ export const defaultReportSettings: ReportSettings = {
   framesPerVideo: 24,
   keptFramesPerVideo: 5,
   analyze: {},
+  measurementError: FALLBACK_MEASUREMENT_ERROR,
 };
 export class ReportConfig extends Context.Tag("crown/ReportConfig")<ReportConfig, ReportSettings>() {}
 

@@ -10,7 +10,8 @@ import { decidePhoto, publishReport } from "./review.ts";
 import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, Crash, fakePhoto, makeReportWorld, type ReportWorld } from "./testing.ts";
 
 
-const PHOTOS = [0, 1, 2, 3, 4, 5].map((i) => fakePhoto(50 + i, 62, i));
+// Six views of one head, within measurement error of each other (photo-agreement.ts).
+const PHOTOS = [0, 1, 2, 3, 4, 5].map((i) => fakePhoto(60 + (i % 3), 80, i));
 
 const newWorld = () => {
   const w = makeReportWorld(makeOnboardingWorld(makeTestWorld()));

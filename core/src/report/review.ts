@@ -16,6 +16,7 @@ import { reportNotFound } from "./access.ts";
 import { geometryOf, summarize } from "./analysis.ts";
 import { advance, presentAttachment } from "./capture.ts";
 import { queueMail } from "./mail-jobs.ts";
+import { measurementError, presentAgreement, requireConfirmedWhenDisagreeing, withAgreement } from "./photo-agreement.ts";
 import type { ReportStatus } from "./lifecycle.ts";
 import {
   type Attachment,
@@ -102,6 +103,7 @@ const presentSummary = (s: Report["analysis"]) =>
         cvai: s.cvai && { median: present2(s.cvai.median), min: present2(s.cvai.min), max: present2(s.cvai.max), count: s.cvai.count },
         cva_mm: s.cva_mm && { median: present2(s.cva_mm.median), min: present2(s.cva_mm.min), max: present2(s.cva_mm.max), count: s.cva_mm.count },
         problems: s.problems,
+        ...presentAgreement(s),
       };
 export { presentSummary };
 
@@ -232,7 +234,7 @@ const refreshSummary = (report: Report) =>
   Effect.gen(function* () {
     const all = (yield* (yield* Measurements).listByReport(report.id)).filter((m) => m.round === report.round);
     const kept = (report.analysis?.problems ?? []).filter((p) => !p.startsWith("No photo passed"));
-    const summary = summarize(all, kept);
+    const summary = summarize(all, kept, yield* measurementError);
     yield* (yield* Reports).update(report.id, { analysis: summary, updatedAt: yield* now });
     return summary;
   });
@@ -424,7 +426,7 @@ const fingerprintOf = ({ report, measurements }: DocumentInputs) =>
     note: report.reviewNote,
     babyName: report.babyName,
     physician: report.physicianId,
-    photos: measurements.map((m) => [m.attachmentId, m.ci, m.cvai, m.geometry]),
+    photos: measurements.map((m) => [m.attachmentId, m.ci, m.cvai, m.geometry, m.decision]),
   });
 
 /** Gathers what the PDF shows, from the report and its measurements, the baby, and the baby's published versions. */
@@ -434,7 +436,7 @@ export const reportDocument = (inputs: DocumentInputs, reviewer: User, at: Date,
     const baby = yield* babyOf(report);
     const users = yield* Users;
     const attachments = new Map((yield* (yield* Attachments).listByReport(report.id)).map((a) => [a.id, a] as const));
-    const summary = report.analysis!;
+    const summary = withAgreement(report.analysis!, yield* measurementError);
     const median = summary.ci?.median ?? 0;
     const chosen = [...measurements].sort((a, b) => Math.abs((a.ci ?? 0) - median) - Math.abs((b.ci ?? 0) - median)).slice(0, MAX_PHOTOS_IN_REPORT);
     const images = yield* Images;
@@ -519,6 +521,7 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
     const at = yield* now;
     const version = seen.version + 1;
     const inputs = yield* documentInputs(seen);
+    yield* requireConfirmedWhenDisagreeing(inputs.measurements);
     const document = yield* reportDocument(inputs, reviewerUser, at, version);
     const pdf = yield* (yield* ReportRenderer).render(document);
     const digest = (yield* ContentHasher).sha256();

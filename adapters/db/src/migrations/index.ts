@@ -9,6 +9,7 @@ import * as m20261123T1900Security from "./2026-11-23T1900-security.ts";
 import * as m20261123T1900UploadCut from "./2026-11-23T1900-upload-cut.ts";
 import * as m20261123T1900AuditView from "./2026-11-23T1900-audit-view.ts";
 import * as m20261123T1900MeasurementVerdict from "./2026-11-23T1900-measurement-verdict.ts";
+import * as m20261123T1000KioskBabyCodes from "./2026-11-23T1000-kiosk-baby-codes.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T1900-upload-cut": m20261123T1900UploadCut,
   "2026-11-23T1900-audit-view": m20261123T1900AuditView,
   "2026-11-23T1900-measurement-verdict": m20261123T1900MeasurementVerdict,
+  "2026-11-23T1000-kiosk-baby-codes": m20261123T1000KioskBabyCodes,
 };
 
 const migratorFor = (db: Kysely<any>) =>

@@ -1,4 +1,4 @@
-import { type KioskDevice, KioskDevices, type KioskDevicesPort, KioskPins, type KioskPinsPort, type KioskSession, KioskSessions, type KioskSessionsPort } from "@crown/core";
+import { type KioskBabyCode, KioskBabyCodes, type KioskBabyCodesPort, type KioskDevice, KioskDevices, type KioskDevicesPort, KioskPins, type KioskPinsPort, type KioskSession, KioskSessions, type KioskSessionsPort } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
 import { type ColumnType, type Kysely, type Selectable, type Transaction } from "kysely";
 import { executor } from "../executor.ts";
@@ -44,7 +44,18 @@ export interface KioskSessionsTable {
   ended_at: Timestamp | null;
 }
 
+/** Migration 2026-11-23T1000: a parent's single-use code for the kiosk. */
+export interface KioskBabyCodesTable {
+  digest: string;
+  baby_id: string;
+  issued_by: string | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface KioskDatabase extends Database {
+  kiosk_baby_codes: KioskBabyCodesTable;
   kiosk_devices: KioskDevicesTable;
   kiosk_pins: KioskPinsTable;
   kiosk_sessions: KioskSessionsTable;
@@ -187,10 +198,35 @@ export const makeKioskSessions = (db: Kysely<Database>): KioskSessionsPort => ({
     ),
 });
 
+const babyCodeFromRow = (row: Selectable<KioskBabyCodesTable>): KioskBabyCode => ({
+  digest: row.digest,
+  babyId: row.baby_id,
+  issuedBy: row.issued_by ?? "",
+  expiresAt: row.expires_at,
+  usedAt: row.used_at,
+  createdAt: row.created_at,
+});
+
+export const makeKioskBabyCodes = (db: Kysely<Database>): KioskBabyCodesPort => ({
+  insert: (code) =>
+    run(db, (ex) =>
+      ex
+        .insertInto("kiosk_baby_codes")
+        .values({ digest: code.digest, baby_id: code.babyId, issued_by: code.issuedBy, expires_at: code.expiresAt, used_at: code.usedAt, created_at: code.createdAt })
+        .execute(),
+    ).pipe(Effect.asVoid),
+  // One statement: under concurrent lookups PostgreSQL re-checks `used_at is null` on the locked row, so one wins.
+  consume: (digest, at) =>
+    run(db, (ex) =>
+      ex.updateTable("kiosk_baby_codes").set({ used_at: at }).where("digest", "=", digest).where("used_at", "is", null).where("expires_at", ">", at).returningAll().executeTakeFirst(),
+    ).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), babyCodeFromRow))),
+});
+
 /** The kiosk ports over `db`. */
 export const makeKioskLayer = (db: Kysely<Database>) =>
   Layer.mergeAll(
     Layer.succeed(KioskDevices, makeKioskDevices(db)),
     Layer.succeed(KioskPins, makeKioskPins(db)),
     Layer.succeed(KioskSessions, makeKioskSessions(db)),
+    Layer.succeed(KioskBabyCodes, makeKioskBabyCodes(db)),
   );

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { Kiosk } from "@crown/core";
+import { Kiosk, KioskCodes } from "@crown/core";
 import { defaultReportSettings, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "@crown/core/report/index";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
@@ -38,7 +38,7 @@ documented({ method: "post", path: "/kiosk/report/prepare", summary: `Prepare a 
 documented({ method: "post", path: "/kiosk/report/upload", summary: `Upload attachments[] to ?report_identifier= (streamed; the report's pipeline limits). ${session}`, tag, auth: false, bodyType: "multipart" });
 documented({ method: "post", path: "/kiosk/report/finalize", summary: `Submit the report to the same pipeline as a parent's upload. ${session}`, tag, auth: false, body: ReportIdentifierRequest });
 documented({ method: "post", path: "/user/kiosk-pin", summary: "Set the caller's own kiosk PIN (4 to 8 digits); physicians and staff", tag, auth: true, body: Kiosk.PinRequest });
-documented({ method: "get", path: "/user/baby-qr", summary: "A short-lived signed code for a baby (?baby_identifier=), shown as a QR code at the clinic's kiosk", tag, auth: true });
+documented({ method: "get", path: "/user/baby-qr", summary: "A short code for a baby (?baby_identifier=): 8 characters, single-use, for 10 minutes; shown as a QR code at the clinic's kiosk or typed there", tag, auth: true });
 
 const requireKiosk = createMiddleware<Env>(async (c, next) => {
   kioskCallers.set(c.req.raw, await runUseCase(c, Kiosk.authenticateKiosk(c.req.header(DEVICE_HEADER) ?? null, bearerToken(c))));
@@ -72,7 +72,7 @@ export const kioskRoutes = () =>
       return c.json(ok("Patient details added successfully", patient), 201);
     })
     .post("/kiosk/patient-by-qr", requireKiosk, async (c) =>
-      c.json(ok(Kiosk.KIOSK_MESSAGES.patient, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.patientByQr(await jsonBody(c))))), 200),
+      c.json(ok(Kiosk.KIOSK_MESSAGES.patient, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(KioskCodes.patientByQr(await jsonBody(c))))), 200),
     )
     .post("/kiosk/report/prepare", requireKiosk, async (c) =>
       c.json(ok(UPLOAD_MESSAGES.prepared, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskPrepare(await jsonBody(c))))), 201),
@@ -93,4 +93,4 @@ export const kioskRoutes = () =>
       c.json(ok(UPLOAD_MESSAGES.finalized, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskFinalize(await jsonBody(c))))), 200),
     )
     .post("/user/kiosk-pin", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.pinSet, await runUseCase(c, Kiosk.setPin(await jsonBody(c)))), 200))
-    .get("/user/baby-qr", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.babyQr, await runUseCase(c, Kiosk.babyQr(c.req.query()))), 200));
+    .get("/user/baby-qr", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.babyQr, await runUseCase(c, KioskCodes.babyQr(c.req.query()))), 200));

@@ -30,6 +30,10 @@ let lastEventId: string | null = null;
 let token: string | null = null;
 let retry: number | null = null;
 let attempt = 0;
+/** The session token the server refused a ticket for: never asked again (issue 22, item 13: it was asked once per subscriber). */
+let refused: string | null = null;
+/** The open() whose ticket is on its way; subscribers arriving meanwhile wait for it rather than ask again. */
+let opening: number | null = null;
 /** The latest `ready` snapshot, for components that mount after it arrived. */
 let snapshot: { chat_unread: number; notifications_unread: number } | null = null;
 
@@ -58,11 +62,13 @@ const open = async () => {
   stop();
   const mine = ++generation;
   const current = token;
-  if (!current) return;
+  if (!current || current === refused) return;
   let ticket: string;
+  opening = mine;
   try {
     const res = await fetch(`${API_BASE}/events/ticket`, { method: "POST", headers: { Authorization: `Bearer ${current}` } });
     if (res.status === 401) {
+      refused = current;
       sessionGone();
       return;
     }
@@ -71,6 +77,8 @@ const open = async () => {
   } catch {
     schedule();
     return;
+  } finally {
+    if (opening === mine) opening = null;
   }
   // A newer open() or a sign-out happened while the ticket was on its way: this one must not open a stream
   // (an unclosed EventSource holds one of the browser's six connections to the host for good).
@@ -147,7 +155,7 @@ const subscribe = (name: LiveEventName, handler: Handler) => {
   let set = handlers.get(name);
   if (!set) handlers.set(name, (set = new Set()));
   set.add(handler);
-  if (!source && retry === null) {
+  if (!source && retry === null && opening === null) {
     token = sessionActor.getSnapshot().context.session?.token ?? null;
     if (token) void open();
   }

@@ -8,10 +8,10 @@ import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { fig, ReviewFigures } from "./ReviewFigures.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 import {
   decide,
-  type Figure,
   moveNose,
   type Overlay,
   type Point,
@@ -27,7 +27,6 @@ import {
   type Summary,
 } from "./api.ts";
 
-const fig = (f: Figure | null | undefined) => (f && f.median !== null ? `${f.median.toFixed(1)} (${f.min?.toFixed(1)}–${f.max?.toFixed(1)}, n=${f.count})` : "—");
 
 function NotReviewer() {
   return <FormMessage tone="error">The review console is for Crown's reviewers.</FormMessage>;
@@ -223,13 +222,13 @@ function PhotoCard({ a, reportId, editable, onChanged }: { a: ReviewAttachment; 
           {m?.nose_corrected ? " · nose corrected" : ""}
           {m?.error ? ` · ${m.error}` : ""}
         </span>
-        <span className="pill">{decision === "accepted" ? "Accepted" : "Rejected"}</span>
+        <span className="pill">{`${decision === "accepted" ? "Accepted" : "Rejected"}${m?.decision ? "" : " automatically"}`}</span>
         {editable ? (
           <div className="page-actions">
-            <Button className="btn btn-sm btn-primary" isDisabled={busy || decision === "accepted"} onPress={() => void act("accept")} aria-label={`Accept ${a.file_name}`}>
+            <Button className="btn btn-sm btn-primary" isDisabled={busy || m?.decision === "accepted"} onPress={() => void act("accept")} aria-label={`Accept ${a.file_name}`}>
               Accept
             </Button>
-            <Button className="btn btn-sm btn-secondary" isDisabled={busy || decision === "rejected"} onPress={() => void act("reject")} aria-label={`Reject ${a.file_name}`}>
+            <Button className="btn btn-sm btn-secondary" isDisabled={busy || m?.decision === "rejected"} onPress={() => void act("reject")} aria-label={`Reject ${a.file_name}`}>
               Reject
             </Button>
           </div>
@@ -305,24 +304,7 @@ export function ReviewReport() {
         <p>
           Status: <strong>{d.status.replace(/_/g, " ")}</strong> · submitted {formatUsDate(d.submitted_at)} · round {d.round} · version {d.version}
         </p>
-        <dl className="summary-grid">
-          <div>
-            <dt>CI (median, range)</dt>
-            <dd>{fig(summary?.ci)}</dd>
-          </div>
-          <div>
-            <dt>CVAI (median, range)</dt>
-            <dd>{fig(summary?.cvai)}</dd>
-          </div>
-          <div>
-            <dt>CVA mm</dt>
-            <dd>{fig(summary?.cva_mm)}</dd>
-          </div>
-          <div>
-            <dt>Accepted photos</dt>
-            <dd>{summary?.accepted ?? 0}</dd>
-          </div>
-        </dl>
+        <ReviewFigures summary={summary} />
         {summary?.problems.length ? <FormMessage tone="info">{summary.problems.join(" ")}</FormMessage> : null}
         {d.previous_results.length ? (
           <p className="muted small">Previous: {d.previous_results.map((p) => `${formatUsDate(p.captured_at)} CI ${p.ci ?? "—"} CVAI ${p.cvai ?? "—"}`).join("; ")}</p>

@@ -56,6 +56,11 @@ export interface Summary {
   readonly cvai: Figure | null;
   readonly cva_mm: Figure | null;
   readonly problems: ReadonlyArray<string>;
+  /** Whether the counted photos range wider than measurement error explains (core's measurement/agreement.ts). */
+  readonly photos_disagree?: boolean;
+  /** Counted photos no reviewer has accepted or rejected yet. */
+  readonly unconfirmed?: number | null;
+  readonly agreement?: ReadonlyArray<{ readonly index: string; readonly disagree: boolean; readonly text: string }>;
 }
 
 export interface ReviewAttachment {

@@ -1,7 +1,7 @@
 import { EmailRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Form } from "react-aria-components";
-import { Link } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import { messageOf } from "../api/client.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
@@ -9,7 +9,9 @@ import { Card } from "../ui/Card.tsx";
 
 /** Forgot-password and resend-verification share one shape: an e-mail, a button, a message. */
 export function EmailRequestPage(p: { title: string; subtitle: string; button: string; success: string; send: (email: string) => Promise<unknown> }) {
-  const form = useForm({ email: "" });
+  // The sign-in screen hands over the e-mail it was given (issue 22, item 13).
+  const given = (useLocation().state as { email?: unknown } | null)?.email;
+  const form = useForm({ email: typeof given === "string" ? given : "" });
   const [done, setDone] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const submit = async (e: FormEvent) => {

@@ -71,6 +71,8 @@ export default function Login() {
   };
 
   const expired = error && (error.message === PASSWORD_EXPIRED_MESSAGE || error.status === "PasswordExpired");
+  // The e-mail goes on in the router's state, not the URL: the reset or resend form starts filled in.
+  const withEmail = { email: form.values.email.trim() };
   const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== "Blocked" && error.status !== "WaitingApproval";
 
   return (
@@ -104,14 +106,20 @@ export default function Login() {
           <div className="login-error" role="alert">
             {expired ? (
               <p>
-                Your password has expired. <Link to="/forgot-password">Click here</Link> to reset it.
+                Your password has expired.{" "}
+                <Link to="/forgot-password" state={withEmail}>
+                  Click here
+                </Link>{" "}
+                to reset it.
               </p>
             ) : (
               <p>{error.message}</p>
             )}
             {needsVerification ? (
               <p>
-                <Link to="/resend-verification-link">Resend verification link</Link>
+                <Link to="/resend-verification-link" state={withEmail}>
+                  Resend verification link
+                </Link>
               </p>
             ) : null}
           </div>

@@ -113,7 +113,9 @@ function Devices() {
               <td>{d.name}</td>
               <td>{d.status}</td>
               <td>{d.last_seen_at ? new Date(d.last_seen_at).toLocaleString() : "—"}</td>
-              <td>{d.status === "revoked" ? null : <Button onPress={() => void revoke(d)}>Revoke</Button>}</td>
+              <td>{d.status === "revoked" ? null : <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={`Revoke ${d.name}`}>
+                    Revoke
+                  </Button>}</td>
             </tr>
           ))}
           {devices && devices.length === 0 ? (
@@ -179,7 +181,7 @@ function BabyCode() {
     <section className="panel narrow-panel" aria-labelledby="baby-code-title">
       <h2 id="baby-code-title">Code for the clinic</h2>
       <p className="card-subtitle">
-        At your physician's clinic, hold this QR code up to the kiosk tablet's camera so the staff can pick {baby.name} without typing. It works for 10 minutes.
+        At your physician's clinic, hold this QR code up to the kiosk tablet's camera so the staff can pick {baby.name} without typing. Each code works once, for 10 minutes.
       </p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {code && !expired ? (
@@ -188,7 +190,7 @@ function BabyCode() {
           <p>
             If the camera cannot read it, the staff can type this code:
             <br />
-            <code style={{ wordBreak: "break-all" }}>{code.code}</code>
+            <code className="typed-code">{code.code}</code>
           </p>
           <p>Valid until {new Date(code.expires_at).toLocaleTimeString()}</p>
         </div>

@@ -214,7 +214,7 @@ export default function MyPatients() {
         <p className="empty">No patients found</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <caption className="sr-only">Patients, page {page}</caption>
             <thead>
               <tr>
@@ -233,10 +233,10 @@ export default function MyPatients() {
                       {p.name}
                       {p.gender ? <span className="muted small"> ({cap(p.gender)})</span> : null}
                     </td>
-                    <td>{formatLongDate(p.date_of_birth)}</td>
-                    <td>{p.email ?? ""}</td>
-                    <td>{p.previous_condition ?? ""}</td>
-                    <td className="cell-actions">
+                    <td data-label="Date of Birth">{formatLongDate(p.date_of_birth)}</td>
+                    <td data-label="Email">{p.email ?? ""}</td>
+                    <td data-label="Previous Condition">{p.previous_condition ?? ""}</td>
+                    <td className="cell-actions" data-label="Action">
                       <Button
                         className="link-inline"
                         aria-label={`Edit ${p.name}`}

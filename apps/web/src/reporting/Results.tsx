@@ -113,7 +113,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
         <p className="empty">{parent ? PARENT_EMPTY_TEXT : "No Result Found"}</p>
       ) : (
         <div className="table-wrap">
-          <table className="table results-table">
+          <table className="table results-table table-stack">
             <caption className="sr-only">Results, page {page}</caption>
             <thead>
               <tr>
@@ -133,7 +133,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
                       {!parent && !r.read ? <span className="sr-only"> (unread)</span> : null}
                     </td>
                     <td>Uploaded on {formatUsDate(r.uploaded_date)}</td>
-                    <td className="cell-action">
+                    <td className="cell-action" data-label="Download">
                       <Button className="icon-btn" aria-label={`Download the result of ${r.baby_name}, uploaded on ${formatUsDate(r.uploaded_date)}`} onPress={() => void onDownload(r)}>
                         <DownloadIcon />
                       </Button>

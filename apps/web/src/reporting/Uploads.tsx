@@ -9,8 +9,8 @@ import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { type Attachment, attachmentPath, blobUrl, formatUsDate, myUploads, thumbPath, type UploadItem } from "./api.ts";
+import { ATTACHMENTS_STEP, wholeUploads } from "./uploadPages.ts";
 
-export const ATTACHMENTS_STEP = 7;
 
 const keyOf = (a: Attachment) => `${a.report_identifier}:${a.identifier}`;
 
@@ -123,17 +123,15 @@ export default function Uploads() {
   }, [baby?.identifier, page]);
 
   const total = useMemo(() => (uploads ?? []).reduce((s, u) => s + u.attachments.length, 0), [uploads]);
+  // Whole uploads only: Load More pages by upload, never splitting one across pages.
+  const visible = useMemo(() => wholeUploads(uploads ?? [], shown), [uploads, shown]);
+  const hidden = (uploads?.length ?? 0) - visible.length;
   // Fetch the next page of uploads when Load More needs more attachments than are loaded.
   useEffect(() => {
-    if (uploads && shown > total && page < lastPage) setPage((p) => p + 1);
-  }, [shown, total, page, lastPage, uploads]);
+    if (uploads && hidden === 0 && shown > total && page < lastPage) setPage((p) => p + 1);
+  }, [shown, total, hidden, page, lastPage, uploads]);
 
-  let budget = shown;
-  const groups = (uploads ?? []).map((u) => {
-    const take = u.attachments.slice(0, Math.max(0, budget));
-    budget -= take.length;
-    return { upload: u, attachments: take };
-  });
+  const groups = visible.map((u) => ({ upload: u, attachments: u.attachments }));
 
   return (
     <section className="panel uploads-page" aria-labelledby="page-title">
@@ -172,7 +170,7 @@ export default function Uploads() {
                 </ul>
               </section>
             ))}
-          {shown < total || page < lastPage ? (
+          {hidden > 0 || page < lastPage ? (
             <Button className="link-btn" onPress={() => setShown((s) => s + ATTACHMENTS_STEP)}>
               Load More
             </Button>

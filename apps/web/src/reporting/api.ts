@@ -123,13 +123,8 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
   return { promise, abort: () => xhr.abort() };
 };
 
-export const formatUsDate = (iso?: string | null) => {
-  if (!iso) return "";
-  const d = new Date(iso.length === 10 ? `${iso}T00:00:00` : iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${p(d.getMonth() + 1)}/${p(d.getDate())}/${d.getFullYear()}`;
-};
+/** One date formatter for the portal and the PDF (core/src/shared/dates.ts). */
+export { formatUsDate } from "@crown/core/shared/dates";
 
 /** DD MMMM YYYY (e.g. 04 March 2026) for a YYYY-MM-DD date. */
 export const formatLongDate = (day?: string | null) => {

@@ -23,6 +23,7 @@ import { notifications, readNotifications, rowsOf } from "../api/dashboard.ts";
 import { useLiveBellCount } from "../chat/live.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import type { Session } from "../machines/session.ts";
+import { isFor } from "../session/access.ts";
 import { signOutNow } from "../session/signOut.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
 import { Logo } from "./Brand.tsx";
@@ -161,7 +162,7 @@ export const loadProfilePicture = async () => {
 };
 
 /** Who has a part in the exam-room kiosk (/kiosk-settings): physicians and staff set a PIN, parents show a baby code. */
-export const usesKiosk = (session: Session) => session.userRole === "physician" || session.userRole === "physician_staff" || session.userRole === "parent";
+export const usesKiosk = (session: Session) => isFor("capture", session.userRole);
 
 /** Parents, providers and staff upload; Crown's internal roles do not. */
 const uploads = (session: Session) => usesKiosk(session);

@@ -16,6 +16,8 @@ export function ProviderSearch(p: {
   const [text, setText] = useState(p.value?.name ?? "");
   const [items, setItems] = useState<ReadonlyArray<PhysicianRef>>([]);
   const [searching, setSearching] = useState(false);
+  /** Whether a search has answered for the text as it is: before that the list says nothing (issue 22, item 13). */
+  const [answered, setAnswered] = useState(false);
 
   useEffect(() => {
     setText(p.value?.name ?? "");
@@ -23,6 +25,7 @@ export function ProviderSearch(p: {
 
   useEffect(() => {
     const q = text.trim();
+    setAnswered(false);
     if (q.length <= 2 || q === p.value?.name) {
       setItems([]);
       return;
@@ -35,6 +38,7 @@ export function ProviderSearch(p: {
           const list = [...(r.results ?? [])];
           if (!list.some((x) => x.identifier === NO_PHYSICIAN_ID || x.name === NO_PHYSICIAN_NAME)) list.push(NO_PHYSICIAN);
           setItems(list);
+          setAnswered(true);
           // Typing the exact name (e.g. No Physician) selects it.
           const exact = list.find((x) => x.name.toLowerCase() === q.toLowerCase());
           if (exact) p.onChange(exact);
@@ -44,6 +48,7 @@ export function ProviderSearch(p: {
           // Without an answer, 'No Physician' still works: it needs no lookup.
           const typedNone = q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase();
           setItems(typedNone ? [NO_PHYSICIAN] : []);
+          setAnswered(true);
           if (typedNone) p.onChange(NO_PHYSICIAN);
         })
         .finally(() => setSearching(false));
@@ -93,7 +98,7 @@ export function ProviderSearch(p: {
       <Text slot="description">{searching ? "Searching…" : "Search by provider or practice name, or choose No Physician."}</Text>
       <FieldError>{p.error}</FieldError>
       <Popover className="popover combo-popover">
-        <ListBox className="listbox" renderEmptyState={() => <div className="listbox-empty">No matching provider</div>}>
+        <ListBox className="listbox" renderEmptyState={() => (answered && !searching ? <div className="listbox-empty">No matching provider</div> : null)}>
           {(item: PhysicianRef) => (
             <ListBoxItem id={item.identifier} className="listbox-item" textValue={item.name}>
               {item.name}

@@ -1,0 +1,26 @@
+import type { Session } from "../machines/session.ts";
+
+type Role = Session["userRole"];
+
+/**
+ * Which roles each signed-in screen is for (issue 22, item 12). The server refuses the calls behind
+ * a screen to anyone else; this keeps the portal from drawing that screen (filters, Add buttons, an
+ * error toast) for the wrong role: the route shows "not available for your account" instead.
+ */
+export const ROLES = {
+  /** Capture, instructions, uploads and the kiosk: whoever scans babies. */
+  capture: ["parent", "physician", "physician_staff"],
+  /** The cap quizzes: the roles the server's is_quiz_time is ever true for. */
+  quiz: ["parent", "physician", "physician_staff"],
+  /** The practice's screens: results, patients, staff, workflow. */
+  provider: ["physician", "physician_staff"],
+  parent: ["parent"],
+  reviewer: ["reviewer"],
+  /** The support inbox: Crown's own team answers the chat. */
+  support: ["reviewer", "admin"],
+  admin: ["admin"],
+} as const satisfies Record<string, ReadonlyArray<Role>>;
+
+export type Audience = keyof typeof ROLES;
+
+export const isFor = (audience: Audience, role: Role): boolean => (ROLES[audience] as ReadonlyArray<Role>).includes(role);
