@@ -4,7 +4,9 @@ import { babyName } from "../onboarding/model.ts";
 import { Conflict, TooLarge, ValidationFailed } from "../shared/errors.ts";
 import { audit, BlobStore, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
 import { OneOf, Required, validate } from "../shared/validation.ts";
-import { capturableBaby, reportNotFound, visibleReport } from "./access.ts";
+import type { Users } from "../accounts/model.ts";
+import type { Delegations } from "../practice/model.ts";
+import { capturableBaby, capturesInto, liveAudience, reportNotFound, visibleReport } from "./access.ts";
 import { acceptsFiles, nextReportStatus, type ReportEvent, type ReportStatus } from "./lifecycle.ts";
 import {
   ANALYSIS_TYPES,
@@ -55,14 +57,15 @@ const settings = Effect.map(Effect.serviceOption(ReportConfig), Option.getOrElse
 
 /**
  * Applies a lifecycle event to a locked report, or fails with 409 naming its status. A change of
- * status is published live to the uploader and the physician, in the caller's transaction.
+ * status is published live to the uploader (a staff member only while she still acts for the
+ * physician) and the physician, in the caller's transaction.
  */
-export const advance = (report: Report, event: ReportEvent, photos = 0): Effect.Effect<ReportStatus, Conflict> => {
+export const advance = (report: Report, event: ReportEvent, photos = 0): Effect.Effect<ReportStatus, Conflict, Users | Delegations> => {
   const next = nextReportStatus(report.status, { photos }, event);
   if (next === null) return Effect.fail(new Conflict({ message: `This report cannot do that while it is ${report.status.replace("_", " ")}.` }));
   if (next === report.status) return Effect.succeed(next);
   const data = { report_identifier: report.id, baby_identifier: report.babyId, baby_name: report.babyName, status: next, previous_status: report.status };
-  return Effect.as(publishToAll([report.uploaderId, ...(report.physicianId ? [report.physicianId] : [])], "report.status", data), next);
+  return Effect.as(Effect.flatMap(liveAudience(report), (ids) => publishToAll(ids, "report.status", data)), next);
 };
 
 export const presentAttachment = (a: Attachment) => ({
@@ -291,8 +294,8 @@ const attachFile = (reportId: string, userId: string, file: StoredFile) =>
 /** The report the caller uploads to: their own, still open for files; checked before any byte is stored. */
 const uploadTarget = (reportId: string) =>
   Effect.gen(function* () {
-    const { caller, report } = yield* visibleReport(reportId);
-    if (report.uploaderId !== caller.user.id) return yield* reportNotFound();
+    const { caller, report, baby, relation } = yield* visibleReport(reportId);
+    if (!capturesInto(caller, report, baby, relation)) return yield* reportNotFound();
     if (!acceptsFiles(report.status)) return yield* new Conflict({ message: UPLOAD_MESSAGES.closed });
     return { caller, report };
   });
@@ -384,8 +387,8 @@ export const uploadAttachments = (parts: AsyncIterable<UploadPart>, identifierFr
 export const finalizeReport = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(ReportIdentifierRequest, input);
-    const { caller, report: seen } = yield* visibleReport(request.report_identifier);
-    if (seen.uploaderId !== caller.user.id) return yield* reportNotFound();
+    const { caller, report: seen, baby, relation } = yield* visibleReport(request.report_identifier);
+    if (!capturesInto(caller, seen, baby, relation)) return yield* reportNotFound();
     const reports = yield* Reports;
     return yield* transaction(
       Effect.gen(function* () {
