@@ -569,3 +569,4 @@ export const changeStatus = (userId: string, event: AccountEvent, actorId: strin
   });
 
 export const findUserByEmail = (email: string) => Effect.flatMap(Users, (users) => users.findByEmail(normaliseEmail(email)));
+export { setPasswordByOperator } from "./operator.ts";
