@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /** A provider (physician) and provider staff, plus the Other sign-up that waits for approval. */
 
@@ -93,9 +93,9 @@ describe("provider", () => {
 
 describe("provider staff (demo account)", () => {
   test("sees the staff header with the physician selector", async () => {
-    await passQuizByApi(server, DEMO.staff, DEMO_PASSWORD);
+    await passQuizByApi(server, DEMO.staff, server.password(DEMO.staff));
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.staff, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.staff, server.password(DEMO.staff));
     await expectPath(page, /\/dashboard$/);
     const firstLogin = await page.evaluate(() => {
       const s = JSON.parse(sessionStorage.getItem("crown.session") ?? "{}") as { isFirstLogin?: boolean; disclaimerAccepted?: boolean };
