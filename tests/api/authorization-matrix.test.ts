@@ -115,6 +115,7 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "POST /admin/users/block": ["admin"],
   "POST /admin/users/reject": ["admin"],
   "POST /admin/users/unblock": ["admin"],
+  "POST /admin/practices/verify": ["admin"],
 
   "POST /review/queue": ["reviewer"],
   "GET /review/report/{id}": ["reviewer"],
@@ -186,7 +187,7 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
 
   const signUpPhysician = async () => {
     const email = `self.signed.${Date.now().toString(36)}@example.org`;
-    const up = await s.post("/user/sign-up", { first_name: "Daniel", last_name: "Okafor", email, password: b64(PASSWORD), phone: "5551234567", type: "physician", register_type: "normal" });
+    const up = await s.post("/user/sign-up", { first_name: "Daniel", last_name: "Okafor", email, password: b64(PASSWORD), phone: "5551234567", type: "physician", register_type: "normal", npi: "1234567893" });
     expect(up.status).toBe(201);
     const mail = (await s.outbox()).filter((m) => m.to.includes(email)).at(-1)!;
     const link = new URL(/https?:\/\/\S+\/verify-email\S*/.exec(mail.text)![0]);

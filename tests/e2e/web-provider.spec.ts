@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
+import { api, signInApi } from "./helpers/capture.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
 
@@ -26,6 +27,10 @@ describe("provider", () => {
     await signUpThroughForm(page, "Provider", { first: "Grace", last: "Hopper", email, password: PASSWORD, phone: "5559876543" });
     await page.goto(await server.waitForLink(email, "/verify-email"));
     await page.locator(".form-message-success").waitFor();
+    // The admin verifies the new practice (ADR 25) before the provider works with patients.
+    const admin = await signInApi(server, DEMO.admin, server.password(DEMO.admin));
+    const doctor = (await api<{ data: Array<{ identifier: string; email: string }> }>(server, "GET", `/admin/users?search=${encodeURIComponent(email)}`, admin.token)).data.find((u) => u.email === email)!;
+    await api(server, "POST", "/admin/practices/verify", admin.token, { physician_identifier: doctor.identifier });
 
     await signInThroughForm(page, email, PASSWORD);
     await expectPath(page, /\/baa$/);

@@ -3,6 +3,7 @@ import { type Caller, Users } from "../accounts/model.ts";
 import { type Baby, Babies } from "../onboarding/model.ts";
 import { Delegations } from "../practice/model.ts";
 import { requireActive } from "../practice/access.ts";
+import { practiceVerified } from "../practice/verification.ts";
 import { NotFound } from "../shared/errors.ts";
 import { type Report, Reports } from "./model.ts";
 
@@ -52,7 +53,7 @@ export const relationTo = (caller: Caller, report: Report, baby: Option.Option<B
           ? Option.some<ReportRelation>("parent")
           : Option.none();
       case "physician":
-        return report.physicianId === user.id ? Option.some<ReportRelation>("physician") : Option.none();
+        return report.physicianId === user.id && practiceVerified(user) ? Option.some<ReportRelation>("physician") : Option.none();
       case "physician_staff":
         return (yield* staffActsFor(user.id, report.physicianId)) ? Option.some<ReportRelation>("staff") : Option.none();
       default:
@@ -95,7 +96,7 @@ export const capturableBaby = (babyId: string) =>
       user.type === "parent"
         ? b.parentId === user.id
         : user.type === "physician"
-          ? b.physicianId === user.id
+          ? b.physicianId === user.id && practiceVerified(user)
           : yield* staffActsFor(user.id, b.physicianId);
     if (!allowed) return yield* babyNotFound();
     return { caller, baby: b };

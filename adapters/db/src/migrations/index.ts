@@ -5,6 +5,7 @@ import * as m20261122T0600Reports from "./2026-11-22T0600-reports.ts";
 import * as m20261122T0700Chat from "./2026-11-22T0700-chat.ts";
 import * as m20261122T0800Kiosk from "./2026-11-22T0800-kiosk.ts";
 import * as m20261122T0900AccountRemoval from "./2026-11-22T0900-account-removal.ts";
+import * as m20261123T1900PracticeVerification from "./2026-11-23T1900-practice-verification.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T0700-chat": m20261122T0700Chat,
   "2026-11-22T0800-kiosk": m20261122T0800Kiosk,
   "2026-11-22T0900-account-removal": m20261122T0900AccountRemoval,
+  "2026-11-23T1900-practice-verification": m20261123T1900PracticeVerification,
 };
 
 const migratorFor = (db: Kysely<any>) =>
