@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PASSWORD_PATTERN } from "@crown/core";
 import { makePasswordHasher } from "@crown/crypto";
 import { connectDatabase, connectPostgres, listMigrations, migrations } from "@crown/db";
 import { databaseKinds, postgresServerUrl } from "@crown/db/testing";
@@ -11,6 +12,7 @@ import { readOutbox } from "@crown/mail";
 import { Effect } from "effect";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEMO_REFUSED } from "../../apps/server/src/seed.ts";
 
 /**
  * The `crown` CLI as an operator runs it (`pnpm crown migrate | seed:demo | user:approve`), each
@@ -83,25 +85,62 @@ describe.each(await databaseKinds())("the crown CLI on %s", (kind) => {
     expect(await withDatabase((db) => listMigrations(db))).toEqual(applied);
   }, 300_000);
 
-  test("seed:demo: prints the demo accounts, whose passwords work; a second run adds nothing", async () => {
+  const emails = ["parent@demo.crown", "physician@demo.crown", "nurse@demo.crown", "reviewer@demo.crown", "admin@demo.crown"];
+
+  test.runIf(kind === "pglite")("seed:demo: passwords made for this data directory, printed and kept in a 0600 file; a second run reuses them", async () => {
     const seeded = crown("seed:demo");
     expect(seeded.status, seeded.stderr).toBe(0);
+    const file = path.join(dataDir, "demo-accounts.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(file, "utf8")) as Array<{ role: string; email: string; password: string }>;
+    expect(saved.map((a) => a.email).sort()).toEqual([...emails].sort());
+    expect(saved.map((a) => a.role).sort()).toEqual(["admin", "parent", "physician", "physician_staff", "reviewer"]);
     const printed = seeded.stdout.trim().split("\n");
-    const emails = ["parent@demo.crown", "physician@demo.crown", "nurse@demo.crown", "reviewer@demo.crown", "admin@demo.crown"];
-    for (const email of emails) expect(printed.some((line) => line.includes(email) && line.includes("Crown-demo-2026!")), email).toBe(true);
+    for (const a of saved) {
+      // Never the once-published password; each account its own.
+      expect(a.password).not.toBe("Crown-demo-2026!");
+      expect(a.password).toMatch(PASSWORD_PATTERN);
+      expect(printed.some((line) => line.includes(a.email) && line.includes(a.password)), a.email).toBe(true);
+    }
+    expect(new Set(saved.map((a) => a.password)).size).toBe(saved.length);
     const users = await withDatabase((db) => db.selectFrom("users").select(["email", "status", "email_verified_at", "password_hash"]).where("email", "like", "%@demo.crown").execute());
     expect(users.map((u) => u.email).sort()).toEqual([...emails].sort());
     expect(users.every((u) => u.status === "Active" && u.email_verified_at !== null)).toBe(true);
-    // The printed password is the one stored (as an argon2id hash, never in clear).
+    // The saved password is the one stored (as an argon2id hash, never in clear).
     const hasher = makePasswordHasher();
+    const passwordOf = (email: string) => saved.find((a) => a.email === email)!.password;
     for (const u of users) {
       expect(u.password_hash).toMatch(/^\$argon2id\$/);
-      expect(await Effect.runPromise(hasher.verify(u.password_hash, "Crown-demo-2026!"))).toBe(true);
+      expect(await Effect.runPromise(hasher.verify(u.password_hash, passwordOf(u.email)))).toBe(true);
     }
     const again = crown("seed:demo");
     expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(saved);
     const count = await withDatabase((db) => db.selectFrom("users").select((eb) => eb.fn.countAll<string>().as("n")).where("email", "like", "%@demo.crown").executeTakeFirstOrThrow());
     expect(Number(count.n)).toBe(emails.length);
+  }, 300_000);
+
+  test.runIf(kind === "pglite")("seed:demo: a demo account found without a saved password (the published one) gets a new one", async () => {
+    const file = path.join(dataDir, "demo-accounts.json");
+    const hasher = makePasswordHasher();
+    const published = await Effect.runPromise(hasher.hash("Crown-demo-2026!"));
+    await withDatabase((db) => db.updateTable("users").set({ password_hash: published }).where("email", "=", "admin@demo.crown").execute());
+    rmSync(file);
+    const seeded = crown("seed:demo");
+    expect(seeded.status, seeded.stderr).toBe(0);
+    const admin = (JSON.parse(readFileSync(file, "utf8")) as Array<{ email: string; password: string }>).find((a) => a.email === "admin@demo.crown")!;
+    const hash = await withDatabase(async (db) => (await db.selectFrom("users").select("password_hash").where("email", "=", "admin@demo.crown").executeTakeFirstOrThrow()).password_hash);
+    expect(await Effect.runPromise(hasher.verify(hash, "Crown-demo-2026!"))).toBe(false);
+    expect(await Effect.runPromise(hasher.verify(hash, admin.password))).toBe(true);
+  }, 300_000);
+
+  test.runIf(kind === "postgres")("seed:demo refuses a real database (DATABASE_URL): no demo account, no file", async () => {
+    const refused = crown("seed:demo");
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toBe(DEMO_REFUSED);
+    const count = await withDatabase((db) => db.selectFrom("users").select((eb) => eb.fn.countAll<string>().as("n")).where("email", "like", "%@demo.crown").executeTakeFirstOrThrow());
+    expect(Number(count.n)).toBe(0);
+    expect(existsSync(path.join(dataDir, "demo-accounts.json"))).toBe(false);
   }, 300_000);
 
   test("user:approve: approves a waiting account (status, notification, e-mail); refuses unknown and not-waiting accounts", async () => {

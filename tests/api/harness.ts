@@ -54,6 +54,7 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
 export const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 export const PASSWORD = "Sunny-day-42";
+export const VALID_NPI = "1234567893";
 
 let counter = 0;
 export const uniqueEmail = (prefix = "user") => `${prefix}.${Date.now().toString(36)}.${counter++}@example.org`;
@@ -68,6 +69,8 @@ export const signUpVerified = async (server: TestServer, type: "parent" | "physi
     phone: "5551234567",
     type,
     register_type: "normal",
+    // A physician gives an NPI number (CMS's example: valid check digit).
+    ...(type === "physician" ? { npi: VALID_NPI } : {}),
   });
   if (signUp.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(signUp.json)}`);
   const mail = (await server.outbox()).filter((m) => m.to.includes(email)).at(-1);

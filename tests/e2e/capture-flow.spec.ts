@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, type Tab, uniqueEmail } from "./helpers/browser.ts";
 import { api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, signIn, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./helpers/server.ts";
+import { type CrownServer, DEMO, repoRoot, startCrown } from "./helpers/server.ts";
 
 /**
  * Capture and reporting end to end (issue 7), in Debian Chromium against the real server: a parent
@@ -25,7 +25,7 @@ beforeAll(async () => {
   dist = await snapshotWebDist();
   server = await startCrown({ CROWN_WEB_DIST: dist.dir });
   browser = await launchWithFakeCamera();
-  physician = await signInApi(server, DEMO.physician, DEMO_PASSWORD);
+  physician = await signInApi(server, DEMO.physician, server.password(DEMO.physician));
   await finishOnboarding(server, physician, true);
   parentEmail = uniqueEmail("capture-parent");
   await signUpVerified(server, "parent", { email: parentEmail, password: PASSWORD, first: "Paula", last: "Tester" });
@@ -281,7 +281,7 @@ describe("review and results", () => {
   test("a reviewer checks the photos (outline, axes, diagonals), fixes a nose tip where needed, accepts and publishes", async () => {
     const tab = await tabOf(DESKTOP);
     const { page } = tab;
-    await signIn(page, "reviewer@demo.crown", DEMO_PASSWORD, /\/review$/);
+    await signIn(page, "reviewer@demo.crown", server.password("reviewer@demo.crown"), /\/review$/);
     const link = page.getByRole("link", { name: `${BABY.first} ${BABY.last}` }).first();
     await expect
       .poll(
@@ -368,7 +368,7 @@ describe("review and results", () => {
   test("the provider sees the result unread and bold, downloads Result.pdf, and it becomes read", async () => {
     const tab = await tabOf();
     const { page } = tab;
-    await signIn(page, DEMO.physician, DEMO_PASSWORD);
+    await signIn(page, DEMO.physician, server.password(DEMO.physician));
     await page.goto("/results");
     await page.getByRole("heading", { name: "Results" }).waitFor();
     await page.getByText("All the results are available here.").waitFor();
@@ -402,7 +402,7 @@ describe("provider practice, help and consoles", () => {
   test("provider screens: instructions (8 steps, 3 shots), patients, staff, help center, workflow", async () => {
     const tab = await tabOf();
     const { page } = tab;
-    await signIn(page, DEMO.physician, DEMO_PASSWORD);
+    await signIn(page, DEMO.physician, server.password(DEMO.physician));
     await page.goto("/optional-quiz-instructions");
     await page.getByRole("button", { name: /Results/ }).waitFor();
     expect(await page.locator("ol.steps > li").count()).toBe(9);
@@ -468,7 +468,7 @@ describe("provider practice, help and consoles", () => {
     const { page } = tab;
     const throwaway = uniqueEmail("blockme");
     await signUpVerified(server, "parent", { email: throwaway, password: PASSWORD, first: "Block", last: "Me" });
-    await signIn(page, "admin@demo.crown", DEMO_PASSWORD, /\/admin$/);
+    await signIn(page, "admin@demo.crown", server.password("admin@demo.crown"), /\/admin$/);
     await page.getByRole("heading", { name: "Pending approvals" }).waitFor();
     await page.getByRole("heading", { name: "Kiosk devices" }).waitFor();
     await page.getByRole("searchbox", { name: "Search users" }).fill(throwaway);
@@ -503,12 +503,12 @@ describe("staff acting for two physicians", () => {
     await finishOnboarding(server, p2, true);
     await api(server, "POST", "/physician/add-user", p2.token, { email: DEMO.staff, type: "nurse" });
     await api(server, "POST", "/patient/add", p2.token, { first_name: "Zoe", last_name: "Second", date_of_birth: daysAgo(40), gender: "female" });
-    const nurse = await signInApi(server, DEMO.staff, DEMO_PASSWORD);
+    const nurse = await signInApi(server, DEMO.staff, server.password(DEMO.staff));
     await finishOnboarding(server, nurse, false);
 
     const tab = await tabOf();
     const { page } = tab;
-    await signIn(page, DEMO.staff, DEMO_PASSWORD);
+    await signIn(page, DEMO.staff, server.password(DEMO.staff));
     const select = page.getByRole("button", { name: /Acting for physician/ });
     const choose = async (name: RegExp) => {
       await select.click();

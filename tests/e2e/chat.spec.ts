@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium, openTab, screenshotBoth } from "./helpers/browser.ts";
 import { signInThroughForm } from "./helpers/flows.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, startCrown } from "./helpers/server.ts";
+import { type CrownServer, DEMO, startCrown } from "./helpers/server.ts";
 
 /**
  * Support chat in a real browser: a parent writes from the widget, support answers from the inbox,
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 /** Signs in through the form and gets past the first-login disclaimer if it shows. */
 const signIn = async (page: Page, email: string) => {
-  await signInThroughForm(page, email, DEMO_PASSWORD);
+  await signInThroughForm(page, email, server.password(email));
   await page.waitForURL((u) => u.pathname !== "/", { timeout: 20_000 });
 };
 

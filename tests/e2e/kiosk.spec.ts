@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi, snapshotWebDist } from "./helpers/capture.ts";
 import { screensDir, seriousViolations } from "./helpers/browser.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot, startCrown } from "./helpers/server.ts";
+import { type CrownServer, DEMO, repoRoot, startCrown } from "./helpers/server.ts";
 
 /**
  * The kiosk end to end (issue 8), in Debian Chromium with the rendered clip as the tablet's camera:
@@ -118,9 +118,9 @@ beforeAll(async () => {
   if (!process.env.CROWN_WEB_DIST) webDist = await snapshotWebDist();
   server = await startCrown(webDist ? { CROWN_WEB_DIST: webDist.dir } : {});
   browser = await launchWithFakeCamera();
-  physician = await signInApi(server, DEMO.physician, DEMO_PASSWORD);
+  physician = await signInApi(server, DEMO.physician, server.password(DEMO.physician));
   await finishOnboarding(server, physician, true);
-  nurse = await signInApi(server, DEMO.staff, DEMO_PASSWORD);
+  nurse = await signInApi(server, DEMO.staff, server.password(DEMO.staff));
   await api(server, "POST", "/user/kiosk-pin", nurse.token, { pin: PIN });
 }, 300_000);
 
@@ -139,7 +139,7 @@ describe("kiosk tablet", () => {
     const portal = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
     const web = await portal.newPage();
     web.setDefaultTimeout(60_000);
-    await signIn(web, DEMO.physician, DEMO_PASSWORD);
+    await signIn(web, DEMO.physician, server.password(DEMO.physician));
     await web.goto("/kiosk-settings");
     await web.getByLabel("Tablet name").fill("Exam room 1");
     await web.getByRole("button", { name: "Enrol a tablet" }).click();
@@ -224,7 +224,7 @@ describe("kiosk tablet", () => {
     expect(tablet.errors).toEqual([]);
 
     // The same pipeline as a parent's upload: analysed, published by a reviewer, in the physician's results.
-    const reviewer = await signInApi(server, "reviewer@demo.crown", DEMO_PASSWORD);
+    const reviewer = await signInApi(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
     let reportId: string | undefined;
     for (let i = 0; i < 120 && !reportId; i++) {
       const queue = await api<{ data: Array<{ report_identifier: string; baby_name: string }> }>(server, "POST", "/review/queue?page=1", reviewer.token, { per_page: 100 });
@@ -281,12 +281,12 @@ describe("kiosk tablet", () => {
   test("a parent's QR code from the portal picks the baby: filmed by the tablet's camera, or its code typed", async () => {
     const { page } = tablet;
     // The parent shows the QR code in the portal.
-    const parent = await signInApi(server, DEMO.parent, DEMO_PASSWORD);
+    const parent = await signInApi(server, DEMO.parent, server.password(DEMO.parent));
     await finishOnboarding(server, parent, false);
     const portal = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
     const web = await portal.newPage();
     web.setDefaultTimeout(60_000);
-    await signIn(web, DEMO.parent, DEMO_PASSWORD);
+    await signIn(web, DEMO.parent, server.password(DEMO.parent));
     await web.goto("/kiosk-settings");
     await web.getByRole("button", { name: "Show QR code" }).click();
     const qr = web.getByTestId("baby-qr");

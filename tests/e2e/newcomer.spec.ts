@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { api, type ApiUser, daysAgo, finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";
 import { expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 import { portalSuite } from "./helpers/suite.ts";
 
 /**
@@ -246,7 +246,7 @@ describe("the audit log in the admin console (item 4)", () => {
     const { page, errors } = await openTab(browser, server.url);
     await page.goto("/");
     await page.getByLabel("Email").fill(DEMO.admin);
-    await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByLabel("Password", { exact: true }).fill(server.password(DEMO.admin));
     await page.getByRole("button", { name: "Sign In" }).click();
     await expectPath(page, /\/admin$/);
     const log = page.getByRole("region", { name: "Audit log" });
@@ -264,7 +264,7 @@ describe("the audit log in the admin console (item 4)", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), log.getByRole("button", { name: "Export CSV" }).click()]);
     expect(download.suggestedFilename()).toBe("audit-log.csv");
 
-    const admin = await signInApi(server, DEMO.admin, DEMO_PASSWORD);
+    const admin = await signInApi(server, DEMO.admin, server.password(DEMO.admin));
     const viewed = await api<{ data: Array<{ action: string; details: Record<string, string> }> }>(server, "GET", "/admin/audit-events?action=audit.viewed&per_page=100", admin.token);
     expect(viewed.data.some((e) => e.details.actor === practice.parent.email && e.details.action === "account.sign_in")).toBe(true);
     const exported = await api<{ data: unknown[] }>(server, "GET", "/admin/audit-events?action=audit.exported", admin.token);

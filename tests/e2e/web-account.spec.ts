@@ -4,7 +4,7 @@ import { MOBILE_UA, openTab, PHONE, screenshotBoth, seriousViolations, uniqueEma
 import { finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";
 import { acceptDisclaimer, apiToken, expectPath, passQuizByApi, PNG_1PX, signInThroughForm, signOutThroughMenu } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /**
  * Accounts across roles: a provider's profile (photo, kiosk, account removal request seen by the
@@ -132,7 +132,7 @@ describe("provider", () => {
     await expect.poll(async () => (await removalMail()).length, { timeout: 20_000 }).toBe(1);
 
     const admin = await openTab(browser, server.url);
-    await signInThroughForm(admin.page, DEMO.admin, DEMO_PASSWORD);
+    await signInThroughForm(admin.page, DEMO.admin, server.password(DEMO.admin));
     await expectPath(admin.page, /\/admin$/);
     const nav = admin.page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "Admin" }).waitFor();
@@ -187,7 +187,7 @@ describe("provider", () => {
 describe("provider staff invited by e-mail", () => {
   test("opens the invitation on a phone (no app redirect), sets the password, first login, profile, sign out, 401", async () => {
     const staffEmail = uniqueEmail("nurse");
-    const token = await apiToken(server, DEMO.physician, DEMO_PASSWORD);
+    const token = await apiToken(server, DEMO.physician, server.password(DEMO.physician));
     // Practice calls need the physician's signed BAA (issue 22).
     await fetch(`${server.url}/api/v1/en/user/sign-baa`, {
       method: "POST",

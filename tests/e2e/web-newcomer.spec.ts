@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { openTab, PHONE, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { apiToken, expectPath, passQuizByApi, signInThroughForm, signUpThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD, repoRoot } from "./helpers/server.ts";
+import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
 
 /** Issue 22 (items 7-13): what a newcomer hit walking every screen, each as a user would expect it fixed. */
 
@@ -18,9 +18,9 @@ portalSuite((s, b) => {
 
 describe("screens are guarded by role (item 12)", () => {
   test("a parent typing /results or /my-patients sees 'Not available for your account', no provider screen and no error toast", async () => {
-    await passQuizByApi(server, DEMO.parent, DEMO_PASSWORD);
+    await passQuizByApi(server, DEMO.parent, server.password(DEMO.parent));
     const { page, errors, failedResponses } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     for (const path of ["/results", "/my-patients", "/staff-results", "/my-staff"]) {
       await page.goto(path);
@@ -39,9 +39,9 @@ describe("screens are guarded by role (item 12)", () => {
   });
 
   test("a physician typing /parent-results on a phone sees the same page", async () => {
-    await passQuizByApi(server, DEMO.physician, DEMO_PASSWORD);
+    await passQuizByApi(server, DEMO.physician, server.password(DEMO.physician));
     const { page, errors } = await openTab(browser, server.url, PHONE);
-    await signInThroughForm(page, DEMO.physician, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.physician, server.password(DEMO.physician));
     await expectPath(page, /\/(dashboard|baa)$/);
     await page.goto("/parent-results");
     await page.getByRole("heading", { level: 1, name: "Not available for your account" }).waitFor();
@@ -65,7 +65,7 @@ const callApi = async (token: string, method: string, url: string, body?: unknow
 
 /** The demo parent's baby gets a finalized upload of `files` (names of models/head-contour/samples); answers the report once analysed (unless told not to wait). */
 const uploadSamples = async (files: ReadonlyArray<string>, waitForAnalysis = true) => {
-  const token = await apiToken(server, DEMO.parent, DEMO_PASSWORD);
+  const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
   const babies = (await callApi(token, "GET", "/user/profile")).babies as Array<{ identifier: string }>;
   const report = (await callApi(token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
   const form = new FormData();
@@ -82,7 +82,7 @@ describe("photos that disagree (item 11)", () => {
     // Three different heads in one session: no single head measures like that.
     const { report } = await uploadSamples(["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg"]);
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, "reviewer@demo.crown", DEMO_PASSWORD);
+    await signInThroughForm(page, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
     await expectPath(page, /\/review$/);
     await page.goto(`/review/${report}`);
     const flag = page.locator(".agreement-flag");
@@ -114,7 +114,7 @@ describe("photos that disagree (item 11)", () => {
 describe("the kiosk code a person can type (item 7)", () => {
   test("Parent → Kiosk → Show QR code shows an 8-character code, and a new one each time", async () => {
     const { page, errors } = await openTab(browser, server.url, PHONE);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     await page.goto("/kiosk-settings");
     await page.getByRole("button", { name: "Show QR code" }).click();
@@ -138,7 +138,7 @@ describe("Load More pages by upload (item 8)", () => {
     await uploadSamples(six, false);
     await uploadSamples(six, false);
     const { page, errors } = await openTab(browser, server.url, PHONE);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     await page.goto("/uploads");
     const groups = page.locator(".upload-group");
@@ -187,7 +187,7 @@ describe("smaller defects (item 13)", () => {
 
   test("after a 401 the live connection asks for /chat/token at most once", async () => {
     const { page } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     // The session ends elsewhere (signed out from another device); the tab still holds its token.
     const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem("crown.session") ?? "{}") as { token?: string }).token ?? "");
@@ -204,7 +204,7 @@ describe("smaller defects (item 13)", () => {
 
   test("provider search says nothing before a search has run", async () => {
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     await page.goto("/profile");
     await page.getByRole("button", { name: /Add New Child/ }).click();
@@ -217,14 +217,14 @@ describe("smaller defects (item 13)", () => {
 
 describe("layout (item 9)", () => {
   test("the physician's header is one row at 1280 px; on a phone the menu button shares the logo's row and My Patients is cards", async () => {
-    await passQuizByApi(server, DEMO.physician, DEMO_PASSWORD);
-    const token = await apiToken(server, DEMO.physician, DEMO_PASSWORD);
+    await passQuizByApi(server, DEMO.physician, server.password(DEMO.physician));
+    const token = await apiToken(server, DEMO.physician, server.password(DEMO.physician));
     // Setting up: the demo physician's BAA and disclaimer are done, so sign-in lands on the dashboard.
     await callApi(token, "POST", "/user/sign-baa", { name: "Daniel Okafor", covered_entity: "Okafor Pediatrics" });
     await callApi(token, "POST", "/user/accept-disclaimer", { accepted: true });
     await callApi(token, "POST", "/kiosk/devices", { name: "Exam room 1" });
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.physician, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.physician, server.password(DEMO.physician));
     await expectPath(page, /\/dashboard$/);
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "Webinar" }).waitFor();

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { acceptDisclaimer, approveByAdmin, expectPath, navLabels, passQuizByApi, PNG_1PX, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /** A parent's whole path: sign up, verify, register a baby, dashboard, profile, passwords, sign out, 401. */
 
@@ -99,7 +99,7 @@ describe("parent", () => {
     await page.getByText(/We have received your request/).waitFor();
     await screenshotBoth(page, "login-after-approval-sign-out");
 
-    await approveByAdmin(server, DEMO.admin, DEMO_PASSWORD, email);
+    await approveByAdmin(server, DEMO.admin, server.password(DEMO.admin), email);
     await signInThroughForm(page, email, PASSWORD);
     await expectPath(page, /\/dashboard$/);
     await acceptDisclaimer(page);
@@ -146,7 +146,7 @@ describe("parent", () => {
 describe("signed-in parent (demo account)", () => {
   test("first login: disclaimer, then the dashboard and the parent header", async () => {
     const { page, errors, failedResponses } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     const dialog = page.getByRole("alertdialog", { name: "Disclaimer" });
     await dialog.waitFor();
@@ -157,7 +157,7 @@ describe("signed-in parent (demo account)", () => {
     await acceptDisclaimer(page);
     await page.waitForURL(/\/quiz-instructions$/);
     // With the quiz passed, the dashboard is home (a due quiz would send the parent back to its instructions).
-    await passQuizByApi(server, DEMO.parent, DEMO_PASSWORD);
+    await passQuizByApi(server, DEMO.parent, server.password(DEMO.parent));
     await page.goto("/dashboard");
     await page.getByRole("heading", { level: 1, name: /Maya/ }).waitFor();
     await page.getByRole("heading", { name: "Reminders" }).waitFor();
@@ -189,7 +189,7 @@ describe("signed-in parent (demo account)", () => {
 
   test("edits the profile and the photo", async () => {
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     await page.goto("/profile");
     await page.getByRole("heading", { name: "My Profile" }).waitFor();
@@ -239,7 +239,7 @@ describe("signed-in parent (demo account)", () => {
 
   test("changes the password, signs out, resets the password through the e-mailed link", async () => {
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.parent, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     await page.goto("/profile?tab=password");
     await page.getByRole("heading", { name: "Change Password" }).waitFor();
@@ -253,7 +253,7 @@ describe("signed-in parent (demo account)", () => {
     await page.getByRole("form", { name: "Change password" }).getByRole("button", { name: "Change Password" }).click();
     await page.locator(".form-message-error").waitFor();
     expect(page.url()).toMatch(/\/profile/); // a wrong old password is not a lost session
-    await page.getByLabel("Old password").fill(DEMO_PASSWORD);
+    await page.getByLabel("Old password").fill(server.password(DEMO.parent));
     await page.getByRole("form", { name: "Change password" }).getByRole("button", { name: "Change Password" }).click();
     await page.getByText("Password changed successfully").waitFor();
 

@@ -1,10 +1,10 @@
 import type { Browser } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
-import { finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";
+import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, DEMO_PASSWORD } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /** A provider (physician) and provider staff, plus the Other sign-up that waits for approval. */
 
@@ -27,6 +27,10 @@ describe("provider", () => {
     await signUpThroughForm(page, "Provider", { first: "Grace", last: "Hopper", email, password: PASSWORD, phone: "5559876543" });
     await page.goto(await server.waitForLink(email, "/verify-email"));
     await page.locator(".form-message-success").waitFor();
+    // The admin verifies the new practice (ADR 25) before the provider works with patients.
+    const admin = await signInApi(server, DEMO.admin, server.password(DEMO.admin));
+    const doctor = (await api<{ data: Array<{ identifier: string; email: string }> }>(server, "GET", `/admin/users?search=${encodeURIComponent(email)}`, admin.token)).data.find((u) => u.email === email)!;
+    await api(server, "POST", "/admin/practices/verify", admin.token, { physician_identifier: doctor.identifier });
 
     await signInThroughForm(page, email, PASSWORD);
     await expectPath(page, /\/baa$/);
@@ -94,11 +98,11 @@ describe("provider", () => {
 
 describe("provider staff (demo account)", () => {
   test("sees the staff header with the physician selector", async () => {
-    await passQuizByApi(server, DEMO.staff, DEMO_PASSWORD);
+    await passQuizByApi(server, DEMO.staff, server.password(DEMO.staff));
     // The staff member's physician has signed the BAA (without it the practice's data is refused, issue 22).
-    await finishOnboarding(server, await signInApi(server, DEMO.physician, DEMO_PASSWORD), true);
+    await finishOnboarding(server, await signInApi(server, DEMO.physician, server.password(DEMO.physician)), true);
     const { page, errors } = await openTab(browser, server.url);
-    await signInThroughForm(page, DEMO.staff, DEMO_PASSWORD);
+    await signInThroughForm(page, DEMO.staff, server.password(DEMO.staff));
     await expectPath(page, /\/dashboard$/);
     const firstLogin = await page.evaluate(() => {
       const s = JSON.parse(sessionStorage.getItem("crown.session") ?? "{}") as { isFirstLogin?: boolean; disclaimerAccepted?: boolean };

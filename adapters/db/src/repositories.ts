@@ -40,6 +40,8 @@ export const userFromRow = (row: UserRow): User => ({
   disclaimerAcceptedAt: row.disclaimer_accepted_at,
   baaSignedAt: row.baa_signed_at,
   quizPassedAt: row.quiz_passed_at,
+  npi: row.npi,
+  practiceVerifiedAt: row.practice_verified_at,
   createdAt: row.created_at,
 });
 
@@ -59,6 +61,8 @@ const userColumns = {
   disclaimerAcceptedAt: "disclaimer_accepted_at",
   baaSignedAt: "baa_signed_at",
   quizPassedAt: "quiz_passed_at",
+  npi: "npi",
+  practiceVerifiedAt: "practice_verified_at",
 } as const satisfies Record<keyof UserPatch, keyof UserRowUpdate>;
 
 /** The columns a patch changes; keys absent from the patch (or undefined) are left alone. */
@@ -93,6 +97,8 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
           disclaimer_accepted_at: user.disclaimerAcceptedAt,
           baa_signed_at: user.baaSignedAt,
           quiz_passed_at: user.quizPassedAt,
+          npi: user.npi,
+          practice_verified_at: user.practiceVerifiedAt,
           created_at: user.createdAt,
           updated_at: user.createdAt,
         })

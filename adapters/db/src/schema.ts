@@ -32,6 +32,9 @@ export interface UsersTable {
   disclaimer_accepted_at: Timestamp | null;
   baa_signed_at: Timestamp | null;
   quiz_passed_at: Timestamp | null;
+  npi: string | null;
+  practice_verified_at: Timestamp | null;
+  practice_verified_by: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: GeneratedTimestamp;
 }

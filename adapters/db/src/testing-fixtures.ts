@@ -29,6 +29,9 @@ export const aUser = (overrides: Partial<User> = {}): User => {
     disclaimerAcceptedAt: null,
     baaSignedAt: null,
     quizPassedAt: null,
+    npi: null,
+    // A physician of the fixtures has a verified practice, as every physician before ADR 25.
+    practiceVerifiedAt: (overrides.type ?? "parent") === "physician" ? at("2026-11-01T09:30:00.000Z") : null,
     createdAt: at("2026-11-01T09:00:00.000Z"),
     ...overrides,
   };

@@ -4,7 +4,7 @@ import { Accounts, Onboarding, type UserType, USER_TYPES } from "@crown/core";
 import { readConfig } from "./config.ts";
 import { composeServices } from "./compose.ts";
 import { startServer } from "./start.ts";
-import { seedDemo } from "./seed.ts";
+import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
 
@@ -13,7 +13,8 @@ const usage = `Usage: pnpm crown <command>
   user:create --role <role> --email <e> --password <p> [--first-name F] [--last-name L]
                                 create an Active, verified user (roles: ${USER_TYPES.join(", ")})
   user:approve <email>          approve an account waiting for approval
-  seed:demo                     create demo accounts and data for a first look
+  seed:demo                     create demo accounts and data for a first look (embedded database only;
+                                passwords printed and kept in $CROWN_DATA_DIR/demo-accounts.json)
   worker                        run the background job worker alone (analysis), for scale-out
   analyze <image or video>... [--json]
                                 measure photos or videos as the server would
@@ -102,8 +103,9 @@ export const main = async (argv: string[]): Promise<number> => {
       return runWorkerCommand();
     }
     case "seed:demo":
+      if (readConfig().databaseUrl) return fail(DEMO_REFUSED);
       return withServices(async (s) => {
-        const accounts = await seedDemo(s);
+        const accounts = await seedDemo(s, readConfig().dataDir);
         for (const a of accounts) process.stdout.write(`${a.role.padEnd(16)} ${a.email.padEnd(32)} ${a.password}\n`);
         return 0;
       });

@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import type { ServerConfig } from "./config.ts";
 import { composeServices, createServerApp } from "./compose.ts";
+import { demoAccountsPath } from "./demo-accounts.ts";
 import { seedDemo } from "./seed.ts";
 import { startReportWorker } from "./reports.ts";
 import { startChatWorker } from "./chat.ts";
@@ -8,18 +9,19 @@ import { startRecovery } from "./recovery.ts";
 
 const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
 
-/** Starts Crown: migrations, demo data on the embedded default, the HTTP server, and a clean stop on SIGTERM. */
+/** Starts Crown: migrations, demo data on the embedded default (listening on 127.0.0.1 unless HOST is set), the HTTP server, and a clean stop on SIGTERM. */
 export const startServer = async (config: ServerConfig) => {
   const services = await composeServices(config);
   const app = createServerApp(config, services, log);
   const embedded = services.database.kind === "pglite";
-  const demo = embedded || process.env.CROWN_SEED_DEMO === "1" ? await seedDemo(services) : [];
+  // Demo accounts only ever on the embedded database (ADR 24); with DATABASE_URL there are none.
+  const demo = embedded ? await seedDemo(services, config.dataDir) : [];
   // The analysis worker runs in the server unless CROWN_WORKER=off (then `pnpm crown worker` runs it).
   const worker = config.runWorker ? startReportWorker(services.database.db, services.run as never, log) : null;
   const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run as never, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
   const chatWorker = startChatWorker(services.run as never, log);
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST ?? "0.0.0.0" }, (info) => {
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0") }, (info) => {
     const lines = [
       `Crown is running at ${config.publicUrl} (port ${info.port})`,
       `  database: ${services.database.kind}${embedded ? ` in ${config.dataDir}/pglite` : ""}`,
@@ -30,8 +32,8 @@ export const startServer = async (config: ServerConfig) => {
       ...(services.pipeline.model ? [`  WARNING:  photos cannot be measured automatically: ${services.pipeline.model}`] : []),
     ];
     if (demo.length > 0) {
-      lines.push("  demo accounts (password for all: " + demo[0]!.password + "):");
-      for (const a of demo) lines.push(`    ${a.role.padEnd(14)} ${a.email}`);
+      lines.push(`  demo accounts (passwords made for this data directory, also in ${demoAccountsPath(config.dataDir)}):`);
+      for (const a of demo) lines.push(`    ${a.role.padEnd(16)} ${a.email.padEnd(24)} ${a.password}`);
     }
     process.stdout.write(`${lines.join("\n")}\n`);
   });

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect";
+import { practiceVerification } from "../practice/verification.ts";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";
@@ -35,6 +36,8 @@ const present = (u: User) => ({
   type: u.type,
   status: u.status,
   created_at: u.createdAt.toISOString(),
+  // What the admin checks before verifying a practice (ADR 25).
+  ...(u.type === "physician" ? { npi: u.npi, practice_verification: practiceVerification(u) } : {}),
 });
 
 /** `GET /admin/users?page=&search=&type=&status=`: 10 a page, newest first. */

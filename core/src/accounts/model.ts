@@ -20,6 +20,10 @@ export interface User {
   readonly disclaimerAcceptedAt: Date | null;
   readonly baaSignedAt: Date | null;
   readonly quizPassedAt: Date | null;
+  /** A physician's NPI number (10 digits), given at sign-up. */
+  readonly npi: string | null;
+  /** When an admin verified the physician's practice; null while it is being verified (ADR 25). */
+  readonly practiceVerifiedAt: Date | null;
   readonly createdAt: Date;
 }
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect";
 import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
+import { OptionalNpi } from "../practice/npi.ts";
 import { SIGN_UP_TYPES } from "./status.ts";
 
 /** Request bodies of the accounts calls, with the spec's messages. Shared by server, web and kiosk. */
@@ -12,6 +13,8 @@ export const SignUpRequest = Schema.Struct({
   phone: Phone,
   type: OneOf(SIGN_UP_TYPES, "Type"),
   register_type: Schema.optional(Schema.String),
+  /** A physician's NPI number (required for physicians, checked by the use case). */
+  npi: OptionalNpi,
 });
 export type SignUpRequest = typeof SignUpRequest.Type;
 

@@ -15,6 +15,8 @@ import {
   type OutgoingMail,
 } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
+import { NPI_MESSAGES, normaliseNpi } from "../practice/npi.ts";
+import { practiceVerification } from "../practice/verification.ts";
 import { LiveEvents } from "../live/model.ts";
 import { passwordChangedMail, passwordResetMail, resetUnavailableMail, verificationMail } from "./emails.ts";
 import { awaitSignInTurn, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle.ts";
@@ -120,6 +122,8 @@ export const newUser = (fields: {
   disclaimerAcceptedAt: null,
   baaSignedAt: null,
   quizPassedAt: null,
+  npi: null,
+  practiceVerifiedAt: null,
   createdAt: fields.at,
 });
 
@@ -161,6 +165,8 @@ const verificationPayload = (id: string, token: string, expires: number) => `ver
 export const signUp = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(SignUpRequest, input);
+    const npi = request.npi ? normaliseNpi(request.npi) : null;
+    if (request.type === "physician" && npi === null) return yield* ValidationFailed.field("npi", NPI_MESSAGES.required);
     yield* throttle(`sign-up:addr:${yield* clientAddress}`, LIMITS.signUpPerAddress);
     yield* throttle(`sign-up:acct:${normaliseEmail(request.email)}`, LIMITS.signUpPerAccount);
     const users = yield* Users;
@@ -172,16 +178,20 @@ export const signUp = (input: unknown) =>
         if (Option.isSome(yield* users.findByEmail(normaliseEmail(request.email)))) {
           return yield* ValidationFailed.field("email", MESSAGES.emailTaken);
         }
-        const created = newUser({
-          id: random.identifier(),
-          email: request.email,
-          passwordHash,
-          type: request.type,
-          firstName: request.first_name,
-          lastName: request.last_name,
-          phone: request.phone,
-          at,
-        });
+        const created: User = {
+          ...newUser({
+            id: random.identifier(),
+            email: request.email,
+            passwordHash,
+            type: request.type,
+            firstName: request.first_name,
+            lastName: request.last_name,
+            phone: request.phone,
+            at,
+          }),
+          // Only a physician's; their practice is being verified until an admin verifies it (ADR 25).
+          npi: request.type === "physician" ? npi : null,
+        };
         yield* users.insert(created);
         const link = yield* issueVerificationLink(created);
         yield* audit({ action: "account.sign_up", actorId: created.id, subjectId: created.id, details: { type: created.type } });
@@ -461,7 +471,7 @@ export const profileOf = (user: User) => ({
   type: user.type,
   status: user.status,
   photo: user.photoKey ? `/api/v1/en/user/profile-photo?v=${encodeURIComponent(user.photoKey.split("/").pop() ?? "")}` : null,
-  ...(user.type === "physician" ? { fax_number: user.faxNumber } : {}),
+  ...(user.type === "physician" ? { fax_number: user.faxNumber, npi: user.npi, practice_verification: practiceVerification(user) } : {}),
 });
 
 export const readProfile = Effect.gen(function* () {
@@ -551,6 +561,8 @@ export const createVerifiedUser = (fields: { email: string; password: string; ty
       ...newUser({ id: (yield* Random).identifier(), email, passwordHash, type: fields.type, firstName: fields.firstName, lastName: fields.lastName, phone: fields.phone ?? null, at }),
       status: "Active",
       emailVerifiedAt: at,
+      // An operator vouches for the accounts it creates: a physician's practice is verified at once.
+      practiceVerifiedAt: fields.type === "physician" ? at : null,
     };
     yield* transaction(
       Effect.gen(function* () {
@@ -578,3 +590,4 @@ export const changeStatus = (userId: string, event: AccountEvent, actorId: strin
   });
 
 export const findUserByEmail = (email: string) => Effect.flatMap(Users, (users) => users.findByEmail(normaliseEmail(email)));
+export { setPasswordByOperator } from "./operator.ts";

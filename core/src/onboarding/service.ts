@@ -1,5 +1,6 @@
 import { Effect, Either, Option } from "effect";
 import { AccountsConfig, CurrentUser, type User, Users } from "../accounts/model.ts";
+import { practiceVerified } from "../practice/verification.ts";
 import { changeStatus } from "../accounts/service.ts";
 import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { ACCESS_MESSAGES, physicianName, requireActive, requireType } from "../practice/access.ts";
@@ -132,7 +133,8 @@ export const resolvePhysician = (identifier: string) =>
   Effect.gen(function* () {
     if (isNoPhysician(identifier)) return null;
     const found = yield* (yield* Users).findById(identifier);
-    if (Option.isNone(found) || found.value.type !== "physician" || found.value.status !== "Active") {
+    // A practice still being verified is not in the search, and cannot be chosen by its identifier either (ADR 25).
+    if (Option.isNone(found) || found.value.status !== "Active" || !practiceVerified(found.value)) {
       return yield* ValidationFailed.field("physician_identifier", FORM_MESSAGES.providerMissing);
     }
     return found.value;

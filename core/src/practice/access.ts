@@ -3,6 +3,7 @@ import { type Caller, CurrentUser, type User, Users } from "../accounts/model.ts
 import type { UserType } from "../accounts/status.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { type Delegation, Delegations } from "./model.ts";
+import { practiceVerified, requireVerifiedPractice } from "./verification.ts";
 
 /** Who may do what: every practice use case starts here, so none runs unchecked. */
 
@@ -57,6 +58,7 @@ export const namedPhysician = (request: { physician_identifier?: string | undefi
  * The physician a practice call acts for. A physician acts for themself (naming another answers
  * 404); a staff member must name a physician and hold a live delegation from them, checked on
  * every call, so a removed staff member loses access at once. Someone else's physician is 404.
+ * A practice still being verified reaches no patient data (403 naming PracticeBeingVerified; ADR 25).
  */
 export const actingPhysician = (request: { physician_identifier?: string | undefined | null; physician_id?: string | undefined | null }) =>
   Effect.gen(function* () {
@@ -64,13 +66,14 @@ export const actingPhysician = (request: { physician_identifier?: string | undef
     const named = namedPhysician(request);
     if (caller.user.type === "physician") {
       if (named !== null && named !== caller.user.id) return yield* NotFound.of("Physician");
+      yield* requireVerifiedPractice(caller.user);
       return { caller, physician: caller.user, delegation: null } satisfies ActingFor;
     }
     if (named === null) return yield* ValidationFailed.field("physician_identifier", ACCESS_MESSAGES.physicianRequired);
     const delegation = yield* (yield* Delegations).findActive(named, caller.user.id);
     if (Option.isNone(delegation)) return yield* NotFound.of("Physician");
     const physician = yield* (yield* Users).findById(named);
-    if (Option.isNone(physician) || physician.value.type !== "physician" || physician.value.status === "Blocked") {
+    if (Option.isNone(physician) || !practiceVerified(physician.value) || physician.value.status === "Blocked") {
       return yield* NotFound.of("Physician");
     }
     if (baaPending(physician.value)) return yield* new Forbidden({ message: ACCESS_MESSAGES.practiceBaaRequired, status: BAA_REQUIRED_STATUS });

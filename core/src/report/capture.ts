@@ -4,7 +4,9 @@ import { babyName } from "../onboarding/model.ts";
 import { Conflict, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, Random, transaction } from "../shared/ports.ts";
 import { OneOf, Required, validate } from "../shared/validation.ts";
-import { capturableBaby, reportNotFound, visibleReport } from "./access.ts";
+import type { Users } from "../accounts/model.ts";
+import type { Delegations } from "../practice/model.ts";
+import { capturableBaby, capturesInto, liveAudience, reportNotFound, visibleReport } from "./access.ts";
 import { nextReportStatus, type ReportEvent, type ReportStatus } from "./lifecycle.ts";
 import {
   ANALYSIS_TYPES,
@@ -59,14 +61,15 @@ export const ReportIdentifierRequest = Schema.Struct({ report_identifier: Requir
 
 /**
  * Applies a lifecycle event to a locked report, or fails with 409 naming its status. A change of
- * status is published live to the uploader and the physician, in the caller's transaction.
+ * status is published live to the uploader (a staff member only while she still acts for the
+ * physician) and the physician, in the caller's transaction.
  */
-export const advance = (report: Report, event: ReportEvent, photos = 0): Effect.Effect<ReportStatus, Conflict> => {
+export const advance = (report: Report, event: ReportEvent, photos = 0): Effect.Effect<ReportStatus, Conflict, Users | Delegations> => {
   const next = nextReportStatus(report.status, { photos }, event);
   if (next === null) return Effect.fail(new Conflict({ message: `This report cannot do that while it is ${report.status.replace("_", " ")}.` }));
   if (next === report.status) return Effect.succeed(next);
   const data = { report_identifier: report.id, baby_identifier: report.babyId, baby_name: report.babyName, status: next, previous_status: report.status };
-  return Effect.as(publishToAll([report.uploaderId, ...(report.physicianId ? [report.physicianId] : [])], "report.status", data), next);
+  return Effect.as(Effect.flatMap(liveAudience(report), (ids) => publishToAll(ids, "report.status", data)), next);
 };
 
 export const presentAttachment = (a: Attachment) => ({
@@ -135,8 +138,8 @@ export const roundCounts = (reportId: string, round: number) =>
 export const finalizeReport = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(ReportIdentifierRequest, input);
-    const { caller, report: seen } = yield* visibleReport(request.report_identifier);
-    if (seen.uploaderId !== caller.user.id) return yield* reportNotFound();
+    const { caller, report: seen, baby, relation } = yield* visibleReport(request.report_identifier);
+    if (!capturesInto(caller, seen, baby, relation)) return yield* reportNotFound();
     const reports = yield* Reports;
     return yield* transaction(
       Effect.gen(function* () {

@@ -303,6 +303,8 @@ export const aUser = (id: string, type: User["type"], firstName: string): User =
   disclaimerAcceptedAt: at,
   baaSignedAt: at,
   quizPassedAt: at,
+  npi: null,
+  practiceVerifiedAt: type === "physician" ? at : null,
   createdAt: at,
 });
 export const PARENT = aUser("parent-1", "parent", "Pat");

@@ -2,7 +2,7 @@ import { Data, Effect, Exit, Option } from "effect";
 import { Conflict, TooLarge, ValidationFailed } from "../shared/errors.ts";
 import { INPUT_MESSAGES, isUnstorableText, storableText } from "../shared/input.ts";
 import { audit, BlobStore, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
-import { reportNotFound, visibleReport } from "./access.ts";
+import { capturesInto, reportNotFound, visibleReport } from "./access.ts";
 import { ACCEPTED_FORMATS, advance, HEADER_BYTES, MAX_IMAGE_PIXELS, presentAttachment, roundCounts, UPLOAD_MESSAGES } from "./capture.ts";
 import { acceptsFiles } from "./lifecycle.ts";
 import { type Attachment, type AttachmentKind, Attachments, ContentHasher, defaultReportSettings, type Report, ReportConfig, Reports, type UploadCut } from "./model.ts";
@@ -144,11 +144,11 @@ const storeFile = (fileName: string, stream: ReadableStream<Uint8Array>) =>
     return { attachmentId, fileName: name, ext: format.ext, mime: sniffed.value.mime, kind: format.kind, size, sha256: digest.hex(), blobKey } satisfies StoredFile;
   });
 
-/** The report the caller uploads to: their own, still open for files; checked before any byte is stored. */
+/** The report the caller may capture into (ADR 23), still open for files; checked before any byte is stored. */
 const uploadTarget = (reportId: string) =>
   Effect.gen(function* () {
-    const { caller, report } = yield* visibleReport(reportId);
-    if (report.uploaderId !== caller.user.id) return yield* reportNotFound();
+    const { caller, report, baby, relation } = yield* visibleReport(reportId);
+    if (!capturesInto(caller, report, baby, relation)) return yield* reportNotFound();
     if (!acceptsFiles(report.status)) return yield* new Conflict({ message: UPLOAD_MESSAGES.closed });
     return { report, userId: caller.user.id };
   });

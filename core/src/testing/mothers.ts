@@ -17,6 +17,10 @@ export type SignUpPayload = {
   register_type?: string;
 } & Partial<Record<string, unknown>>;
 
+/** An NPI number with a valid check digit (CMS's example); physicians sign up with one. */
+export const VALID_NPI = "1234567893";
+const withNpi = (p: SignUpPayload): SignUpPayload => (p.type === "physician" && p.npi === undefined ? { ...p, npi: VALID_NPI } : p);
+
 /** A password that satisfies the spec's rule. */
 export const VALID_PASSWORD = "Secret#123";
 export const OTHER_VALID_PASSWORD = "Another$456";
@@ -25,16 +29,17 @@ let sequence = 0;
 /** A fresh, unique e-mail address (unique within the process). */
 export const uniqueEmail = (prefix = "user") => `${prefix}.${++sequence}@example.com`;
 
-const aSignUp = (type: SignUpType, firstName: string, lastName: string, overrides: Partial<SignUpPayload>): SignUpPayload => ({
-  first_name: firstName,
-  last_name: lastName,
-  email: uniqueEmail(type),
-  password: VALID_PASSWORD,
-  phone: "5551234567",
-  type,
-  register_type: "normal",
-  ...overrides,
-});
+const aSignUp = (type: SignUpType, firstName: string, lastName: string, overrides: Partial<SignUpPayload>): SignUpPayload =>
+  withNpi({
+    first_name: firstName,
+    last_name: lastName,
+    email: uniqueEmail(type),
+    password: VALID_PASSWORD,
+    phone: "5551234567",
+    type,
+    register_type: "normal",
+    ...overrides,
+  });
 
 export const aParent = (overrides: Partial<SignUpPayload> = {}) => aSignUp("parent", "Paula", "Parent", overrides);
 export const aPhysician = (overrides: Partial<SignUpPayload> = {}) => aSignUp("physician", "Philip", "Physician", overrides);
@@ -110,10 +115,10 @@ export const arbSignUp: fc.Arbitrary<SignUpPayload> = fc.record({
   phone: arbPhone,
   type: arbSignUpType,
   register_type: fc.constant("normal"),
-});
+}).map(withNpi);
 
 /** Valid sign-up payloads of one type. */
-export const arbSignUpOf = (type: SignUpType): fc.Arbitrary<SignUpPayload> => arbSignUp.map((p) => ({ ...p, type }));
+export const arbSignUpOf = (type: SignUpType): fc.Arbitrary<SignUpPayload> => arbSignUp.map((p) => withNpi({ ...p, type, npi: undefined }));
 
 /** Checks at compile time that a mother's payload is a valid SignUpRequest shape. */
 export const asSignUpRequest = (p: SignUpPayload): SignUpRequest => p;

@@ -74,10 +74,17 @@ export const signInApi = async (server: CrownServer, email: string, password: st
 /** Signs up through the API and follows the e-mailed verification link. */
 export const signUpVerified = async (server: CrownServer, type: "parent" | "physician", v: { email: string; password: string; first: string; last: string }) => {
   const before = (await server.outbox()).length;
-  await api(server, "POST", "/user/sign-up", undefined, { first_name: v.first, last_name: v.last, email: v.email, password: encodePassword(v.password), phone: "5551234567", type });
+  // A physician gives an NPI number (CMS's example, a valid check digit).
+  const npi = type === "physician" ? { npi: "1234567893" } : {};
+  const created = await api<{ identifier: string }>(server, "POST", "/user/sign-up", undefined, { first_name: v.first, last_name: v.last, email: v.email, password: encodePassword(v.password), phone: "5551234567", type, ...npi });
   const link = new URL(await server.waitForLink(v.email, "/verify-email", before));
   const q = link.searchParams;
   await api(server, "GET", `/email/verify/${q.get("id")}/${q.get("token")}?expires=${q.get("expires")}&signature=${q.get("signature")}`);
+  // These suites use the physician's practice: the demo admin verifies it, as the admin console would (ADR 25).
+  if (type === "physician") {
+    const admin = await signInApi(server, "admin@demo.crown", server.password("admin@demo.crown"));
+    await api(server, "POST", "/admin/practices/verify", admin.token, { physician_identifier: created.identifier });
+  }
 };
 
 /** First-login chores done through the API: the disclaimer (everyone) and the BAA (physicians). */

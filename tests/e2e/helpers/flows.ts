@@ -26,6 +26,8 @@ export const signUpThroughForm = async (page: Page, role: "Provider" | "Parent" 
   await page.getByLabel("Password", { exact: true }).fill(v.password);
   await page.getByLabel("Confirm password").fill(v.password);
   await page.getByLabel("Mobile number").fill(v.phone);
+  // CMS's example NPI number (a valid check digit).
+  if (role === "Provider") await page.getByLabel("NPI number").fill("1234567893");
   await page.getByText("I accept the").click();
   await page.getByRole("button", { name: "Sign Up" }).click();
   await page.waitForURL(/\/signup-confirmation$/);

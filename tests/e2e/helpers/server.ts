@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,6 +41,8 @@ export interface CrownServer {
   readonly outbox: () => Promise<OutboxMessage[]>;
   /** Waits for the newest e-mail to `to` whose text has a link under `pathPrefix`, and answers that link. */
   readonly waitForLink: (to: string, pathPrefix: string, after?: number) => Promise<string>;
+  /** A demo account's password, made for this data directory and kept in its demo-accounts.json (ADR 24). */
+  readonly password: (email: string) => string;
   readonly stop: () => Promise<void>;
 }
 
@@ -106,11 +108,17 @@ export const startCrown = async (env: Record<string, string> = {}): Promise<Crow
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { url, port, dataDir, log: () => output, outbox, waitForLink, stop };
+  const password = (email: string) => {
+    const saved = JSON.parse(readFileSync(path.join(dataDir, "demo-accounts.json"), "utf8")) as Array<{ email: string; password: string }>;
+    const found = saved.find((a) => a.email === email);
+    if (!found) throw new Error(`${email} is not a demo account`);
+    return found.password;
+  };
+
+  return { url, port, dataDir, log: () => output, outbox, waitForLink, password, stop };
 };
 
-/** Demo accounts the server seeds on first start (printed at start). */
-export const DEMO_PASSWORD = "Crown-demo-2026!";
+/** Demo accounts the server seeds on first start; their passwords: `server.password(email)`. */
 export const DEMO = {
   parent: "parent@demo.crown",
   physician: "physician@demo.crown",

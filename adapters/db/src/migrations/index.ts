@@ -10,6 +10,7 @@ import * as m20261123T1900UploadCut from "./2026-11-23T1900-upload-cut.ts";
 import * as m20261123T1900AuditView from "./2026-11-23T1900-audit-view.ts";
 import * as m20261123T1900MeasurementVerdict from "./2026-11-23T1900-measurement-verdict.ts";
 import * as m20261123T1000KioskBabyCodes from "./2026-11-23T1000-kiosk-baby-codes.ts";
+import * as m20261123T1900PracticeVerification from "./2026-11-23T1900-practice-verification.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T1900-audit-view": m20261123T1900AuditView,
   "2026-11-23T1900-measurement-verdict": m20261123T1900MeasurementVerdict,
   "2026-11-23T1000-kiosk-baby-codes": m20261123T1000KioskBabyCodes,
+  "2026-11-23T1900-practice-verification": m20261123T1900PracticeVerification,
 };
 
 const migratorFor = (db: Kysely<any>) =>

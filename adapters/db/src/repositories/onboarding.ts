@@ -248,6 +248,8 @@ export const makePhysicianDirectory = (db: Kysely<Database>): PhysicianDirectory
         .selectAll()
         .where("type", "=", "physician")
         .where("status", "=", "Active")
+        // Only a practice an admin has verified appears in the provider search (ADR 25).
+        .where("practice_verified_at", "is not", null)
         .where(sql<string>`first_name || ' ' || last_name`, "ilike", contains(name))
         .orderBy("last_name")
         .orderBy("first_name")

@@ -3,6 +3,8 @@ import { blockUser, DIRECTORY_MESSAGES, listUsers, unblockUser, UserIdentifierRe
 import { listRemovalRequests, REMOVAL_MESSAGES } from "@crown/core/accounts/removal";
 import { AUDIT_VIEW_MESSAGES, exportAuditEvents, viewAuditEvents } from "@crown/core/audit/view";
 import { stringify } from "csv-stringify/sync";
+import { PRACTICE_MESSAGES } from "@crown/core/practice/verification";
+import { verifyPractice, VerifyPracticeRequest } from "@crown/core/practice/verify-practice";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
@@ -15,6 +17,7 @@ documented({ method: "post", path: "/admin/users/block", summary: "Block an acco
 documented({ method: "get", path: "/admin/removal-requests", summary: "Account removal requests for the admin console (?page=), newest first, with the account each concerns (admins)", tag, auth: true });
 documented({ method: "get", path: "/admin/audit-events", summary: "The audit log for admins, newest first (query: actor = e-mail or identifier, subject = baby/report/user identifier, action, from and to = YYYY-MM-DD inclusive, per_page up to 100, before = the previous page's next_cursor); answers { data, per_page, next_cursor }. Every view is itself audited (audit.viewed)", tag, auth: true });
 documented({ method: "get", path: "/admin/audit-events/export", summary: "The filtered audit log as CSV (same query as /admin/audit-events, newest first, at most 5000 rows), as an attachment audit-log.csv; audited (audit.exported)", tag, auth: true, response: "binary" });
+documented({ method: "post", path: "/admin/practices/verify", summary: "Verify a self-signed-up physician's practice (physician_identifier; admins): from then on it appears in the provider search, reaches patients and sends invitations. Audited and e-mailed to the physician; 409 when already verified", tag, auth: true, body: VerifyPracticeRequest });
 documented({ method: "post", path: "/admin/users/unblock", summary: "Unblock a blocked account (admins)", tag, auth: true, body: UserIdentifierRequest });
 
 /** A spreadsheet would run a cell that starts like a formula (typed e-mails end up in details): quote it. */
@@ -39,7 +42,8 @@ export const adminRoutes = () =>
         { header: true, columns: ["sequence", "at", "action", "actor_email", "actor_identifier", "subject_identifier", "ip", "details"] },
       );
       return c.body(csv, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="audit-log.csv"' });
-    });
+    })
+    .post("/admin/practices/verify", requireCaller, async (c) => c.json(ok(PRACTICE_MESSAGES.verified, await runUseCase(c, verifyPractice(await jsonBody(c)))), 200));
 
 // Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL, WEBINAR_URL, APP_STORE_URL, PLAY_STORE_URL, HELP_VIDEO_URL).
 documented({ method: "get", path: "/config", summary: "Public portal settings: buy_kits_url and webinar_url (where /buy-kits and /webinar lead); app_store_url, play_store_url and help_video_url only when configured", tag: "Portal", auth: false });

@@ -10,6 +10,7 @@ export interface SignUpInput {
   password: string;
   phone: string;
   type: "parent" | "physician" | "other";
+  npi?: string;
   token?: string;
 }
 

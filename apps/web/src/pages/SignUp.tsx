@@ -25,7 +25,7 @@ export default function SignUp() {
   const [role, setRole] = useState<Role | null>(preset);
   const [chosen, setChosen] = useState<Role | null>(preset);
   const [pending, setPending] = useState(false);
-  const form = useForm({ first_name: "", last_name: "", email: "", password: "", confirm_password: "", phone: "", terms: false as boolean });
+  const form = useForm({ first_name: "", last_name: "", email: "", password: "", confirm_password: "", phone: "", npi: "", terms: false as boolean });
 
   if (!chosen) {
     return (
@@ -63,6 +63,8 @@ export default function SignUp() {
         password: form.values.password,
         phone: valid.phone,
         type: chosen,
+        // A provider's NPI number: the server requires it, and the practice is verified by Crown before it reaches patients.
+        ...(chosen === "physician" ? { npi: form.values.npi } : {}),
         ...(inviteToken ? { token: inviteToken } : {}),
       });
       navigate("/signup-confirmation", { state: { token: results, email: results?.email ?? valid.email, message } });
@@ -113,6 +115,18 @@ export default function SignUp() {
           error={form.errors.phone}
           description="10 digits, without the country code"
         />
+        {chosen === "physician" ? (
+          <Field
+            name="npi"
+            label="NPI number"
+            inputMode="numeric"
+            maxLength={12}
+            value={form.values.npi}
+            onChange={(v) => form.set("npi", v)}
+            error={form.errors.npi}
+            description="Your 10-digit National Provider Identifier. Crown verifies your practice before you can see patients."
+          />
+        ) : null}
         <CheckField name="terms" isSelected={form.values.terms} onChange={(v) => form.set("terms", v)} error={form.errors.terms}>
           I accept the{" "}
           <Link to="/terms-of-service" target="_blank">

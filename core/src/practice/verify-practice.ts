@@ -1,0 +1,44 @@
+import { Effect, Option, Schema } from "effect";
+import { AccountsConfig, Users } from "../accounts/model.ts";
+import { sendAll } from "../notifications/service.ts";
+import { composeMail } from "../shared/mail.ts";
+import { Conflict, NotFound, ValidationFailed } from "../shared/errors.ts";
+import { audit, now, transaction } from "../shared/ports.ts";
+import { Required, validate } from "../shared/validation.ts";
+import { physicianName, requireActive } from "./access.ts";
+import { PRACTICE_MESSAGES, practiceVerification } from "./verification.ts";
+
+export const VerifyPracticeRequest = Schema.Struct({ physician_identifier: Required("Physician") });
+
+const practiceVerifiedMail = (to: string, doctor: string, url: string) =>
+  composeMail({
+    to,
+    subject: "Your practice is verified on Crown",
+    greeting: `Hello ${doctor},`,
+    paragraphs: ["Crown has verified your practice. Families can now find you in the provider search, and you can add patients and staff."],
+    action: { label: "Sign in", url },
+  });
+
+/** `POST /admin/practices/verify`: an admin verifies a physician's practice; audited and e-mailed to the physician. */
+export const verifyPractice = (input: unknown) =>
+  Effect.gen(function* () {
+    const request = yield* validate(VerifyPracticeRequest, input);
+    const admin = yield* requireActive("admin");
+    const users = yield* Users;
+    const config = yield* AccountsConfig;
+    const { physician, at } = yield* transaction(
+      Effect.gen(function* () {
+        const found = yield* users.findById(request.physician_identifier);
+        if (Option.isNone(found)) return yield* NotFound.of("Physician");
+        const physician = found.value;
+        if (physician.type !== "physician") return yield* ValidationFailed.field("physician_identifier", PRACTICE_MESSAGES.notPhysician);
+        if (practiceVerification(physician) === "verified") return yield* new Conflict({ message: PRACTICE_MESSAGES.alreadyVerified });
+        const at = yield* now;
+        yield* users.update(physician.id, { practiceVerifiedAt: at });
+        yield* audit({ action: "practice.verified", actorId: admin.user.id, subjectId: physician.id, details: { npi: physician.npi } });
+        return { physician, at };
+      }),
+    );
+    yield* sendAll([practiceVerifiedMail(physician.email, physicianName(physician), `${config.publicUrl}/`)]);
+    return { identifier: physician.id, practice_verification: "verified" as const, practice_verified_at: at.toISOString() };
+  });
