@@ -6,11 +6,11 @@ import * as m20261122T0700Chat from "./2026-11-22T0700-chat.ts";
 import * as m20261122T0800Kiosk from "./2026-11-22T0800-kiosk.ts";
 import * as m20261122T0900AccountRemoval from "./2026-11-22T0900-account-removal.ts";
 import * as m20261123T1900Security from "./2026-11-23T1900-security.ts";
-import * as m20261123T1900UploadCut from "./2026-11-23T1900-upload-cut.ts";
-import * as m20261123T1900AuditView from "./2026-11-23T1900-audit-view.ts";
-import * as m20261123T1900MeasurementVerdict from "./2026-11-23T1900-measurement-verdict.ts";
-import * as m20261123T1000KioskBabyCodes from "./2026-11-23T1000-kiosk-baby-codes.ts";
-import * as m20261123T1900PracticeVerification from "./2026-11-23T1900-practice-verification.ts";
+import * as m20261123T1910UploadCut from "./2026-11-23T1910-upload-cut.ts";
+import * as m20261123T1920AuditView from "./2026-11-23T1920-audit-view.ts";
+import * as m20261123T1930MeasurementVerdict from "./2026-11-23T1930-measurement-verdict.ts";
+import * as m20261123T1940KioskBabyCodes from "./2026-11-23T1940-kiosk-baby-codes.ts";
+import * as m20261123T1950PracticeVerification from "./2026-11-23T1950-practice-verification.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -26,11 +26,11 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22T0800-kiosk": m20261122T0800Kiosk,
   "2026-11-22T0900-account-removal": m20261122T0900AccountRemoval,
   "2026-11-23T1900-security": m20261123T1900Security,
-  "2026-11-23T1900-upload-cut": m20261123T1900UploadCut,
-  "2026-11-23T1900-audit-view": m20261123T1900AuditView,
-  "2026-11-23T1900-measurement-verdict": m20261123T1900MeasurementVerdict,
-  "2026-11-23T1000-kiosk-baby-codes": m20261123T1000KioskBabyCodes,
-  "2026-11-23T1900-practice-verification": m20261123T1900PracticeVerification,
+  "2026-11-23T1910-upload-cut": m20261123T1910UploadCut,
+  "2026-11-23T1920-audit-view": m20261123T1920AuditView,
+  "2026-11-23T1930-measurement-verdict": m20261123T1930MeasurementVerdict,
+  "2026-11-23T1940-kiosk-baby-codes": m20261123T1940KioskBabyCodes,
+  "2026-11-23T1950-practice-verification": m20261123T1950PracticeVerification,
 };
 
 const migratorFor = (db: Kysely<any>) =>

@@ -44,7 +44,7 @@ export interface KioskSessionsTable {
   ended_at: Timestamp | null;
 }
 
-/** Migration 2026-11-23T1000: a parent's single-use code for the kiosk. */
+/** Migration 2026-11-23T1940: a parent's single-use code for the kiosk. */
 export interface KioskBabyCodesTable {
   digest: string;
   baby_id: string;
