@@ -88,6 +88,7 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "GET /physician/list": "self",
   "POST /report/parent-results": "self",
   "GET /events": "self",
+  "POST /events/ticket": "self",
   "GET /chat/token": "self",
   "GET /chat/conversation": "self",
   "POST /chat/conversation/messages": "self",
@@ -116,6 +117,8 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "POST /admin/users/reject": ["admin"],
   "POST /admin/users/unblock": ["admin"],
   "POST /admin/practices/verify": ["admin"],
+  "GET /admin/audit-events": ["admin"],
+  "GET /admin/audit-events/export": ["admin"],
 
   "POST /review/queue": ["reviewer"],
   "GET /review/report/{id}": ["reviewer"],

@@ -34,15 +34,17 @@ const hasBody = (c: Context) => c.req.raw.body !== null || Number(c.req.header("
 export const bodyPolicy = (apiBase: string): MiddlewareHandler<Env> => {
   const jsonLimit = bodyLimit({ maxSize: JSON_LIMIT, onError: (c) => c.json({ message: BODY_MESSAGES.tooLarge }, 413) });
   return async (c, next) => {
+    const route = MULTIPART_ROUTES.find((r) => r.path.test(c.req.path.slice(apiBase.length)));
+    // A streamed upload reads the Node request itself: touching the web body here would start a second
+    // reader on the same socket, and the upload's parser would see only part of the bytes.
+    if (route?.stream) return next();
     if (!hasBody(c)) return next();
     const type = mediaType(c);
-    const route = MULTIPART_ROUTES.find((r) => r.path.test(c.req.path.slice(apiBase.length)));
     if (type.startsWith("multipart/")) {
       if (!route) return c.json({ message: BODY_MESSAGES.unsupportedType }, 415);
       // Streamed uploads are limited per file by their parser; the others by their route's limit.
       return next();
     }
-    if (route?.stream) return next();
     if (type !== "" && !isJson(type) && type !== "application/x-www-form-urlencoded") return c.json({ message: BODY_MESSAGES.unsupportedType }, 415);
     return jsonLimit(c, next);
   };
