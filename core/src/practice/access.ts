@@ -4,6 +4,10 @@ import type { UserType } from "../accounts/status.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { type Delegation, Delegations } from "./model.ts";
 import { practiceVerified, requireVerifiedPractice } from "./verification.ts";
+import { BAA_REQUIRED_STATUS } from "./statuses.ts";
+
+/** The 403 `status` a client reads to send an unsigned physician to the agreement. */
+export { BAA_REQUIRED_STATUS };
 
 /** Who may do what: every practice use case starts here, so none runs unchecked. */
 
@@ -15,9 +19,6 @@ export const ACCESS_MESSAGES = {
   baaRequired: "Please sign the Business Associate Agreement before using Crown.",
   practiceBaaRequired: "Your physician has not signed the Business Associate Agreement yet.",
 } as const;
-
-/** The 403 `status` a client reads to send an unsigned physician to the agreement. */
-export const BAA_REQUIRED_STATUS = "BaaRequired";
 
 /** A physician sees no patient data and acts on nothing until the practice's BAA is signed. */
 export const baaPending = (user: Pick<User, "type" | "baaSignedAt">) => user.type === "physician" && user.baaSignedAt === null;

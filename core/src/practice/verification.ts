@@ -1,6 +1,9 @@
 import { Effect } from "effect";
 import type { User } from "../accounts/model.ts";
 import { Forbidden } from "../shared/errors.ts";
+import { PRACTICE_BEING_VERIFIED } from "./statuses.ts";
+
+export { PRACTICE_BEING_VERIFIED };
 
 /**
  * A physician's practice as it is now (issue 15, ADR 25): a self-signed-up physician's practice is
@@ -19,7 +22,6 @@ export const PRACTICE_MESSAGES = {
 } as const;
 
 /** The status a 403 names while the practice is being verified (the portal shows its dashboard for it). */
-export const PRACTICE_BEING_VERIFIED = "PracticeBeingVerified";
 
 export const practiceVerification = (user: Pick<User, "practiceVerifiedAt">): PracticeVerification =>
   user.practiceVerifiedAt === null ? "being_verified" : "verified";

@@ -1,4 +1,4 @@
-import { BAA_REQUIRED_STATUS } from "@crown/core/practice/access";
+import { BAA_REQUIRED_STATUS } from "@crown/core/practice/statuses";
 import { requestEnded, requestStarted } from "./pending.ts";
 
 /**
