@@ -9,8 +9,7 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown
 import { listJobs } from "@crown/jobs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { b64 } from "./harness.ts";
-import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
@@ -47,21 +46,7 @@ describe.skipIf(adminUrl === null)("kill -9 during upload and analysis, then res
       }
     });
   };
-  const api = async (method: string, route: string, token: string, body?: unknown) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers["content-type"] = "application/json";
-      payload = JSON.stringify(body);
-    }
-    const res = await fetch(`${url}/api/v1/en${route}`, { method, headers, body: payload });
-    return { status: res.status, json: (await res.json()) as any };
-  };
-  const signIn = async (email: string) => {
-    const res = await fetch(`${url}/api/v1/en/user/sign-in`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: b64(PASSWORD), device_type: "web" }) });
-    return ((await res.json()) as any).results.token as string;
-  };
+  const { api, signIn } = processApi(() => url, PASSWORD);
 
   beforeAll(async () => {
     database = await createTestDatabase("postgres");

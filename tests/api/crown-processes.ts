@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { b64 } from "./harness.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -68,4 +69,30 @@ export const killCrown = async (p: CrownProcess) => {
   const exited = new Promise((r) => p.child.once("exit", r));
   process.kill(-p.child.pid, "SIGKILL");
   await exited;
+};
+
+/** JSON (or multipart) calls and sign-in against a running crown process at `baseUrl()` (read per call: ports are chosen late). */
+export const processApi = (baseUrl: () => string, password: string) => {
+  const api = async (method: string, route: string, token: string, body?: unknown) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(`${baseUrl()}/api/v1/en${route}`, { method, headers, body: payload });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  const signIn = async (email: string) => {
+    const res = await fetch(`${baseUrl()}/api/v1/en/user/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: b64(password), device_type: "web" }),
+    });
+    const json = (await res.json()) as any;
+    if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(json)}`);
+    return json.results.token as string;
+  };
+  return { api, signIn };
 };

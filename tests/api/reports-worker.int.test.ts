@@ -9,8 +9,7 @@ import { listJobs } from "@crown/jobs";
 import { readOutbox } from "@crown/mail";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { b64 } from "./harness.ts";
-import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
@@ -31,23 +30,7 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
   let worker: CrownProcess | undefined;
   let url: string;
 
-  const api = async (method: string, route: string, token: string, body?: unknown) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers["content-type"] = "application/json";
-      payload = JSON.stringify(body);
-    }
-    const res = await fetch(`${url}/api/v1/en${route}`, { method, headers, body: payload });
-    return { status: res.status, json: (await res.json()) as any };
-  };
-  const signIn = async (email: string) => {
-    const res = await fetch(`${url}/api/v1/en/user/sign-in`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: b64(PASSWORD), device_type: "web" }) });
-    const json = (await res.json()) as any;
-    expect(res.status, JSON.stringify(json)).toBe(200);
-    return json.results.token as string;
-  };
+  const { api, signIn } = processApi(() => url, PASSWORD);
 
   beforeAll(async () => {
     database = await createTestDatabase("postgres");
