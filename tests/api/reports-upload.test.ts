@@ -2,7 +2,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ORPHAN_IDLE_MS, sweepOrphanAttachments } from "../../apps/server/src/recovery.ts";
+import { Effect } from "effect";
+import { sql } from "kysely";
+import { BlobStore } from "@crown/core";
+import { discardBlobs, putPending } from "@crown/core/shared/pending-blobs";
+import { sweepAbandonedBlobs } from "../../apps/server/src/recovery.ts";
 import { headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
 
 /** The blob files under the data directory (local storage), temporary ones included. */
@@ -112,23 +116,30 @@ describe("upload: a refused request keeps nothing, a cut one keeps its whole fil
     expect((await thumb()).status).toBe(200);
   });
 
-  test("recovery removes whole attachment blobs no upload recorded once idle, and keeps recorded ones", async () => {
+  test("recovery removes the pending blobs of a lapsed lease, and keeps recorded ones and those of a live writer (ADR 0051)", async () => {
     const { parent, id } = await newReport();
     const up = await s.upload(parent.token, id, [{ name: "kept.jpg", bytes: await headPhoto({ rx: 150, ry: 190 }) }]);
     const a = up.json.results.attachments[0];
     const root = path.join(s.dataDir, "blobs");
     const kept = path.join(root, "attachments", `${a.identifier}.${a.extension}`);
-    const orphan = path.join(root, "attachments", "01ORPHANORPHANORPHANORPHAN.jpg");
-    await fs.writeFile(orphan, "a blob whose upload died before recording it");
-    const fresh = path.join(root, "attachments", "01FRESHFRESHFRESHFRESHFRES.jpg");
-    await fs.writeFile(fresh, "a blob of an upload still streaming");
-    const longAgo = new Date(Date.now() - ORPHAN_IDLE_MS - 1000);
-    await fs.utimes(orphan, longAgo, longAgo);
-    await fs.utimes(kept, longAgo, longAgo);
-    expect(await sweepOrphanAttachments(s.db, root)).toBe(1);
-    expect(await fs.stat(orphan).catch(() => null)).toBeNull();
+    // A recorded upload leaves nothing pending.
+    expect((await sql`select blob_key from pending_blobs where blob_key = ${`attachments/${a.identifier}.${a.extension}`}`.execute(s.db)).rows).toEqual([]);
+    const write = (key: string) => s.services.run(Effect.flatMap(BlobStore, (b) => b.put(key, new TextEncoder().encode(key), "image/jpeg")));
+    // Held by this (live) process, as an upload still streaming is.
+    const live = "attachments/01LIVELIVELIVELIVELIVELIVE.jpg";
+    await s.services.run(putPending(live, new TextEncoder().encode("streaming"), "image/jpeg"));
+    // Held by a process that died: its lease was last renewed long ago.
+    const dead = "attachments/01DEADDEADDEADDEADDEADDEAD.jpg";
+    await write(dead);
+    await sql`insert into process_leases (id, started_at, renewed_at) values ('dead-lease', now() - interval '1 hour', now() - interval '1 hour')`.execute(s.db);
+    await sql`insert into pending_blobs (blob_key, lease_id) values (${dead}, 'dead-lease')`.execute(s.db);
+    expect(await sweepAbandonedBlobs(s.db, s.services.run as never, 45)).toBe(1);
+    expect(await fs.stat(path.join(root, dead)).catch(() => null)).toBeNull();
+    expect((await fs.stat(path.join(root, live))).isFile()).toBe(true);
     expect((await fs.stat(kept)).isFile()).toBe(true);
-    expect((await fs.stat(fresh)).isFile()).toBe(true);
+    expect((await sql<{ blob_key: string }>`select blob_key from pending_blobs`.execute(s.db)).rows.map((r) => r.blob_key)).toEqual([live]);
+    expect((await sql`select id from process_leases where id = 'dead-lease'`.execute(s.db)).rows).toEqual([]);
+    await s.services.run(discardBlobs([live]));
   });
 
   for (const how of ["cut", "truncated"] as const) {

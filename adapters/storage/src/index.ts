@@ -2,3 +2,4 @@ export * from "./keys.ts";
 export * from "./local.ts";
 export * from "./s3.ts";
 export * from "./storage.ts";
+export * from "./pending.ts";

@@ -1,4 +1,6 @@
 import path from "node:path";
+import { LEASE_SECONDS } from "@crown/storage";
+import { RECOVERY_SECONDS } from "./recovery.ts";
 
 /** The environment of api-contract.md, with its defaults. */
 export interface ServerConfig {
@@ -22,6 +24,10 @@ export interface ServerConfig {
   readonly playStoreUrl: string | undefined;
   /** A video on finding the referral code (`HELP_VIDEO_URL`); unset, the portal links its own help page. */
   readonly helpVideoUrl: string | undefined;
+  /** A process's lease on the blobs it is writing lapses after this many seconds without renewal (`CROWN_LEASE_SECONDS`, ADR 0051). */
+  readonly leaseSeconds: number;
+  /** How often crash recovery runs in a process with the worker (`CROWN_RECOVERY_SECONDS`, ADR 0029). */
+  readonly recoverySeconds: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -51,5 +57,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     appStoreUrl: env.APP_STORE_URL || undefined,
     playStoreUrl: env.PLAY_STORE_URL || undefined,
     helpVideoUrl: env.HELP_VIDEO_URL || undefined,
+    leaseSeconds: Math.max(1, int(env.CROWN_LEASE_SECONDS, LEASE_SECONDS)),
+    recoverySeconds: Math.max(1, int(env.CROWN_RECOVERY_SECONDS, RECOVERY_SECONDS)),
   };
 };

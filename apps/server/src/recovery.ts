@@ -1,19 +1,19 @@
-import { promises as fs } from "node:fs";
-import path from "node:path";
 import { Effect } from "effect";
+import { BlobStore } from "@crown/core";
 import { type Kysely, sql } from "kysely";
 import { analysisJobKey, ANALYZE_REPORT_JOB, giveUpAnalysis, JobQueue } from "@crown/core/report/index";
 import type { Database } from "@crown/db";
 import { jobStatesByKey } from "@crown/jobs";
-import { localBlobRoot, sweepTemporaryFiles } from "@crown/storage";
+import { localBlobRoot, sweepPendingBlobs, sweepTemporaryFiles } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 
 /**
  * Recovery after a crash (ADR 0029), at start and then every RECOVERY_SECONDS in every process
  * that runs jobs: a report left `submitted` or `analyzing` whose analysis job is gone gets a new
  * one, and one whose job failed for good (its worker killed on the last attempt) goes to review
- * with the reason; temporary blob files of cut writes are removed. A job still waiting or running
- * (its worker beating) is left alone.
+ * with the reason; the blobs of writers that died are removed (ADR 0051), and on local storage the
+ * temporary files of cut writes. A job still waiting or running (its worker beating) is left alone.
+ * `CROWN_RECOVERY_SECONDS` sets the period (tests shorten it).
  */
 export const RECOVERY_SECONDS = 30;
 const LIVE_JOB_STATES = ["created", "retry", "active"];
@@ -41,35 +41,16 @@ export const recoverAnalyses = async (db: Kysely<Database>, run: <A, E>(effect: 
 };
 
 /**
- * Whole attachment blobs that no attachment row names: an upload whose process died before the one
- * transaction that records its files (ADR 28). A blob of an upload still streaming elsewhere is not
- * named yet either, so only those not written to for ORPHAN_IDLE_MS (longer than any upload) go.
- * Local files only (the S3 store would need a listing).
+ * Blobs their writer held pending (ADR 0051) whose writer's lease lapsed: an upload or a publish
+ * whose process died before the transaction that names them. Removed through the blob store, so
+ * local files and S3 alike.
  */
-export const ORPHAN_IDLE_MS = 6 * 60 * 60 * 1000;
-export const sweepOrphanAttachments = async (db: Kysely<Database>, blobRoot: string, idleMs = ORPHAN_IDLE_MS) => {
-  const dir = path.join(blobRoot, "attachments");
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  const old: string[] = [];
-  for (const name of names) {
-    if (name.startsWith(".") || name.endsWith(".meta.json")) continue;
-    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
-    if (stat?.isFile() && Date.now() - stat.mtimeMs >= idleMs) old.push(`attachments/${name}`);
-  }
-  if (old.length === 0) return 0;
-  const named = new Set((await sql<{ blob_key: string }>`select blob_key from attachments where blob_key in (${sql.join(old)})`.execute(db)).rows.map((r) => r.blob_key));
-  let removed = 0;
-  for (const key of old.filter((k) => !named.has(k))) {
-    await fs.rm(path.join(blobRoot, key), { force: true });
-    await fs.rm(path.join(blobRoot, `${key}.meta.json`), { force: true });
-    removed += 1;
-  }
-  return removed;
-};
+export const sweepAbandonedBlobs = (db: Kysely<Database>, run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>, leaseSeconds: number) =>
+  sweepPendingBlobs(db, (key) => run(Effect.flatMap(BlobStore, (blobs) => blobs.remove(key))), leaseSeconds);
 
 /** Starts the recovery loop; `stop` ends it. */
 export const startRecovery = (
-  config: Pick<ServerConfig, "dataDir" | "s3">,
+  config: Pick<ServerConfig, "dataDir" | "s3" | "leaseSeconds" | "recoverySeconds">,
   db: Kysely<Database>,
   run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>,
   log: (line: Record<string, unknown>) => void,
@@ -79,11 +60,11 @@ export const startRecovery = (
     try {
       const outcome = await recoverAnalyses(db, run);
       if (outcome.requeued + outcome.failed > 0) log({ level: "warn", msg: "recovered stuck analyses", ...outcome });
+      const abandoned = await sweepAbandonedBlobs(db, run, config.leaseSeconds);
+      if (abandoned > 0) log({ level: "info", msg: "removed blobs whose writer died before recording them", removed: abandoned });
       if (!config.s3) {
         const removed = await sweepTemporaryFiles(localBlobRoot(config.dataDir));
         if (removed > 0) log({ level: "info", msg: "removed temporary blob files of cut writes", removed });
-        const orphans = await sweepOrphanAttachments(db, localBlobRoot(config.dataDir));
-        if (orphans > 0) log({ level: "info", msg: "removed attachment blobs no upload recorded", removed: orphans });
       }
     } catch (error) {
       log({ level: "error", msg: "recovery failed", error: String((error as Error)?.message ?? error).slice(0, 300) });
@@ -92,7 +73,7 @@ export const startRecovery = (
   running = once();
   const timer = setInterval(() => {
     running = running.then(once);
-  }, RECOVERY_SECONDS * 1000);
+  }, config.recoverySeconds * 1000);
   return {
     stop: async () => {
       clearInterval(timer);

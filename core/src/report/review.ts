@@ -11,6 +11,7 @@ import { displayName, physicianName, requireActive } from "../practice/access.ts
 import { composeMail } from "../shared/mail.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { audit, BlobStore, now, Random, transaction } from "../shared/ports.ts";
+import { discardBlobs, keepBlobs, putPending } from "../shared/pending-blobs.ts";
 import { OptionalText, Required, validate } from "../shared/validation.ts";
 import { reportNotFound } from "./access.ts";
 import { geometryOf, summarize } from "./analysis.ts";
@@ -528,8 +529,8 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
     digest.update(pdf);
     const versionId = (yield* Random).identifier();
     const blobKey = `reports/${seen.id}/v${version}-${versionId}.pdf`;
-    const blobs = yield* BlobStore;
-    yield* blobs.put(blobKey, pdf, "application/pdf");
+    // Pending until the version names it (ADR 0051): a process killed before that leaves it to the sweep.
+    yield* putPending(blobKey, pdf, "application/pdf");
     const config = yield* AccountsConfig;
     const published = reviewAction(reportId, "published", { version, sha256: digest.hex() }, (report, reviewer) =>
       Effect.gen(function* () {
@@ -538,6 +539,7 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
           return yield* new ChangedWhilePublishing();
         }
         const status = yield* advance(report, { type: "PUBLISH", reviewerId: reviewer.id });
+        yield* keepBlobs([blobKey]);
         yield* (yield* ReportVersions).insert({
           id: versionId,
           reportId: report.id,
@@ -560,7 +562,7 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
         return { report_identifier: report.id, status, version, summary: presentSummary(document.summary) };
       }),
     );
-    return yield* Effect.tapErrorCause(published, () => blobs.remove(blobKey));
+    return yield* Effect.tapErrorCause(published, () => discardBlobs([blobKey]));
   });
 
 /**

@@ -1,7 +1,8 @@
 import { Data, Effect, Exit, Option } from "effect";
 import { Conflict, TooLarge, ValidationFailed } from "../shared/errors.ts";
 import { INPUT_MESSAGES, isUnstorableText, storableText } from "../shared/input.ts";
-import { audit, BlobStore, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
+import { discardBlobs, keepBlobs, putPending } from "../shared/pending-blobs.ts";
+import { audit, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
 import { capturesInto, reportNotFound, visibleReport } from "./access.ts";
 import { ACCEPTED_FORMATS, advance, HEADER_BYTES, MAX_IMAGE_PIXELS, presentAttachment, roundCounts, UPLOAD_MESSAGES } from "./capture.ts";
 import { acceptsFiles } from "./lifecycle.ts";
@@ -12,7 +13,8 @@ import { type Attachment, type AttachmentKind, Attachments, ContentHasher, defau
  * all of them are recorded on the report in ONE transaction once the body has ended. A refused
  * request (a limit, a format, the report's status) keeps nothing; a body that ends early (the
  * connection cut, a truncated form) keeps only the whole files that arrived, and the report
- * says so until its next complete upload.
+ * says so until its next complete upload. Every stored file is pending (ADR 0051) until that
+ * transaction names it: if the process dies first, a sweep removes it within minutes.
  */
 
 /** One part of a multipart upload, in the order it arrives. A file's stream must be read (or cancelled) before the next part comes. */
@@ -132,10 +134,9 @@ const storeFile = (fileName: string, stream: ReadableStream<Uint8Array>) =>
     });
     const attachmentId = (yield* Random).identifier();
     const blobKey = `attachments/${attachmentId}.${format.ext}`;
-    const blobs = yield* BlobStore;
-    const put = yield* Effect.exit(blobs.put(blobKey, counted, sniffed.value.mime));
+    const put = yield* Effect.exit(putPending(blobKey, counted, sniffed.value.mime));
     if (Exit.isFailure(put)) {
-      yield* blobs.remove(blobKey);
+      yield* discardBlobs([blobKey]);
       if (tooLarge) return yield* new TooLarge({ message: UPLOAD_MESSAGES.tooLarge });
       if (sourceFailed()) return yield* new BodyEndedEarly();
       return yield* Effect.failCause(put.cause);
@@ -196,11 +197,12 @@ const recordFiles = (reportId: string, userId: string, files: ReadonlyArray<Stor
         const status = count > 0 ? yield* advance(report, { type: "FILE_STORED" }) : report.status;
         yield* reports.update(reportId, { status, round, ...(round !== report.round ? { recaptureReasons: report.recaptureReasons } : {}), uploadCut: cut, updatedAt: at });
         if (cut) yield* audit({ action: "report.upload.cut", actorId: userId, subjectId: reportId, details: { kept: cut.kept.length } });
+        // The files named now are kept; a duplicate's blob stays pending until removed below (or swept).
+        yield* keepBlobs(files.filter((f) => !duplicates.includes(f.blobKey)).map((f) => f.blobKey));
         return { recorded, duplicates };
       }),
     );
-    const blobs = yield* BlobStore;
-    yield* Effect.forEach(outcome.duplicates, (key) => blobs.remove(key), { discard: true });
+    yield* discardBlobs(outcome.duplicates);
     return outcome.recorded;
   });
 
@@ -211,7 +213,6 @@ const recordFiles = (reportId: string, userId: string, files: ReadonlyArray<Stor
 export const uploadAttachments = (parts: AsyncIterable<UploadPart>, identifierFromQuery: string | null = null) =>
   Effect.gen(function* () {
     const config = yield* settings;
-    const blobs = yield* BlobStore;
     const state: { target: { readonly report: Report; readonly userId: string } | null; recorded: boolean } = { target: null, recorded: false };
     const stored: StoredFile[] = [];
     const iterator = parts[Symbol.asyncIterator]();
@@ -261,7 +262,7 @@ export const uploadAttachments = (parts: AsyncIterable<UploadPart>, identifierFr
       Effect.flatMap((target) => recordFiles(target.report.id, target.userId, stored, null)),
       Effect.tap(() => Effect.sync(() => (state.recorded = true))),
       Effect.catchTag("BodyEndedEarly", () => endedEarly),
-      Effect.onExit((exit) => (Exit.isFailure(exit) && !state.recorded ? Effect.forEach(stored, (f) => blobs.remove(f.blobKey), { discard: true }) : Effect.void)),
+      Effect.onExit((exit) => (Exit.isFailure(exit) && !state.recorded ? discardBlobs(stored.map((f) => f.blobKey)) : Effect.void)),
       Effect.ensuring(Effect.promise(async () => void (await iterator.return?.())).pipe(Effect.ignore)),
     );
     return { report_identifier: state.target!.report.id, attachments: recorded.map(presentAttachment) };
