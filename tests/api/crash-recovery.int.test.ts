@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
+import sharp from "sharp";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { listJobs } from "@crown/jobs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -13,31 +14,39 @@ import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUnti
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
- * kill -9 of a real `crown start` (PostgreSQL, worker in the process) during an upload and during
- * an analysis, then a restart on the same database and data directory: within 2 minutes no report
- * is lost, half-visible or stuck, no photo is measured twice and no temporary blob file is left
- * (issue 16, item 1; ADR 0029).
+ * kill -9 of a real `crown start` (PostgreSQL, worker in the process) while four things are in
+ * flight — an upload whose body is still arriving (two whole files stored, a third being written),
+ * a finalize inside its transaction, an analysis, and a publish whose PDF is stored but not yet
+ * recorded — then a restart on the same database and data directory. Within 2 minutes: no report
+ * lost, half-visible or stuck, no answer a 5xx, no photo measured twice, no blob that no row names,
+ * nothing pending and no temporary file (issue 16, item 1; ADR 0029, ADR 0051).
  */
 
 const adminUrl = await postgresServerUrl();
 const PASSWORD = "Sunny-day-42";
 const SECRET = `crash-secret-${randomBytes(8).toString("hex")}`;
 const RECOVERY_BUDGET_MS = 120_000;
+// Short lease and recovery periods so the test is quick; the defaults (45 s, 30 s) stay within the budget too.
+const TIMINGS = { CROWN_LEASE_SECONDS: "5", CROWN_RECOVERY_SECONDS: "3" };
+const SAMPLE = path.join(repoRoot, "models/head-contour/samples/good-1-typical.jpg");
 
-const tempFiles = async (dir: string) => {
-  const all = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return all.filter((e) => e.isFile() && e.name.endsWith(".tmp")).map((e) => e.name);
+/** Every file under the blob root, as blob keys: temporary files and the type files beside each blob apart. */
+const blobFiles = async (root: string) => {
+  const all = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = all.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+  return { temporary: files.filter((f) => f.endsWith(".tmp")), blobs: files.filter((f) => !f.endsWith(".tmp") && !f.endsWith(".meta.json")) };
 };
 
-describe.skipIf(adminUrl === null)("kill -9 during upload and analysis, then restart", () => {
+describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis and publish, then restart", () => {
   let database: TestDatabase;
   let server: CrownProcess | undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), "crown-crash-"));
+  const blobRoot = path.join(dataDir, "blobs");
   let url = "";
   let port = 0;
 
   const start = async () => {
-    server = spawnCrown(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_SECRET: SECRET }, "crown-crash-", dataDir);
+    server = spawnCrown(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_SECRET: SECRET, ...TIMINGS }, "crown-crash-", dataDir);
     await waitUntil("crown start", server, async () => {
       try {
         return (await fetch(`${url}/readyz`)).ok;
@@ -47,12 +56,16 @@ describe.skipIf(adminUrl === null)("kill -9 during upload and analysis, then res
     });
   };
   const { api, signIn } = processApi(() => url, PASSWORD);
+  const createUser = (role: string, email: string) => {
+    const env = { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: dataDir };
+    const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", PASSWORD], { cwd: repoRoot, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase("postgres");
-    const env = { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: dataDir };
-    const r = spawnSync("pnpm", ["crown", "user:create", "--role", "parent", "--email", "parent@crash.test", "--password", PASSWORD], { cwd: repoRoot, env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
+    createUser("parent", "parent@crash.test");
+    createUser("reviewer", "reviewer@crash.test");
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
     await start();
@@ -64,66 +77,149 @@ describe.skipIf(adminUrl === null)("kill -9 during upload and analysis, then res
     await database?.drop();
   }, 60_000);
 
-  test("nothing lost, half-visible, stuck or measured twice; no temporary file", async () => {
+  const count = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(database.db)).rows[0]!.n);
+  /** Blob keys no row names: an attachment's file, its kept copies, a published version's PDF. */
+  const unnamedBlobs = async () => {
+    const { blobs } = await blobFiles(blobRoot);
+    const attachments = new Set((await sql<{ blob_key: string; id: string }>`select blob_key, id from attachments`.execute(database.db)).rows.flatMap((r) => [r.blob_key, `derived/${r.id}.display.jpg`, `derived/${r.id}.thumbnail.jpg`]));
+    const versions = new Set((await sql<{ blob_key: string }>`select blob_key from report_versions`.execute(database.db)).rows.map((r) => r.blob_key));
+    return blobs.filter((key) => !attachments.has(key) && !versions.has(key));
+  };
+
+  test("nothing lost, half-visible, stuck, 5xx or measured twice; no orphan blob, nothing pending, no temporary file", async () => {
     let token = await signIn("parent@crash.test");
+    let reviewer = await signIn("reviewer@crash.test");
     const parentId = (await sql<{ id: string }>`select id from users where email = 'parent@crash.test'`.execute(database.db)).rows[0]!.id;
     const babyId = `01BCRASH${randomBytes(6).toString("hex").toUpperCase()}`.slice(0, 26);
     await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
               values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(database.db);
     const prepare = async () => (await api("POST", "/report/prepare", token, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" })).json.results.report_identifier as string;
+    const upload = async (id: string, photos: Uint8Array[]) => {
+      const form = new FormData();
+      form.append("report_identifier", id);
+      photos.forEach((p, i) => form.append("attachments[]", new Blob([p as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), `p${i}.jpg`));
+      expect((await api("POST", "/report/upload", token, form)).status).toBe(200);
+    };
+    const status = async (id: string) => {
+      const res = await api("GET", `/report/${id}`, token);
+      expect(res.status).toBe(200);
+      return res.json.results;
+    };
 
-    // A report whose analysis is running when the process dies: eight photos keep the model busy.
+    // To publish: one sample photo, analysed before the crash.
+    const publishing = await prepare();
+    await upload(publishing, [new Uint8Array(readFileSync(SAMPLE))]);
+    expect((await api("POST", "/report/finalize", token, { report_identifier: publishing })).status).toBe(200);
+    await waitUntil("the report to publish is analysed", server!, async () => (await status(publishing)).status === "analyzed", 90_000);
+    expect(await count(sql<{ n: number }>`select (analysis->>'accepted')::int as n from reports where id = ${publishing}`)).toBeGreaterThan(0);
+
+    // To finalize: one photo. To analyse: eight, which keep the model busy.
+    const finalizing = await prepare();
+    await upload(finalizing, [await headPhoto({ rx: 150, ry: 190 })]);
     const analysed = await prepare();
-    const form = new FormData();
-    form.append("report_identifier", analysed);
-    for (let i = 0; i < 8; i++) {
-      const photo = await headPhoto({ rx: 420 + i * 6, ry: 560, width: 1500, height: 1900 });
-      form.append("attachments[]", new Blob([photo as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), `p${i}.jpg`);
-    }
-    expect((await api("POST", "/report/upload", token, form)).status).toBe(200);
+    await upload(analysed, await Promise.all(Array.from({ length: 8 }, (_, i) => headPhoto({ rx: 420 + i * 6, ry: 560, width: 1500, height: 1900 }))));
 
-    // An upload whose body is still arriving when the process dies: two whole photos, then half of one.
+    // The publish and the finalize wait inside their transactions for these two reports' rows, held here.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const locks = database.db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await sql`select id from reports where id in (${publishing}, ${finalizing}) for update`.execute(conn);
+      holding();
+      await released;
+      await sql`rollback`.execute(conn);
+    });
+    await held;
+    const inFlight = [
+      api("POST", `/review/report/${publishing}/publish`, reviewer).catch(() => null),
+      api("POST", "/report/finalize", token, { report_identifier: finalizing }).catch(() => null),
+    ];
+
+    expect((await api("POST", "/report/finalize", token, { report_identifier: analysed })).status).toBe(200);
+    await waitUntil("the analysis starts", server!, async () => (await status(analysed)).status === "analyzing", 60_000);
+
+    // An upload whose body is still arriving: two whole photos, then more than the head of a third (its write has begun).
     const uploading = await prepare();
     const boundary = "----crash";
-    const photo = await headPhoto({ rx: 170, ry: 210 });
-    const part = (name: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachments[]"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`), photo, Buffer.from("\r\n")]);
-    const head = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report_identifier"\r\n\r\n${uploading}\r\n`), part("a.jpg"), part("b.jpg"), part("c.jpg").subarray(0, 2000)]);
+    const noise = await sharp(randomBytes(600 * 600 * 3), { raw: { width: 600, height: 600, channels: 3 } }).png().toBuffer();
+    expect(noise.byteLength).toBeGreaterThan(700 * 1024);
+    const part = (name: string, bytes: Uint8Array) =>
+      Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachments[]"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), bytes, Buffer.from("\r\n")]);
+    const head = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report_identifier"\r\n\r\n${uploading}\r\n`),
+      part("a.jpg", await headPhoto({ rx: 170, ry: 210 })),
+      part("b.jpg", await headPhoto({ rx: 175, ry: 215 })),
+      part("c.png", noise).subarray(0, 680 * 1024),
+    ]);
     const slowBody = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new Uint8Array(head));
         // The rest never comes: the process is killed while it waits.
       },
     });
-    const pendingUpload = fetch(`${url}/api/v1/en/report/upload`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body: slowBody,
-      duplex: "half",
-    } as RequestInit).catch(() => null);
+    inFlight.push(
+      fetch(`${url}/api/v1/en/report/upload`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+        body: slowBody,
+        duplex: "half",
+      } as RequestInit).then(() => null, () => null),
+    );
 
-    expect((await api("POST", "/report/finalize", token, { report_identifier: analysed })).status).toBe(200);
-    const status = async (id: string) => (await api("GET", `/report/${id}`, token)).json.results;
-    await waitUntil("the analysis starts", server!, async () => (await status(analysed)).status === "analyzing", 60_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // Everything in flight: three upload blobs and the PDF pending, the finalize and the publish waiting on their locks.
+    const pending = async (prefix: string) => count(sql<{ n: number }>`select count(*)::int as n from pending_blobs where blob_key like ${`${prefix}%`}`);
+    const waitingOnLocks = () => count(sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+    await waitUntil("the upload, finalize and publish in flight", server!, async () => (await pending("attachments/")) >= 3 && (await pending("reports/")) === 1 && (await waitingOnLocks()) >= 2, 90_000);
+    expect((await status(analysed)).status).toBe("analyzing");
+
     await killCrown(server!);
-    await pendingUpload;
+    release();
+    await locks;
+    await Promise.all(inFlight);
+
+    // What the crash left: a job active, photos half measured, blobs no row names (the cut upload's, the unrecorded PDF).
     expect((await listJobs(database.db, "analyze-report")).map((j) => j.state)).toContain("active");
-    const measuredBefore = Number((await sql<{ n: number }>`select count(*)::int as n from measurements where report_id = ${analysed}`.execute(database.db)).rows[0]!.n);
-    expect(measuredBefore).toBeLessThan(8);
+    expect(await count(sql<{ n: number }>`select count(*)::int as n from measurements where report_id = ${analysed}`)).toBeLessThan(8);
+    expect((await unnamedBlobs()).filter((k) => k.startsWith("attachments/")).length).toBeGreaterThanOrEqual(2);
+    expect((await unnamedBlobs()).filter((k) => k.startsWith("reports/"))).toHaveLength(1);
 
     const restarted = Date.now();
     await start();
     token = await signIn("parent@crash.test");
-    await waitUntil("the analysis finishes after the restart", server!, async () => (await status(analysed)).status === "analyzed", RECOVERY_BUDGET_MS);
-    await waitUntil("no temporary blob file", server!, async () => (await tempFiles(dataDir)).length === 0, RECOVERY_BUDGET_MS - (Date.now() - restarted));
+    reviewer = await signIn("reviewer@crash.test");
+    const left = () => RECOVERY_BUDGET_MS - (Date.now() - restarted);
+    await waitUntil("the analysis finishes after the restart", server!, async () => (await status(analysed)).status === "analyzed", left());
+    await waitUntil("no orphan blob, nothing pending, no temporary file", server!, async () =>
+      (await unnamedBlobs()).length === 0 && (await pending("")) === 0 && (await blobFiles(blobRoot)).temporary.length === 0, left());
     expect(Date.now() - restarted).toBeLessThan(RECOVERY_BUDGET_MS);
 
-    // One measurement per photo; one analysis recorded; nothing of the cut upload is visible.
+    // The analysis: one measurement per photo, one analysis recorded, no job left running.
     const perPhoto = await sql<{ attachment_id: string; n: number }>`select attachment_id, count(*)::int as n from measurements where report_id = ${analysed} group by attachment_id`.execute(database.db);
     expect(perPhoto.rows).toHaveLength(8);
     expect(perPhoto.rows.every((r) => r.n === 1)).toBe(true);
-    expect((await sql<{ n: number }>`select count(*)::int as n from audit_events where subject_id = ${analysed} and action = 'report.analyzed'`.execute(database.db)).rows[0]!.n).toBe(1);
-    expect(await status(uploading)).toMatchObject({ status: "draft", attachments: [] });
+    expect(await count(sql<{ n: number }>`select count(*)::int as n from audit_events where subject_id = ${analysed} and action = 'report.analyzed'`)).toBe(1);
     expect((await listJobs(database.db, "analyze-report")).filter((j) => j.state === "active")).toEqual([]);
-  }, 360_000);
+
+    // The cut upload: nothing of it visible.
+    expect(await status(uploading)).toMatchObject({ status: "draft", attachments: [] });
+
+    // The finalize never committed: the report still takes files, no job waits for it, and finalizing now works.
+    expect((await status(finalizing)).status).toBe("uploading");
+    expect((await listJobs(database.db, "analyze-report")).filter((j) => j.payload.reportId === finalizing)).toEqual([]);
+    expect((await api("POST", "/report/finalize", token, { report_identifier: finalizing })).status).toBe(200);
+    await waitUntil("the finalized report is analysed", server!, async () => (await status(finalizing)).status === "analyzed", 90_000);
+
+    // The publish never committed: no version, the report still to publish, and publishing now makes exactly one version.
+    expect(await count(sql<{ n: number }>`select count(*)::int as n from report_versions where report_id = ${publishing}`)).toBe(0);
+    expect((await status(publishing)).status).toMatch(/^(analyzed|in_review)$/);
+    const published = await api("POST", `/review/report/${publishing}/publish`, reviewer);
+    expect(published.status).toBe(200);
+    const versions = await sql<{ blob_key: string }>`select blob_key from report_versions where report_id = ${publishing}`.execute(database.db);
+    expect(versions.rows).toHaveLength(1);
+    expect((await fs.stat(path.join(blobRoot, versions.rows[0]!.blob_key))).isFile()).toBe(true);
+    expect((await status(publishing)).status).toBe("published");
+    expect(await unnamedBlobs()).toEqual([]);
+  }, 480_000);
 });
