@@ -6,6 +6,7 @@ import { measureHead } from "../measurement/geometry.ts";
 import type { Point } from "../measurement/image.ts";
 import { HeadContourModel } from "../measurement/model.ts";
 import { audit, BlobStore, now, Random, transaction } from "../shared/ports.ts";
+import { discardBlobs, keepBlobs, putPending } from "../shared/pending-blobs.ts";
 import { advance } from "./capture.ts";
 import { prepareDerivedImages } from "./derived.ts";
 import {
@@ -167,14 +168,14 @@ const analyzeVideo = (video: Attachment, known: ReadonlyArray<Attachment>) =>
     if (ranked.length === 0) return Option.some(ANALYSIS_PROBLEMS.noFrames(video.fileName, "no frame could be measured"));
     const random = yield* Random;
     const hasher = yield* ContentHasher;
-    const blobs = yield* BlobStore;
     const at = yield* now;
     const rows: Array<{ attachment: Attachment; measurement: Measurement }> = [];
     for (const { frame, outcome } of ranked) {
       if (outcome.kind !== "measured") continue;
       const id = random.identifier();
       const key = `attachments/${id}.jpg`;
-      yield* blobs.put(key, frame.jpeg, "image/jpeg");
+      // Pending until the frames are recorded (ADR 0051): a worker killed before that leaves them to the sweep.
+      yield* putPending(key, frame.jpeg, "image/jpeg");
       const digest = hasher.sha256();
       digest.update(frame.jpeg);
       const attachment: Attachment = {
@@ -196,10 +197,13 @@ const analyzeVideo = (video: Attachment, known: ReadonlyArray<Attachment>) =>
     }
     // The frames of one video are recorded together or not at all.
     yield* transaction(
-      Effect.forEach(rows, ({ attachment, measurement }) => Effect.zipRight(attachments.insert(attachment), measurements.upsert(measurement)), {
-        discard: true,
-      }),
-    );
+      Effect.zipRight(
+        Effect.forEach(rows, ({ attachment, measurement }) => Effect.zipRight(attachments.insert(attachment), measurements.upsert(measurement)), {
+          discard: true,
+        }),
+        keepBlobs(rows.map((r) => r.attachment.blobKey)),
+      ),
+    ).pipe(Effect.tapErrorCause(() => discardBlobs(rows.map((r) => r.attachment.blobKey))));
     return Option.none<string>();
   });
 
