@@ -10,7 +10,8 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown
 import { listJobs } from "@crown/jobs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
+import { babyOf, startCrownOn, uploadThatNeverEnds } from "./crash-fixtures.ts";
+import { type CrownProcess, killCrown, repoRoot, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
@@ -46,14 +47,7 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
   let port = 0;
 
   const start = async () => {
-    server = spawnCrown(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_SECRET: SECRET, ...TIMINGS }, "crown-crash-", dataDir);
-    await waitUntil("crown start", server, async () => {
-      try {
-        return (await fetch(`${url}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    });
+    server = await startCrownOn(port, { DATABASE_URL: database.url!, CROWN_SECRET: SECRET, ...TIMINGS }, dataDir);
   };
   const { api, signIn } = processApi(() => url, PASSWORD);
   const createUser = (role: string, email: string) => {
@@ -89,10 +83,7 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
   test("nothing lost, half-visible, stuck, 5xx or measured twice; no orphan blob, nothing pending, no temporary file", async () => {
     let token = await signIn("parent@crash.test");
     let reviewer = await signIn("reviewer@crash.test");
-    const parentId = (await sql<{ id: string }>`select id from users where email = 'parent@crash.test'`.execute(database.db)).rows[0]!.id;
-    const babyId = `01BCRASH${randomBytes(6).toString("hex").toUpperCase()}`.slice(0, 26);
-    await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
-              values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(database.db);
+    const babyId = await babyOf(database.db, "parent@crash.test");
     const prepare = async () => (await api("POST", "/report/prepare", token, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" })).json.results.report_identifier as string;
     const upload = async (id: string, photos: Uint8Array[]) => {
       const form = new FormData();
@@ -153,20 +144,7 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
       part("b.jpg", await headPhoto({ rx: 175, ry: 215 })),
       part("c.png", noise).subarray(0, 680 * 1024),
     ]);
-    const slowBody = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new Uint8Array(head));
-        // The rest never comes: the process is killed while it waits.
-      },
-    });
-    inFlight.push(
-      fetch(`${url}/api/v1/en/report/upload`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
-        body: slowBody,
-        duplex: "half",
-      } as RequestInit).then(() => null, () => null),
-    );
+    inFlight.push(uploadThatNeverEnds(url, token, boundary, new Uint8Array(head)));
 
     // Everything in flight: three upload blobs and the PDF pending, the finalize and the publish waiting on their locks.
     const pending = async (prefix: string) => count(sql<{ n: number }>`select count(*)::int as n from pending_blobs where blob_key like ${`${prefix}%`}`);

@@ -9,7 +9,8 @@ import { makeS3Client, s3SettingsFromEnv } from "@crown/storage";
 import { startS3rver } from "@crown/storage/s3rver";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
+import { babyOf, startCrownOn, uploadThatNeverEnds } from "./crash-fixtures.ts";
+import { type CrownProcess, killCrown, repoRoot, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
@@ -44,14 +45,7 @@ describe.skipIf(adminUrl === null)("kill -9 during an upload to S3, then restart
   const env = () => ({ DATABASE_URL: database.url!, CROWN_SECRET: SECRET, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: s3.bucket });
 
   const start = async () => {
-    server = spawnCrown(["start"], { ...env(), PORT: String(port), PUBLIC_URL: url, ...TIMINGS }, "crown-crash-s3-", dataDir);
-    await waitUntil("crown start", server, async () => {
-      try {
-        return (await fetch(`${url}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    });
+    server = await startCrownOn(port, { ...env(), ...TIMINGS }, dataDir);
   };
   const { api, signIn } = processApi(() => url, PASSWORD);
 
@@ -82,10 +76,7 @@ describe.skipIf(adminUrl === null)("kill -9 during an upload to S3, then restart
     const client = makeS3Client(s3);
     const count = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(database.db)).rows[0]!.n);
     let token = await signIn("parent@crash-s3.test");
-    const parentId = (await sql<{ id: string }>`select id from users where email = 'parent@crash-s3.test'`.execute(database.db)).rows[0]!.id;
-    const babyId = `01BCRASH${randomBytes(6).toString("hex").toUpperCase()}`.slice(0, 26);
-    await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
-              values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(database.db);
+    const babyId = await babyOf(database.db, "parent@crash-s3.test");
     const prepare = async () => (await api("POST", "/report/prepare", token, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" })).json.results.report_identifier as string;
 
     // A recorded upload, which must survive.
@@ -101,17 +92,7 @@ describe.skipIf(adminUrl === null)("kill -9 during an upload to S3, then restart
     const part = async (name: string, rx: number) =>
       Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachments[]"; filename="${name}"\r\nContent-Type: image/jpeg\r\n\r\n`), await headPhoto({ rx, ry: 210 }), Buffer.from("\r\n")]);
     const head = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report_identifier"\r\n\r\n${uploading}\r\n`), await part("a.jpg", 170), await part("b.jpg", 175), Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachments[]"; filename="c.jpg"\r\n\r\n`)]);
-    const slowBody = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new Uint8Array(head));
-      },
-    });
-    const pendingUpload = fetch(`${url}/api/v1/en/report/upload`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body: slowBody,
-      duplex: "half",
-    } as RequestInit).catch(() => null);
+    const pendingUpload = uploadThatNeverEnds(url, token, boundary, new Uint8Array(head));
 
     const named = async () => new Set((await sql<{ blob_key: string }>`select blob_key from attachments`.execute(database.db)).rows.map((r) => r.blob_key));
     const unnamedObjects = async () => {
