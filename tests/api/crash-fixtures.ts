@@ -1,9 +1,20 @@
 // What the kill -9 trials share: a `crown start` that can be killed and started again on the same data,
 // a baby to report on, and an upload whose body never ends.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "@crown/db";
-import { type CrownProcess, spawnCrown, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, repoRoot, spawnCrown, waitUntil } from "./crown-processes.ts";
+
+/** `crown user:create` with `env` (the database, secret and storage of the trial) on `dataDir`. */
+export const createUser = (env: Record<string, string>, dataDir: string, role: string, email: string, password: string) => {
+  const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", password], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir },
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
+};
 
 /** `crown start` on `port` with `env`, ready once /readyz answers; call again after a kill to restart on the same data directory. */
 export const startCrownOn = async (port: number, env: Record<string, string>, dataDir: string): Promise<CrownProcess> => {

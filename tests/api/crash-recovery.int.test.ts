@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,7 +9,7 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown
 import { listJobs } from "@crown/jobs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { babyOf, startCrownOn, uploadThatNeverEnds } from "./crash-fixtures.ts";
+import { babyOf, createUser, startCrownOn, uploadThatNeverEnds } from "./crash-fixtures.ts";
 import { type CrownProcess, killCrown, repoRoot, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
@@ -50,16 +49,12 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     server = await startCrownOn(port, { DATABASE_URL: database.url!, CROWN_SECRET: SECRET, ...TIMINGS }, dataDir);
   };
   const { api, signIn } = processApi(() => url, PASSWORD);
-  const createUser = (role: string, email: string) => {
-    const env = { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: dataDir };
-    const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", PASSWORD], { cwd: repoRoot, env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
-  };
+  const user = (role: string, email: string) => createUser({ DATABASE_URL: database.url!, CROWN_SECRET: SECRET }, dataDir, role, email, PASSWORD);
 
   beforeAll(async () => {
     database = await createTestDatabase("postgres");
-    createUser("parent", "parent@crash.test");
-    createUser("reviewer", "reviewer@crash.test");
+    user("parent", "parent@crash.test");
+    user("reviewer", "reviewer@crash.test");
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
     await start();

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,8 +8,8 @@ import { makeS3Client, s3SettingsFromEnv } from "@crown/storage";
 import { startS3rver } from "@crown/storage/s3rver";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { babyOf, startCrownOn, uploadThatNeverEnds } from "./crash-fixtures.ts";
-import { type CrownProcess, killCrown, repoRoot, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
+import { babyOf, createUser, startCrownOn, uploadThatNeverEnds } from "./crash-fixtures.ts";
+import { type CrownProcess, killCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
@@ -54,12 +53,7 @@ describe.skipIf(adminUrl === null)("kill -9 during an upload to S3, then restart
     const bucket = `crash-${randomBytes(4).toString("hex")}`;
     s3 = minio ? { ...minio, bucket, stop: async () => undefined } : { ...(await startS3rver()), bucket };
     database = await createTestDatabase("postgres");
-    const r = spawnSync("pnpm", ["crown", "user:create", "--role", "parent", "--email", "parent@crash-s3.test", "--password", PASSWORD], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env(), CROWN_DATA_DIR: dataDir },
-      encoding: "utf8",
-    });
-    if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
+    createUser(env(), dataDir, "parent", "parent@crash-s3.test", PASSWORD);
     port = await freePort();
     url = `http://127.0.0.1:${port}`;
     await start();
