@@ -9,6 +9,8 @@ import { CI_BANDS, CVAI_BANDS, type SeverityBand } from "../measurement/bands.ts
 
 /** FHIR R4 (4.0.1) is what the API serves. */
 export const FHIR_VERSION = "4.0.1";
+/** Where the FHIR API is, from the server's root (the portal's export calls it too). */
+export const FHIR_PATH = "/fhir/R4";
 /** The media type of every answer (FHIR's JSON format). */
 export const FHIR_JSON = "application/fhir+json";
 

@@ -6,6 +6,7 @@ import {
   CODE_SYSTEM_ID,
   crownCodeSystem,
   FHIR_JSON,
+  FHIR_PATH,
   operationOutcome,
   readCapabilityStatement,
   readDiagnosticReport,
@@ -21,7 +22,7 @@ import { errorResponse } from "../effect-bridge.ts";
 import { bearerToken, urlProblem } from "../request.ts";
 
 /** Where the FHIR R4 API is mounted (issue 20). */
-export const FHIR_BASE = "/fhir/R4";
+export const FHIR_BASE = FHIR_PATH;
 
 type IssueCode = Parameters<typeof operationOutcome>[0];
 const ISSUE: Record<number, IssueCode> = { 400: "invalid", 401: "login", 403: "forbidden", 404: "not-found", 405: "invalid", 409: "conflict", 413: "too-long", 429: "throttled" };
