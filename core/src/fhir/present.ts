@@ -1,6 +1,6 @@
 import type { User } from "../accounts/model.ts";
 import { bandOf, CI_BANDS, CVAI_BANDS, type SeverityBand } from "../measurement/bands.ts";
-import type { Baby } from "../onboarding/model.ts";
+import { type Baby, babyName } from "../onboarding/model.ts";
 import { displayName } from "../practice/access.ts";
 import { bandCode, CODES, type Code, type Measure, MEASURES, SYSTEMS } from "./codes.ts";
 import type { MeasuringDevice, Reference, Resource } from "./model.ts";
@@ -16,7 +16,6 @@ const concept = (...codings: ReadonlyArray<Code>) => ({ coding: codings.map(({ s
 const patientRef = (baby: Baby): Reference => ({ reference: `Patient/${baby.id}`, display: babyName(baby) });
 const practitionerRef = (user: User): Reference => ({ reference: `Practitioner/${user.id}`, display: displayName(user) });
 
-const babyName = (baby: Baby) => [baby.firstName, baby.middleName, baby.lastName].filter(Boolean).join(" ");
 
 /** The status of a published version: the first is final, a republished one amends it. */
 export const publishedStatus = (version: number) => (version > 1 ? "amended" : "final");
