@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { openTab } from "./helpers/browser.ts";
-import { finishOnboarding, signInApi } from "./helpers/capture.ts";
+import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { apiToken, expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
@@ -17,31 +17,20 @@ portalSuite((s, b) => {
   browser = b;
 });
 
-const callApi = async (token: string, method: string, url: string, body?: unknown | FormData) => {
-  const form = body instanceof FormData;
-  const res = await fetch(`${server.url}/api/v1/en${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !form ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json().catch(() => ({}))) as { results?: any };
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json.results;
-};
-
 /** The demo parent's baby with one published report of a sample photo (set up through the API: not what is under test). */
 const publishedReport = async () => {
   const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-  const baby = ((await callApi(token, "GET", "/user/profile")).babies as Array<{ identifier: string; first_name: string }>)[0]!;
-  const report = (await callApi(token, "POST", "/report/prepare", { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
+  const baby = (await api<{ babies: Array<{ identifier: string; first_name: string }> }>(server, "GET", "/user/profile", token)).babies[0]!;
+  const { report_identifier: report } = await api<{ report_identifier: string }>(server, "POST", "/report/prepare", token, { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" });
   const form = new FormData();
   form.append("report_identifier", report);
   form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples/good-1-typical.jpg"))], { type: "image/jpeg" }), "good-1-typical.jpg");
-  await callApi(token, "POST", "/report/upload", form);
-  await callApi(token, "POST", "/report/finalize", { report_identifier: report });
-  await expect.poll(async () => (await callApi(token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+  const uploaded = await fetch(`${server.url}/api/v1/en/report/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  expect(uploaded.status).toBe(200);
+  await api(server, "POST", "/report/finalize", token, { report_identifier: report });
+  await expect.poll(async () => (await api<{ status: string }>(server, "GET", `/report/${report}`, token)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
   const reviewer = await apiToken(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
-  await callApi(reviewer, "POST", `/review/report/${report}/publish`, {});
+  await api(server, "POST", `/review/report/${report}/publish`, reviewer, {});
   return { report, babyFirstName: baby.first_name };
 };
 

@@ -66,19 +66,7 @@ export const publishedPdf = (version: ReportVersion) =>
   Effect.gen(function* () {
     const blob = yield* (yield* BlobStore).get(version.blobKey);
     if (Option.isNone(blob)) return yield* reportNotFound();
-    const bytes = yield* Effect.promise(() => readAll(blob.value.body));
+    const bytes = new Uint8Array(yield* Effect.promise(() => new Response(blob.value.body).arrayBuffer()));
     return { bytes, size: bytes.byteLength, sha1: (yield* AttachmentEncoder).sha1Base64(bytes) } satisfies PublishedPdf;
   });
 
-const readAll = async (body: ReadableStream<Uint8Array>) => {
-  const chunks: Uint8Array[] = [];
-  const reader = body.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return bytes;
-};
