@@ -69,7 +69,8 @@ describe("FHIR R4 API of published reports (PostgreSQL)", () => {
   });
 
   test("metadata: a valid CapabilityStatement of exactly what is served, without a token; the CodeSystem too", async () => {
-    // The validator is real: a missing element, an unknown one, a broken invariant (bdl-9) each fail it.
+    // The validator is real: a missing element, an unknown one, a broken invariant (bdl-9), a code outside its required value set each fail it.
+    expect(fhirIssues({ resourceType: "DiagnosticReport", status: "published", code: { text: "x" } })).not.toEqual([]);
     expect(fhirIssues({ resourceType: "Observation", status: "final" })).not.toEqual([]);
     expect(fhirIssues({ resourceType: "Patient", colour: "red" })).not.toEqual([]);
     expect(fhirIssues({ resourceType: "Bundle", type: "document", timestamp: "2026-01-01T00:00:00Z", entry: [] })).not.toEqual([]);
