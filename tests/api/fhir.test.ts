@@ -217,6 +217,25 @@ describe("FHIR R4 API of published reports (PostgreSQL)", () => {
     expect((await fhir("/Encounter/1", who.parent!.token)).status).toBe(404);
   });
 
+  test("hostile input is a 4xx OperationOutcome, never a 500", async () => {
+    const cases: Array<[string, number]> = [
+      ["/Patient/%00", 404],
+      [`/Patient/${"x".repeat(5000)}`, 404],
+      ["/DiagnosticReport/%F0%28%8C%28", 404],
+      [`/Observation?subject=${babyId}&date=%00`, 400],
+      [`/Observation?subject=${babyId}&_count=1e3`, 400],
+      [`/Observation?subject=${babyId}&_offset=-1`, 400],
+      [`/Observation?subject=Patient/${babyId}&subject=Patient/${babyId}`, 400],
+      [`/Observation?subject=${"P".repeat(70)}`, 400],
+      [`/Observation/${"-ci".repeat(400)}`, 404],
+    ];
+    for (const [path, status] of cases) {
+      const r = await fhir(path, who.parent!.token);
+      expect(r.status, path).toBe(status);
+      expect(r.json.resourceType, path).toBe("OperationOutcome");
+    }
+  });
+
   test("reads are audited: one row per report read or listed, and the baby's record read", async () => {
     const rowsOf = async (response: Response) =>
       (await sql<{ action: string; actor_id: string; subject_id: string; on_behalf_of: string | null; details: Record<string, unknown> }>`select action, actor_id, subject_id, on_behalf_of, details from audit_events where request_id = ${response.headers.get("x-request-id")} order by id`.execute(s.db)).rows;

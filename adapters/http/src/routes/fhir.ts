@@ -43,7 +43,9 @@ const failure = (error: DomainError) => {
  * Runs a FHIR use case for this request: the bearer token resolved to the caller (unless the call
  * is public), the request's address and id given for the audit, any failure an OperationOutcome.
  */
-const run = async (c: Context<Env>, effect: Effect.Effect<Resource, DomainError, any>, options: { public?: boolean } = {}) => {
+type Log = ((line: Record<string, unknown>) => void) | undefined;
+
+const runWith = async (log: Log, c: Context<Env>, effect: Effect.Effect<Resource, DomainError, any>, options: { public?: boolean } = {}) => {
   const authenticated = options.public
     ? effect
     : Effect.flatMap(Accounts.authenticate(bearerToken(c)), (caller) => Effect.provideService(effect, CurrentUser, caller));
@@ -53,12 +55,19 @@ const run = async (c: Context<Env>, effect: Effect.Effect<Resource, DomainError,
   if (Exit.isSuccess(exit)) return fhirJson(exit.value);
   const error = Cause.failureOption(exit.cause);
   if (Option.isSome(error)) return failure(error.value);
-  throw new Error(`FHIR use case failed: ${Cause.pretty(exit.cause)}`);
+  // A defect: logged with the request id (no stack to the caller), answered as FHIR, not as the JSON API's 500.
+  log?.({ level: "error", requestId: c.get("requestId"), path: "fhir", error: Cause.pretty(exit.cause).slice(0, 2000) });
+  return fhirJson(operationOutcome("exception", `Something went wrong. Please try again. (request ${c.get("requestId")})`), 500);
 };
 
 /** The FHIR R4 API: read-only, JSON only; the same tokens, authorization and read audit as the rest of the API. */
-export const fhirRoutes = (options: { runtime: ManagedRuntime.ManagedRuntime<any, never>; clientIp: (c: Context<Env>) => string | null }) =>
-  new Hono<Env>()
+export const fhirRoutes = (options: {
+  runtime: ManagedRuntime.ManagedRuntime<any, never>;
+  clientIp: (c: Context<Env>) => string | null;
+  log?: Log;
+}) => {
+  const run = (c: Context<Env>, effect: Effect.Effect<Resource, DomainError, any>, opts: { public?: boolean } = {}) => runWith(options.log, c, effect, opts);
+  return new Hono<Env>()
     .use("*", async (c, next) => {
       const problem = urlProblem(c.req.url);
       if (problem) return fhirJson(operationOutcome(problem.status === 404 ? "not-found" : "invalid", "The address holds text no resource or parameter may have."), problem.status === 404 ? 404 : 400);
@@ -82,3 +91,4 @@ export const fhirRoutes = (options: { runtime: ManagedRuntime.ManagedRuntime<any
     .get("/Observation/:id", (c) => run(c, readObservation(c.req.param("id"))))
     .get("/Observation", (c) => run(c, searchObservations([...new URL(c.req.url).searchParams])))
     .all("*", (c) => fhirJson(operationOutcome("not-found", "No such resource or interaction; GET metadata for what is served."), 404));
+};
