@@ -165,6 +165,17 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "POST /kiosk/report/prepare": ["kioskA"],
   "POST /kiosk/report/upload": ["kioskA"],
   "POST /kiosk/report/finalize": ["kioskA"],
+
+  // The FHIR R4 API (issue 20), its interactions read from its CapabilityStatement.
+  "GET /fhir/R4/metadata": "public",
+  "GET /fhir/R4/CodeSystem/{id}": "public",
+  "GET /fhir/R4/Patient/{id}": CARE_A,
+  "GET /fhir/R4/DiagnosticReport/{id}": CARE_A,
+  "GET /fhir/R4/DiagnosticReport/{id}/$document": CARE_A,
+  "GET /fhir/R4/Observation/{id}": CARE_A,
+  "GET /fhir/R4/Observation": CARE_A,
+  // A physician's or reviewer's directory entry (name, NPI: public at GET /physicians) for anyone the API serves.
+  "GET /fhir/R4/Practitioner/{id}": ["parentA", "parentB", "physicianA", "staffA", "physicianB", "staffB", "removedStaff"],
 };
 
 /** The report a nurse of practice A started belongs to the practice (ADR 23): its physician and staff carry on with it. */
@@ -225,6 +236,17 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
     const doc = (await (await s.app.request("/api/v1/en/openapi.json")).json()) as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> };
     operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, multipart: Object.keys(op.requestBody?.content ?? {}).some((t) => t.startsWith("multipart/")) })),
+    );
+    const capability = (await (await s.app.request("/fhir/R4/metadata")).json()) as {
+      rest: Array<{ resource: Array<{ type: string; interaction: Array<{ code: string }>; operation?: Array<{ name: string }> }> }>;
+    };
+    const fhirOp = (path: string) => ({ method: "GET", path: `/fhir/R4${path}`, multipart: false });
+    operations.push(
+      fhirOp("/metadata"),
+      ...capability.rest[0]!.resource.flatMap((r) => [
+        ...r.interaction.map((i) => fhirOp(i.code === "read" ? `/${r.type}/{id}` : `/${r.type}`)),
+        ...(r.operation ?? []).map((o) => fhirOp(`/${r.type}/{id}/$${o.name}`)),
+      ]),
     );
 
     const parentA = await s.user("parent", "Ann", "Alpha");
@@ -297,6 +319,11 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
 
   /** Practice A's objects in the path, the query and the body, as an attacker would name them. */
   const target = (op: Operation, reportId: string) => {
+    if (op.path.startsWith("/fhir/")) {
+      const type = op.path.split("/")[3];
+      const id = { Patient: a.baby!, Practitioner: a.physician!, Observation: `${reportId}-cvai`, CodeSystem: "head-shape" }[type!] ?? reportId;
+      return { url: `${op.path.replace("{id}", id)}?${new URLSearchParams({ subject: `Patient/${a.baby}` })}`, fields: {} };
+    }
     const path = op.path
       .replace("{identifier}", a.parent!)
       .replace("{report}", reportId)
@@ -381,6 +408,9 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
 
   test("the callers are real: each of practice A's family reads the report, anonymous and kiosk tokens get 401 on the portal", async () => {
     for (const who of READ_A) expect(await call({ method: "GET", path: "/report/{id}", multipart: false }, who, a.report!, 0), who).toBe(200);
+    for (const path of ["/fhir/R4/DiagnosticReport/{id}", "/fhir/R4/DiagnosticReport/{id}/$document", "/fhir/R4/Observation/{id}", "/fhir/R4/Observation", "/fhir/R4/Patient/{id}"]) {
+      for (const who of CARE_A) expect(await call({ method: "GET", path, multipart: false }, who, a.report!, 0), `${who} ${path}`).toBe(200);
+    }
     for (const who of ["anonymous", "kioskA", "kioskB"] as const) expect(await call({ method: "GET", path: "/user/profile", multipart: false }, who, a.report!, 0), who).toBe(401);
     expect(await call({ method: "POST", path: "/kiosk/patient/list", multipart: false }, "kioskA", a.report!, 0)).toBe(200);
   });

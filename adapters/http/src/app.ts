@@ -17,6 +17,7 @@ import { liveRoutes } from "./routes/live.ts";
 import { onboardingRoutes } from "./routes/onboarding.ts";
 import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
 import { reportsRoutes } from "./routes/reports.ts";
+import { FHIR_BASE, fhirRoutes } from "./routes/fhir.ts";
 
 export const API_BASE = "/api/v1/en";
 /** Answers without their own Cache-Control: personal data must not stay in a browser's or a proxy's cache (ADR 20). */
@@ -101,6 +102,7 @@ export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => v
   });
   app.route(API_BASE, apiRoutes(options));
   app.all(`${API_BASE}/*`, (c) => c.json({ message: "Not found" }, 404));
+  app.route(FHIR_BASE, fhirRoutes(options));
   mount?.(app);
   app.onError((error, c) => {
     if (error instanceof HttpFailure) return error.response;

@@ -16,6 +16,7 @@ import type { ServerConfig } from "./config.ts";
 import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets } from "./static-assets.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
+import { fhirLayer } from "./fhir.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -57,6 +58,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     chatConfigLayer(config),
     liveFeedLayer(hub),
     reportPipelineLayer(database.db, loaded.model, loaded.analyze, loaded.measurementError),
+    fhirLayer(config.publicUrl),
   );
   // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction;
   // reminders read the last uploads from the reports.

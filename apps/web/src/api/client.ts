@@ -61,10 +61,12 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** A token other than the tab's session (a new tab resuming the browser's session). */
   readonly token?: string;
+  /** Another API of the same server than API_BASE (the FHIR API). */
+  readonly base?: string;
 }
 
-const buildUrl = (path: string, query?: RequestOptions["query"]) => {
-  const url = new URL(`${API_BASE}${path}`, window.location.origin);
+const buildUrl = (path: string, query?: RequestOptions["query"], base = API_BASE) => {
+  const url = new URL(`${base}${path}`, window.location.origin);
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   return url.toString();
 };
@@ -84,7 +86,7 @@ const send = async (method: string, path: string, opts: RequestOptions): Promise
     const init: RequestInit = { method, headers };
     if (body !== undefined) init.body = body;
     if (opts.signal) init.signal = opts.signal;
-    return await fetch(buildUrl(path, opts.query), init);
+    return await fetch(buildUrl(path, opts.query, opts.base), init);
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
     throw new ApiError(0, "The Crown server could not be reached. Please check your connection and try again.");

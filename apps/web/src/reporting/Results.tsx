@@ -7,6 +7,7 @@ import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { downloadReport, formatUsDate, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
 import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "./listing.tsx";
+import { FhirExportButton } from "./FhirExport.tsx";
 
 export const PARENT_EMPTY_TEXT =
   "Results are usually available within one business day after upload, and we will notify you by e-mail when they are ready. " +
@@ -137,6 +138,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
                       <Button className="icon-btn" aria-label={`Download the result of ${r.baby_name}, uploaded on ${formatUsDate(r.uploaded_date)}`} onPress={() => void onDownload(r)}>
                         <DownloadIcon />
                       </Button>
+                      <FhirExportButton row={r} />
                     </td>
                   </tr>
                 ) : (

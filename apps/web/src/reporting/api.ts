@@ -67,8 +67,8 @@ export const blobUrl = (path: string, key: string): Promise<string> => {
   return hit;
 };
 
-/** Saves a blob under `name` (Result.pdf) and opens it in a new window after 1 second (the spec). */
-export const saveAndOpen = (blob: Blob, name: string, openAfterMs = 1000) => {
+/** Saves a blob under `name` (Result.pdf) and opens it in a new window after 1 second (the spec); null: only saves. */
+export const saveAndOpen = (blob: Blob, name: string, openAfterMs: number | null = 1000) => {
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
@@ -77,6 +77,10 @@ export const saveAndOpen = (blob: Blob, name: string, openAfterMs = 1000) => {
   document.body.appendChild(a);
   a.click();
   a.remove();
+  if (openAfterMs === null) {
+    window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return;
+  }
   window.setTimeout(() => {
     window.open(url, "_blank", "noopener");
     window.setTimeout(() => URL.revokeObjectURL(url), 60_000);

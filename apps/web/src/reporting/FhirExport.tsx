@@ -1,0 +1,34 @@
+import { Button } from "react-aria-components";
+import { FHIR_JSON, FHIR_PATH } from "@crown/core/fhir/codes";
+import { API_BASE, messageOf, requestBlob } from "../api/client.ts";
+import { toast } from "../ui/toasts.tsx";
+import { formatUsDate, saveAndOpen, type ResultItem } from "./api.ts";
+
+/** The FHIR API on the same server as the JSON API (API_BASE may name another origin). */
+const fhirBase = () => new URL(FHIR_PATH, new URL(API_BASE, window.location.origin)).href;
+
+/** The file an EHR imports: the report's FHIR document Bundle (issue 20). */
+export const fhirFileName = (row: Pick<ResultItem, "baby_name" | "uploaded_date">) =>
+  `${row.baby_name.replace(/[^A-Za-z0-9]+/g, "-")}-${row.uploaded_date.slice(0, 10)}-fhir.json`;
+
+/** Downloads the published report as a FHIR R4 document Bundle (Composition, Patient, report, Observations, the PDF). */
+export const exportForEhr = async (row: ResultItem): Promise<boolean> => {
+  try {
+    const blob = await requestBlob(`/DiagnosticReport/${encodeURIComponent(row.identifier)}/$document`, { base: fhirBase() });
+    saveAndOpen(new Blob([blob], { type: FHIR_JSON }), fhirFileName(row), null);
+    toast("FHIR document downloaded for your EHR", "success");
+    return true;
+  } catch (e) {
+    toast(messageOf(e, "The report could not be exported. Please try again."), "error");
+    return false;
+  }
+};
+
+/** "Export for EHR (FHIR)" on a published result (provider and parent Results). */
+export function FhirExportButton({ row }: { row: ResultItem }) {
+  return (
+    <Button className="link-btn fhir-export" aria-label={`Export for EHR (FHIR): the result of ${row.baby_name}, uploaded on ${formatUsDate(row.uploaded_date)}`} onPress={() => void exportForEhr(row)}>
+      Export for EHR (FHIR)
+    </Button>
+  );
+}

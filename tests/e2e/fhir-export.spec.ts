@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { openTab } from "./helpers/browser.ts";
+import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
+import { apiToken, expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
+import { portalSuite } from "./helpers/suite.ts";
+import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
+
+/** Issue 20: "Export for EHR (FHIR)" on a published report downloads its FHIR document Bundle. */
+
+let server: CrownServer;
+let browser: Browser;
+portalSuite((s, b) => {
+  server = s;
+  browser = b;
+});
+
+/** The demo parent's baby with one published report of a sample photo (set up through the API: not what is under test). */
+const publishedReport = async () => {
+  const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
+  const baby = (await api<{ babies: Array<{ identifier: string; first_name: string }> }>(server, "GET", "/user/profile", token)).babies[0]!;
+  const { report_identifier: report } = await api<{ report_identifier: string }>(server, "POST", "/report/prepare", token, { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" });
+  const form = new FormData();
+  form.append("report_identifier", report);
+  form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples/good-1-typical.jpg"))], { type: "image/jpeg" }), "good-1-typical.jpg");
+  const uploaded = await fetch(`${server.url}/api/v1/en/report/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  expect(uploaded.status).toBe(200);
+  await api(server, "POST", "/report/finalize", token, { report_identifier: report });
+  await expect.poll(async () => (await api<{ status: string }>(server, "GET", `/report/${report}`, token)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+  const reviewer = await apiToken(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
+  await api(server, "POST", `/review/report/${report}/publish`, reviewer, {});
+  return { report, babyFirstName: baby.first_name };
+};
+
+/** Clicks the row's export and answers the downloaded Bundle. */
+const exportBundle = async (page: Page) => {
+  const button = page.getByRole("button", { name: /^Export for EHR \(FHIR\)/ }).first();
+  await button.waitFor();
+  const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+  expect(download.suggestedFilename()).toMatch(/-fhir\.json$/);
+  const file = await download.path();
+  return JSON.parse(readFileSync(file, "utf8")) as { resourceType: string; type: string; entry: Array<{ resource: Record<string, any> }> };
+};
+
+/** The Bundle names the baby, holds three Observations and the PDF. */
+const checkBundle = (bundle: Awaited<ReturnType<typeof exportBundle>>, report: string, babyFirstName: string) => {
+  expect(bundle).toMatchObject({ resourceType: "Bundle", type: "document" });
+  const of = (type: string) => bundle.entry.map((e) => e.resource).filter((r) => r.resourceType === type);
+  expect(of("Composition")).toHaveLength(1);
+  expect(of("Patient")[0]!.name[0].given[0]).toBe(babyFirstName);
+  expect(of("Observation")).toHaveLength(3);
+  const dr = of("DiagnosticReport")[0]!;
+  expect(dr.id).toBe(report);
+  const pdf = dr.presentedForm[0];
+  expect(pdf.contentType).toBe("application/pdf");
+  expect(Buffer.from(pdf.data, "base64").subarray(0, 5).toString()).toBe("%PDF-");
+  expect(Buffer.from(pdf.data, "base64").length).toBe(pdf.size);
+};
+
+describe("Export for EHR (FHIR)", () => {
+  let published: { report: string; babyFirstName: string };
+
+  test("the parent exports a published report from Results: the Bundle names the baby, three Observations and the PDF", async () => {
+    published = await publishedReport();
+    const { page, errors } = await openTab(browser, server.url);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
+    await expectPath(page, /\/dashboard$/);
+    await page.goto("/parent-results");
+    checkBundle(await exportBundle(page), published.report, published.babyFirstName);
+    await page.getByText("FHIR document downloaded for your EHR").waitFor();
+    expect(errors, errors.join("\n")).toEqual([]);
+  }, 300_000);
+
+  test("the provider exports the same report from Results", async () => {
+    await passQuizByApi(server, DEMO.physician, server.password(DEMO.physician));
+    await finishOnboarding(server, await signInApi(server, DEMO.physician, server.password(DEMO.physician)), true);
+    const { page, errors } = await openTab(browser, server.url);
+    await signInThroughForm(page, DEMO.physician, server.password(DEMO.physician));
+    await expectPath(page, /\/dashboard$/);
+    await page.goto("/results");
+    checkBundle(await exportBundle(page), published.report, published.babyFirstName);
+    expect(errors, errors.join("\n")).toEqual([]);
+  }, 120_000);
+});
