@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect";
 import { CurrentUser, Users } from "../accounts/model.ts";
-import { pageOf } from "../notifications/service.ts";
 import { Babies, babyName } from "../onboarding/model.ts";
 import { Reports } from "../report/model.ts";
+import { pageOf } from "../shared/page.ts";
 import { audit } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { conversationForSupport, requireSupport } from "./access.ts";
