@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { CurrentUser, Users } from "../accounts/model.ts";
 import { Babies, babyName } from "../onboarding/model.ts";
-import { Reports } from "../report/model.ts";
+import { type Report, Reports } from "../report/model.ts";
 import { pageOf } from "../shared/page.ts";
 import { audit } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
@@ -35,6 +35,16 @@ export const inbox = (page: number, query: unknown) =>
     return { ...pageOf(rows, result.total, page, perPage), unread_conversations: yield* (yield* Conversations).inboxUnread() };
   });
 
+/** A report as support sees it beside a conversation. */
+const presentContextReport = (r: Report) => ({
+  identifier: r.id,
+  baby_identifier: r.babyId,
+  baby_name: r.babyName,
+  status: r.status,
+  submitted_at: r.submittedAt?.toISOString() ?? null,
+  published_at: r.publishedAt?.toISOString() ?? null,
+});
+
 /**
  * What support sees beside a conversation: the user's babies and latest reports. Every read is
  * audited (it is a read of patients' records).
@@ -54,20 +64,11 @@ const contextOf = (conversation: Conversation, reader: string) =>
           ? (yield* babies.value.listByPhysician(u.id, null, { page: 1, perPage: 10 })).data
           : [];
     const reports = yield* Effect.serviceOption(Reports);
-    const latest: Array<Record<string, unknown>> = [];
+    const latest: Array<ReturnType<typeof presentContextReport>> = [];
     if (Option.isSome(reports)) {
       for (const baby of list.slice(0, 10)) {
         const page = yield* reports.value.uploadsForBaby(baby.id, { page: 1, perPage: 3 });
-        for (const r of page.data) {
-          latest.push({
-            identifier: r.id,
-            baby_identifier: r.babyId,
-            baby_name: r.babyName,
-            status: r.status,
-            submitted_at: r.submittedAt?.toISOString() ?? null,
-            published_at: r.publishedAt?.toISOString() ?? null,
-          });
-        }
+        latest.push(...page.data.map(presentContextReport));
       }
     }
     yield* audit({
