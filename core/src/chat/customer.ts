@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser } from "../accounts/model.ts";
+import { isActive } from "../accounts/status.ts";
 import { NotFound } from "../shared/errors.ts";
 import { now, Random } from "../shared/ports.ts";
 import { throttle } from "../shared/throttle.ts";
@@ -7,7 +8,7 @@ import { validate } from "../shared/validation.ts";
 import { Notifications } from "../notifications/model.ts";
 import { requireCustomer } from "./access.ts";
 import { blobOf, markConversationRead, writeInto } from "./delivery.ts";
-import { ChatMessages, type Conversation, Conversations } from "./model.ts";
+import { ChatMessages, Conversations, openConversation } from "./model.ts";
 import { CHAT_LIMITS, isSupport } from "./policy.ts";
 import { presentAll, presentConversation, presentOne } from "./present.ts";
 import { CHAT_MESSAGES, ChatMessageRequest, type IncomingImage } from "./requests.ts";
@@ -21,18 +22,7 @@ const ownConversation = (caller: Caller) =>
     const found = yield* conversations.findByUser(caller.user.id);
     if (Option.isSome(found)) return found.value;
     const at = yield* now;
-    const fresh: Conversation = {
-      id: (yield* Random).identifier(),
-      userId: caller.user.id,
-      visitorEmail: null,
-      visitorName: null,
-      status: "open",
-      assigneeId: null,
-      lastMessageAt: null,
-      closedAt: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const fresh = openConversation((yield* Random).identifier(), { userId: caller.user.id, visitorEmail: null, visitorName: null }, at);
     // Two tabs may race to create it: the unique index keeps one, and the loser reads it back.
     yield* Effect.catchAllDefect(conversations.insert(fresh), () => Effect.void);
     return Option.getOrElse(yield* conversations.findByUser(caller.user.id), () => fresh);
@@ -85,7 +75,7 @@ export const readAttachment = (id: string) =>
     const missing = NotFound.of("Attachment");
     const attachment = yield* Effect.flatMap((yield* ChatMessages).findAttachment(id), Option.match({ onNone: () => Effect.fail(missing), onSome: Effect.succeed }));
     const conversation = yield* (yield* Conversations).findById(attachment.conversationId);
-    const allowed = Option.isSome(conversation) && (isSupport(user) ? user.status === "Active" : conversation.value.userId === user.id);
+    const allowed = Option.isSome(conversation) && (isSupport(user) ? isActive(user) : conversation.value.userId === user.id);
     if (!allowed) return yield* missing;
     return yield* blobOf(attachment);
   });

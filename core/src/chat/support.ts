@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
+import { isActive } from "../accounts/status.ts";
 import { publish, publishToAll } from "../live/service.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
@@ -46,7 +47,7 @@ export const assign = (id: string, input: unknown) =>
     const assigneeId = request.assignee_identifier === undefined ? caller.user.id : request.assignee_identifier === "" ? null : request.assignee_identifier;
     if (assigneeId !== null && assigneeId !== caller.user.id) {
       const assignee = yield* (yield* Users).findById(assigneeId);
-      if (Option.isNone(assignee) || !isSupport(assignee.value) || assignee.value.status !== "Active") {
+      if (Option.isNone(assignee) || !isSupport(assignee.value) || !isActive(assignee.value)) {
         return yield* ValidationFailed.field("assignee_identifier", CHAT_MESSAGES.assigneeNotSupport);
       }
     }

@@ -4,7 +4,7 @@ import { audit, now, Random, Secrets, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { blobOf, markConversationRead, writeInto } from "./delivery.ts";
-import { ChatConfig, ChatMessages, type Conversation, Conversations, VisitorTokens } from "./model.ts";
+import { ChatConfig, ChatMessages, Conversations, openConversation, VisitorTokens } from "./model.ts";
 import { CHAT_LIMITS } from "./policy.ts";
 import { presentAll, presentConversation, presentOne } from "./present.ts";
 import { CHAT_MESSAGES, VisitorMessageRequest } from "./requests.ts";
@@ -44,18 +44,7 @@ export const visitorWrite = (input: unknown, token: string | null) =>
     const random = yield* Random;
     const at = yield* now;
     const conversations = yield* Conversations;
-    const conversation: Conversation = {
-      id: random.identifier(),
-      userId: null,
-      visitorEmail: email,
-      visitorName: request.name ?? null,
-      status: "open",
-      assigneeId: null,
-      lastMessageAt: null,
-      closedAt: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const conversation = openConversation(random.identifier(), { userId: null, visitorEmail: email, visitorName: request.name ?? null }, at);
     const secret = random.secret(32);
     const settings = yield* ChatConfig;
     yield* transaction(

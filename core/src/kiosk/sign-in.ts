@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
+import { isActive, isBlocked } from "../accounts/status.ts";
 import { displayName, requireActive } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
@@ -118,7 +119,7 @@ export const authenticateKiosk = (credential: string | null, token: string | nul
     const users = yield* Users;
     const staff = yield* users.findById(session.staffId);
     const physician = yield* users.findById(session.physicianId);
-    if (Option.isNone(staff) || Option.isNone(physician) || staff.value.status !== "Active" || physician.value.status === "Blocked") return yield* ended;
+    if (Option.isNone(staff) || Option.isNone(physician) || !isActive(staff.value) || isBlocked(physician.value)) return yield* ended;
     if (staff.value.id !== physician.value.id) {
       const delegation = yield* (yield* Delegations).findActive(physician.value.id, staff.value.id);
       if (Option.isNone(delegation)) return yield* ended;

@@ -1,4 +1,6 @@
 import {
+  ACTIVE_STATUS,
+  Chat,
   type ChatAttachment,
   type ChatMessage,
   ChatMessages,
@@ -136,7 +138,7 @@ export const makeConversations = (db: Kysely<Database>): ConversationsPort => ({
         .executeTakeFirstOrThrow(),
     ).pipe(Effect.map((r) => Number(r.n))),
   supportTeam: () =>
-    run(db, (ex) => ex.selectFrom("users").selectAll().where("type", "in", ["admin", "reviewer"]).where("status", "=", "Active").orderBy("id").execute()).pipe(
+    run(db, (ex) => ex.selectFrom("users").selectAll().where("type", "in", [...Chat.SUPPORT_TYPES]).where("status", "=", ACTIVE_STATUS).orderBy("id").execute()).pipe(
       Effect.map((rows): ReadonlyArray<User> => rows.map(userFromRow)),
     ),
 });

@@ -1,4 +1,5 @@
 import {
+  ACTIVE_STATUS,
   Babies,
   BaaSignatures,
   Delegations,
@@ -156,7 +157,7 @@ export const makePhysicianDirectory = (db: Kysely<Database>): PhysicianDirectory
         .selectFrom("users")
         .selectAll()
         .where("type", "=", "physician")
-        .where("status", "=", "Active")
+        .where("status", "=", ACTIVE_STATUS)
         // Only a practice an admin has verified appears in the provider search (ADR 25).
         .where("practice_verified_at", "is not", null)
         .where(sql<string>`first_name || ' ' || last_name`, "ilike", contains(name))
