@@ -83,7 +83,8 @@ export type DeviceOverview = ResultsOf<Api["kiosk"]["device"]["$get"]>;
 export type Patient = ResultsOf<Api["kiosk"]["patient-by-qr"]["$post"]>;
 type Paired = ResultsOf<Api["kiosk"]["pair"]["$post"]>;
 type SignedIn = ResultsOf<Api["kiosk"]["staff-sign-in"]["$post"]>;
-type Patients = ResultsOf<Api["kiosk"]["patient"]["list"]["$post"]>;
+/** A page of the practice's patients (a parsed JSON array: the screen may keep it as its own). */
+type Patients = Omit<ResultsOf<Api["kiosk"]["patient"]["list"]["$post"]>, "data"> & { data: Array<ResultsOf<Api["kiosk"]["patient"]["list"]["$post"]>["data"][number]> };
 type Prepared = ResultsOf<Api["kiosk"]["report"]["prepare"]["$post"]>;
 
 export const kioskApi = {
