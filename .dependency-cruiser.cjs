@@ -1,7 +1,58 @@
 /** The layer rule: core is framework-free; adapters never reach into apps; apps compose. */
 const frameworks = "^(hono|@hono/|kysely|pg|pg-boss|graphile-worker|@electric-sql/|minio|onnxruntime-node|onnxruntime-web|react|react-dom|react-router|react-router-dom|react-aria-components|@xstate/react|@react-pdf/|nodemailer|sharp|file-type|@node-rs/|s3rver|ulid)($|/)";
+
+/**
+ * The feature rule: a core feature imports only `shared/` and the neighbours named here (today's real
+ * imports, issue 17). A new neighbour is a design decision: add it here, in the same change.
+ * Tests and test support (`*.test.ts`, `testing.ts`, `testing/`) may also use `testing/`.
+ */
+const neighbours = {
+  accounts: ["live", "notifications", "practice", "report"],
+  audit: ["accounts", "onboarding", "practice"],
+  chat: ["accounts", "live", "notifications", "onboarding", "practice", "report"],
+  kiosk: ["accounts", "onboarding", "practice", "report"],
+  live: ["accounts"],
+  measurement: [],
+  notifications: ["accounts", "live", "onboarding"],
+  onboarding: ["accounts", "notifications", "practice"],
+  practice: ["accounts", "notifications", "onboarding"],
+  report: ["accounts", "live", "measurement", "notifications", "onboarding", "practice"],
+};
+const testSupport = "(\\.test\\.ts|\\.test-d\\.ts|/testing\\.ts)$";
+const featureRules = Object.entries(neighbours).flatMap(([feature, allowed]) => [
+  {
+    name: `core-${feature}-imports-only-its-neighbours`,
+    comment: `core/src/${feature} may import shared/ and: ${allowed.join(", ") || "nothing else"} (.dependency-cruiser.cjs, ADR 0041).`,
+    severity: "error",
+    from: { path: `^core/src/${feature}/`, pathNot: testSupport },
+    to: { path: "^core/src/", pathNot: `^core/src/(${[feature, "shared", ...allowed].join("|")})/` },
+  },
+  {
+    name: `core-${feature}-tests-use-testing-support`,
+    severity: "error",
+    from: { path: `^core/src/${feature}/.*${testSupport}` },
+    to: { path: "^core/src/", pathNot: `^core/src/(${[feature, "shared", "testing", ...allowed].join("|")})/` },
+  },
+]);
+
 module.exports = {
   forbidden: [
+    ...featureRules,
+    {
+      name: "apps-import-adapters-through-their-package-exports",
+      comment: "an app reaches an adapter as @crown/<adapter>[/<export>], never by a relative path into adapters/*/src.",
+      severity: "error",
+      // Pending: the capture screens' worker client, until `@crown/inference/web` is a package export (r17capture).
+      from: { path: "^apps/", pathNot: "^apps/(web/src/capture/(inference\\.ts|CapturePage\\.tsx)|kiosk/src/inference\\.ts)$" },
+      to: { path: "^adapters/", dependencyTypes: ["local"] },
+    },
+    {
+      name: "shared-imports-no-feature",
+      comment: "core/src/shared is what every feature may use; it depends on no feature.",
+      severity: "error",
+      from: { path: "^core/src/shared/" },
+      to: { path: "^core/src/", pathNot: "^core/src/shared/" },
+    },
     {
       name: "core-is-framework-free",
       comment: "core must not import a framework or an I/O module; put it behind a port in adapters/.",

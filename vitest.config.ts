@@ -12,7 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit+integration",
-          include: ["core/src/**/*.test.ts", "adapters/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts"],
+          include: ["core/src/**/*.test.ts", "adapters/*/src/**/*.test.ts", "apps/*/src/**/*.test.{ts,tsx}", "tests/api/**/*.test.ts", "tests/architecture/**/*.test.ts"],
           exclude: ["**/node_modules/**", "**/*.browser.test.ts"],
           pool: "forks",
           maxWorkers: 2,

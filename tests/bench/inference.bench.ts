@@ -13,7 +13,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { chromium } from "playwright-core";
+import { chromium } from "playwright";
 import sharp from "sharp";
 import { analyzePhoto, letterbox, QUALITY_REASONS, type PhotoAnalysis } from "../../core/src/measurement/index.ts";
 import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, type Tab, uniqueEmail } from "./helpers/browser.ts";
 import { api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, signIn, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";

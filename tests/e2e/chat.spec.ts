@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium, openTab, screenshotBoth } from "./helpers/browser.ts";
 import { signInThroughForm } from "./helpers/flows.ts";

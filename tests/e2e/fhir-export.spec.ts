@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { openTab } from "./helpers/browser.ts";
 import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";

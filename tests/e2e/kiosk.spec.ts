@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi, snapshotWebDist } from "./helpers/capture.ts";
 import { screensDir, seriousViolations } from "./helpers/browser.ts";

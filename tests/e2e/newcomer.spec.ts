@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright";
 import { beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { api, type ApiUser, daysAgo, finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";

@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright";
 import { beforeAll, describe, expect, test } from "vitest";
 import { MOBILE_UA, openTab, PHONE, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { finishOnboarding, signInApi, signUpVerified } from "./helpers/capture.ts";

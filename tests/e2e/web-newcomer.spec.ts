@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser } from "playwright";
 import { describe, expect, test } from "vitest";
 import { openTab, PHONE, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { finishOnboarding, signInApi } from "./helpers/capture.ts";

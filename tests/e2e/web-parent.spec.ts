@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser } from "playwright";
 import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { acceptDisclaimer, approveByAdmin, expectPath, navLabels, passQuizByApi, PNG_1PX, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";

@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser } from "playwright";
 import { describe, expect, test } from "vitest";
 import { openTab, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughForm, signOutThroughMenu, signUpThroughForm } from "./helpers/flows.ts";

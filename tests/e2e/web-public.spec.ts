@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import type { Browser } from "playwright-core";
+import type { Browser } from "playwright";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, launchChromium, MOBILE_UA, openTab, PHONE, screenshotBoth, seriousViolations } from "./helpers/browser.ts";
 import { type CrownServer, startCrown } from "./helpers/server.ts";
@@ -183,4 +183,4 @@ describe("public screens", () => {
   });
 });
 
-const expectHeading = (page: import("playwright-core").Page, name: string) => page.getByRole("heading", { level: 1, name }).waitFor();
+const expectHeading = (page: import("playwright").Page, name: string) => page.getByRole("heading", { level: 1, name }).waitFor();

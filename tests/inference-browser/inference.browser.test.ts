@@ -2,7 +2,7 @@
 // the same origin, measuring sample photos like the server does.
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzePhoto, type PhotoAnalysis } from "../../core/src/measurement/index.ts";
 import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";

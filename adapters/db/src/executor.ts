@@ -32,11 +32,14 @@ export function executor(db?: Kysely<Database>): Effect.Effect<Executor, never, 
 }
 
 /**
- * Runs one query (or a few) on the current executor. A failure of the database is a defect:
- * callers cannot act on it, and it surfaces as a 500.
+ * Runs one query (or a few) on the current executor: every repository's one way to the database.
+ * A failure of the database is a defect: callers cannot act on it, and it surfaces as a 500.
  */
-export const query = <A>(db: Kysely<Database>, run: (ex: Executor) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => run(ex)));
+export const run = <A>(db: Kysely<Database>, f: (ex: Executor) => Promise<A>): Effect.Effect<A> =>
+  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex)));
+
+/** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
+export const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Runs `self` in one transaction of `db`: commit on success, rollback on failure, defect or

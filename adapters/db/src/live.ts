@@ -1,10 +1,10 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { type LiveEvent, type LiveEventType, LiveEvents, type LiveEventsPort, LiveFeed, type LiveFeedPort, type LiveListener } from "@crown/core";
 import { Effect, Layer } from "effect";
-import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import pg from "pg";
-import { executor } from "./executor.ts";
-import type { Database } from "./schema.ts";
+import { run } from "./executor.ts";
+import type { Database, LiveEventsTable } from "./schema.ts";
 
 /*
  * Live events (migration 2026-11-22T0700): stored per user, announced with NOTIFY in the same
@@ -17,25 +17,6 @@ import type { Database } from "./schema.ts";
 export const LIVE_CHANNEL = "crown_live";
 /** NOTIFY channel: payload is the id of a session that ended (sign-out). */
 export const SESSION_END_CHANNEL = "crown_live_end";
-
-export interface LiveEventCursorsTable {
-  user_id: string;
-  last_id: number;
-}
-export interface LiveEventsTable {
-  user_id: string;
-  id: number;
-  type: LiveEventType;
-  data: ColumnType<Record<string, unknown>, string, never>;
-  created_at: ColumnType<Date, Date | string | undefined, never>;
-}
-export interface LiveDatabase extends Database {
-  live_event_cursors: LiveEventCursorsTable;
-  live_events: LiveEventsTable;
-}
-type Ex = Kysely<LiveDatabase> | Transaction<LiveDatabase>;
-const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
 
 const eventFromRow = (row: Selectable<LiveEventsTable>): LiveEvent => ({
   id: Number(row.id),

@@ -13,7 +13,7 @@ import type {
 } from "@crown/core";
 import { Effect, Option } from "effect";
 import { type Kysely, sql } from "kysely";
-import { inTransaction, query } from "./executor.ts";
+import { inTransaction, run } from "./executor.ts";
 import type { Database, OneTimeTokenRow, SessionRow, UserRow, UserRowUpdate } from "./schema.ts";
 
 /*
@@ -77,7 +77,7 @@ export const userPatchToRow = (patch: UserPatch): UserRowUpdate => {
 
 export const makeUsers = (db: Kysely<Database>): UsersPort => ({
   insert: (user) =>
-    query(db, (ex) =>
+    run(db, (ex) =>
       ex
         .insertInto("users")
         .values({
@@ -105,18 +105,18 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
         .execute(),
     ),
   findById: (id) =>
-    query(db, (ex) => ex.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+    run(db, (ex) => ex.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
       Effect.map((row) => Option.map(Option.fromNullable(row), userFromRow)),
     ),
   findByEmail: (email) =>
-    query(db, (ex) => ex.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase()).executeTakeFirst()).pipe(
+    run(db, (ex) => ex.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase()).executeTakeFirst()).pipe(
       Effect.map((row) => Option.map(Option.fromNullable(row), userFromRow)),
     ),
   update: (id, patch) => {
     const row = userPatchToRow(patch);
     if (Object.keys(row).length === 0) return Effect.void;
     return Effect.asVoid(
-      query(db, (ex) =>
+      run(db, (ex) =>
         ex
           .updateTable("users")
           .set({ ...row, updated_at: sql<Date>`now()` })
@@ -126,7 +126,7 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
     );
   },
   listByStatus: (status) =>
-    query(db, (ex) => ex.selectFrom("users").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").execute()).pipe(
+    run(db, (ex) => ex.selectFrom("users").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").execute()).pipe(
       Effect.map((rows) => rows.map(userFromRow)),
     ),
 });
@@ -148,7 +148,7 @@ export const sessionFromRow = (row: SessionRow): Session => ({
 export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
   insert: (session) =>
     Effect.asVoid(
-      query(db, (ex) =>
+      run(db, (ex) =>
         ex
           .insertInto("sessions")
           .values({
@@ -166,22 +166,22 @@ export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
       ),
     ),
   findByDigest: (digest) =>
-    query(db, (ex) => ex.selectFrom("sessions").selectAll().where("token_digest", "=", digest).executeTakeFirst()).pipe(
+    run(db, (ex) => ex.selectFrom("sessions").selectAll().where("token_digest", "=", digest).executeTakeFirst()).pipe(
       Effect.map((row) => Option.map(Option.fromNullable(row), sessionFromRow)),
     ),
   // Never moves last_seen_at backwards (two requests of one session may race).
   touch: (id, at) =>
     Effect.asVoid(
-      query(db, (ex) => ex.updateTable("sessions").set({ last_seen_at: at }).where("id", "=", id).where("last_seen_at", "<", at).execute()),
+      run(db, (ex) => ex.updateTable("sessions").set({ last_seen_at: at }).where("id", "=", id).where("last_seen_at", "<", at).execute()),
     ),
   // The first revocation time is kept.
   revoke: (id, at) =>
     Effect.asVoid(
-      query(db, (ex) => ex.updateTable("sessions").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute()),
+      run(db, (ex) => ex.updateTable("sessions").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute()),
     ),
   revokeAllForUser: (userId, at, exceptId) =>
     Effect.asVoid(
-      query(db, (ex) => {
+      run(db, (ex) => {
         let update = ex.updateTable("sessions").set({ revoked_at: at }).where("user_id", "=", userId).where("revoked_at", "is", null);
         if (exceptId !== undefined) update = update.where("id", "<>", exceptId);
         return update.execute();
@@ -204,7 +204,7 @@ export const oneTimeTokenFromRow = (row: OneTimeTokenRow): OneTimeToken => ({
 export const makeOneTimeTokens = (db: Kysely<Database>): OneTimeTokensPort => ({
   insert: (token) =>
     Effect.asVoid(
-      query(db, (ex) =>
+      run(db, (ex) =>
         ex
           .insertInto("one_time_tokens")
           .values({
@@ -222,7 +222,7 @@ export const makeOneTimeTokens = (db: Kysely<Database>): OneTimeTokensPort => ({
   // One statement: under concurrent calls PostgreSQL re-checks `consumed_at is null` on the locked
   // row, so exactly one caller gets the token back.
   consume: (purpose, digest, at) =>
-    query(db, (ex) =>
+    run(db, (ex) =>
       ex
         .updateTable("one_time_tokens")
         .set({ consumed_at: at })
@@ -235,7 +235,7 @@ export const makeOneTimeTokens = (db: Kysely<Database>): OneTimeTokensPort => ({
     ).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), oneTimeTokenFromRow))),
   retireAll: (userId, purpose, at) =>
     Effect.asVoid(
-      query(db, (ex) =>
+      run(db, (ex) =>
         ex
           .updateTable("one_time_tokens")
           .set({ consumed_at: at })
@@ -262,9 +262,9 @@ const auditRow = (entry: StampedAuditEntry) => ({
 });
 
 export const makeAuditLog = (db: Kysely<Database>): AuditLogPort => ({
-  record: (entry) => Effect.asVoid(query(db, (ex) => ex.insertInto("audit_events").values(auditRow(entry)).execute())),
+  record: (entry) => Effect.asVoid(run(db, (ex) => ex.insertInto("audit_events").values(auditRow(entry)).execute())),
   recordMany: (entries) =>
-    entries.length === 0 ? Effect.void : Effect.asVoid(query(db, (ex) => ex.insertInto("audit_events").values(entries.map(auditRow)).execute())),
+    entries.length === 0 ? Effect.void : Effect.asVoid(run(db, (ex) => ex.insertInto("audit_events").values(entries.map(auditRow)).execute())),
 });
 
 // ---- Rate limiter ----------------------------------------------------------------------------------
@@ -277,7 +277,7 @@ export const makeAuditLog = (db: Kysely<Database>): AuditLogPort => ({
 export const makeRateLimiter = (db: Kysely<Database>): RateLimiterPort => ({
   hit: (key, limit, windowSeconds, now) => {
     const windowOver = new Date(now.getTime() - windowSeconds * 1000);
-    return query(db, (ex) =>
+    return run(db, (ex) =>
       ex
         .insertInto("rate_limit_buckets")
         .values({ key, window_start: now, count: 1 })
@@ -297,9 +297,9 @@ export const makeRateLimiter = (db: Kysely<Database>): RateLimiterPort => ({
       }),
     );
   },
-  reset: (key) => Effect.asVoid(query(db, (ex) => ex.deleteFrom("rate_limit_buckets").where("key", "=", key).execute())),
+  reset: (key) => Effect.asVoid(run(db, (ex) => ex.deleteFrom("rate_limit_buckets").where("key", "=", key).execute())),
   peek: (key, windowSeconds, now) =>
-    query(db, (ex) => ex.selectFrom("rate_limit_buckets").select(["window_start", "count"]).where("key", "=", key).executeTakeFirst()).pipe(
+    run(db, (ex) => ex.selectFrom("rate_limit_buckets").select(["window_start", "count"]).where("key", "=", key).executeTakeFirst()).pipe(
       Effect.map((bucket) =>
         bucket && bucket.window_start.getTime() + windowSeconds * 1000 > now.getTime() ? { count: bucket.count, windowStart: bucket.window_start } : { count: 0, windowStart: null },
       ),

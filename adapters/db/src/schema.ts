@@ -1,8 +1,23 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { TokenPurpose, UserStatus, UserType } from "@crown/core";
+import type {
+  AuthorKind,
+  ConversationStatus,
+  Gender,
+  LiveEventType,
+  NotificationKind,
+  QuizMode,
+  Race,
+  Relation,
+  StaffType,
+  TokenPurpose,
+  UserStatus,
+  UserType,
+} from "@crown/core";
+import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 
 /**
- * Table types of the database, as Kysely sees them. Columns are snake_case; repositories map rows
+ * Table types of the database, as Kysely sees them: every table of the migrations, in one `Database`
+ * (repositories query any of them through the one `run` of executor.ts). Columns are snake_case; repositories map rows
  * to the core's camelCase objects at the edge. Timestamps are `timestamptz` and come back as `Date`.
  * Driver conventions (both PostgreSQL and PGlite, see connect.ts): `int8` and `numeric` come back
  * as `number`, `date` as a `YYYY-MM-DD` string.
@@ -12,6 +27,12 @@ import type { TokenPurpose, UserStatus, UserType } from "@crown/core";
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** A timestamptz column with a database default (`now()`). */
 export type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A `created_at` column: set by the database default (or given once), never updated. */
+export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+/** A jsonb column: written as JSON text, read back parsed by both drivers. */
+export type Json<T> = ColumnType<T, string, string>;
+/** An int8 column (the drivers read it as a number). */
+export type BigCount = ColumnType<number, number, number>;
 
 export interface UsersTable {
   /** The ULID identifier used on the wire. */
@@ -82,12 +103,316 @@ export interface RateLimitBucketsTable {
   count: number;
 }
 
+// ---- chat (queried by repositories/chat.ts) ------------------------------------------------------------------------
+
+export interface ChatConversationsTable {
+  id: string;
+  user_id: string | null;
+  visitor_email: string | null;
+  visitor_name: string | null;
+  status: ConversationStatus;
+  assignee_id: string | null;
+  last_message_at: Timestamp | null;
+  closed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  conversation_id: string;
+  author_kind: AuthorKind;
+  author_id: string | null;
+  text: string;
+  created_at: CreatedAt;
+  read_at: Timestamp | null;
+  emailed_at: Timestamp | null;
+}
+
+export interface ChatAttachmentsTable {
+  id: string;
+  message_id: string;
+  conversation_id: string;
+  blob_key: string;
+  mime: string;
+  size: number;
+  file_name: string;
+  created_at: CreatedAt;
+}
+
+export interface ChatVisitorTokensTable {
+  id: string;
+  conversation_id: string;
+  digest: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+
+// ---- kiosk (queried by repositories/kiosk.ts) ------------------------------------------------------------------------
+
+export interface KioskDevicesTable {
+  id: string;
+  physician_id: string;
+  name: string;
+  created_by: string | null;
+  created_at: CreatedAt;
+  pairing_digest: string | null;
+  pairing_expires_at: Timestamp | null;
+  credential_digest: string | null;
+  paired_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+}
+
+export interface KioskPinsTable {
+  user_id: string;
+  pin_hash: string;
+  updated_at: Timestamp;
+}
+
+export interface KioskSessionsTable {
+  id: string;
+  device_id: string;
+  staff_id: string;
+  physician_id: string;
+  token_digest: string;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+/** Migration 2026-11-23T1940: a parent's single-use code for the kiosk. */
+export interface KioskBabyCodesTable {
+  digest: string;
+  baby_id: string;
+  issued_by: string | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+
+// ---- onboarding (queried by repositories/onboarding.ts) ------------------------------------------------------------------------
+
+export interface BabiesTable {
+  id: string;
+  parent_id: string | null;
+  physician_id: string | null;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  /** `date`: read back as `YYYY-MM-DD` text (connect.ts). */
+  date_of_birth: string;
+  relation: Relation | null;
+  gender: Gender | null;
+  ethnicity: Race | null;
+  nicu_time: number | null;
+  previous_condition: string | null;
+  referral_code: string | null;
+  caregiver_email: string | null;
+  caregiver_phone: string | null;
+  created_by: string;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface DelegationsTable {
+  id: string;
+  physician_id: string;
+  staff_id: string;
+  staff_type: StaffType;
+  created_by: string;
+  created_at: CreatedAt;
+  ended_at: Timestamp | null;
+  ended_by: string | null;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  kind: NotificationKind;
+  text: string;
+  subject_id: string | null;
+  read_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface BaaSignaturesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  email: string;
+  covered_entity: string;
+  text_version: string;
+  ip: string | null;
+  signed_at: Timestamp;
+}
+
+export interface QuizAttemptsTable {
+  id: string;
+  user_id: string;
+  mode: QuizMode;
+  score: number;
+  total: number;
+  passed: boolean;
+  at: Timestamp;
+}
+
+export interface MarketingLeadsTable {
+  id: string;
+  parent_id: string;
+  physician_name: string | null;
+  baby_name: string | null;
+  created_at: CreatedAt;
+}
+
+
+// ---- removal (queried by repositories/removal.ts) ------------------------------------------------------------------------
+
+export interface AccountRemovalRequestsTable {
+  id: string;
+  user_id: string;
+  reason: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+
+// ---- reports (queried by repositories/reports.ts) ------------------------------------------------------------------------
+
+export interface ReportsTable {
+  id: string;
+  baby_id: string;
+  baby_name: string;
+  uploader_id: string;
+  physician_id: string | null;
+  analysis_type: string;
+  status: ReportStatus;
+  round: number;
+  submitted_at: Timestamp | null;
+  analyzed_at: Timestamp | null;
+  published_at: Timestamp | null;
+  reviewer_id: string | null;
+  review_note: string | null;
+  recapture_reasons: Json<string[]>;
+  analysis: Json<AnalysisSummary> | null;
+  upload_cut: Json<UploadCut> | null;
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AttachmentsTable {
+  id: string;
+  report_id: string;
+  round: number;
+  kind: Attachment["kind"];
+  file_name: string;
+  extension: string;
+  mime: string;
+  size: BigCount;
+  sha256: string;
+  blob_key: string;
+  source_id: string | null;
+  frame_time: number | null;
+  created_at: Timestamp;
+}
+
+export interface MeasurementsTable {
+  attachment_id: string;
+  report_id: string;
+  round: number;
+  accepted: boolean;
+  /** null only on rows written before the verdict had three outcomes (the migration fills them). */
+  verdict: "accept" | "retake" | "refer" | null;
+  reasons: Json<string[]>;
+  quality_margin: number | null;
+  ci: number | null;
+  cvai: number | null;
+  cva_mm: number | null;
+  geometry: Json<PhotoGeometry> | null;
+  error: string | null;
+  decision: "accepted" | "rejected" | null;
+  nose_corrected: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReviewActionsTable {
+  id: string;
+  report_id: string;
+  reviewer_id: string;
+  action: string;
+  details: Json<Record<string, unknown>>;
+  at: Timestamp;
+}
+
+export interface ReportVersionsTable {
+  id: string;
+  report_id: string;
+  version: number;
+  blob_key: string;
+  sha256: string;
+  size: BigCount;
+  published_by: string;
+  published_at: Timestamp;
+  summary: Json<AnalysisSummary>;
+}
+
+export interface ReportReadsTable {
+  report_id: string;
+  physician_id: string;
+  read_by: string;
+  read_at: Timestamp;
+}
+
+
+// ---- live (queried by live.ts) ------------------------------------------------------------------------
+
+export interface LiveEventCursorsTable {
+  user_id: string;
+  last_id: number;
+}
+export interface LiveEventsTable {
+  user_id: string;
+  id: number;
+  type: LiveEventType;
+  data: ColumnType<Record<string, unknown>, string, never>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   one_time_tokens: OneTimeTokensTable;
   audit_events: AuditEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;
+  account_removal_requests: AccountRemovalRequestsTable;
+  babies: BabiesTable;
+  delegations: DelegationsTable;
+  notifications: NotificationsTable;
+  baa_signatures: BaaSignaturesTable;
+  quiz_attempts: QuizAttemptsTable;
+  marketing_leads: MarketingLeadsTable;
+  reports: ReportsTable;
+  attachments: AttachmentsTable;
+  measurements: MeasurementsTable;
+  review_actions: ReviewActionsTable;
+  report_versions: ReportVersionsTable;
+  report_reads: ReportReadsTable;
+  chat_conversations: ChatConversationsTable;
+  chat_messages: ChatMessagesTable;
+  chat_attachments: ChatAttachmentsTable;
+  chat_visitor_tokens: ChatVisitorTokensTable;
+  live_event_cursors: LiveEventCursorsTable;
+  live_events: LiveEventsTable;
+  kiosk_devices: KioskDevicesTable;
+  kiosk_pins: KioskPinsTable;
+  kiosk_sessions: KioskSessionsTable;
+  kiosk_baby_codes: KioskBabyCodesTable;
+  // `jobs` (migration 2026-11-22T0600) is left unused since the job queue moved to pg-boss's own schema.
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import type { ManagedRuntime } from "effect";
 import type { Env } from "./env.ts";
 import { bodyPolicy } from "./body-policy.ts";
-import { HttpFailure } from "./effect-bridge.ts";
+import { HttpFailure, type HttpRuntime } from "./effect-bridge.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
@@ -25,7 +24,8 @@ const API_CACHE_CONTROL = "no-store";
 const HSTS = "max-age=31536000; includeSubDomains";
 
 export interface ApiOptions {
-  readonly runtime: ManagedRuntime.ManagedRuntime<any, never>;
+  /** The composition root's runtime: it must provide every port of `HttpPorts`. */
+  readonly runtime: HttpRuntime;
   readonly presenter: SessionPresenter;
   /** Resolves the client address (the Node adapter's socket, or a trusted proxy header). */
   readonly clientIp: (c: import("hono").Context<Env>) => string | null;

@@ -1,7 +1,121 @@
 import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { Context as HonoContext } from "hono";
-import { type Caller, CurrentUser, type DomainError, RequestContext } from "@crown/core";
+import {
+  type AccountHooks,
+  type AccountsConfig,
+  type AuditLog,
+  type BaaSignatures,
+  type Babies,
+  type BlobStore,
+  type Caller,
+  type ChatConfig,
+  type ChatMessages,
+  type ContentSniffer,
+  type Conversations,
+  CurrentUser,
+  type Delegations,
+  type DomainError,
+  type KioskBabyCodes,
+  type KioskDevices,
+  type KioskPins,
+  type KioskSessions,
+  type LiveEvents,
+  type LiveFeed,
+  type Mailer,
+  type MarketingLeads,
+  type Notifications,
+  type OneTimeTokens,
+  type PasswordHasher,
+  type PhysicianDirectory,
+  type QuizAnswerKey,
+  type QuizAttempts,
+  type Random,
+  type RateLimiter,
+  RequestContext,
+  type Secrets,
+  type Sessions,
+  type Transactor,
+  type UploadHistory,
+  type Users,
+  type VisitorTokens,
+} from "@crown/core";
+import type { RemovalRequests } from "@crown/core/accounts/removal";
+import type { AuditTrail } from "@crown/core/audit/model";
+import type {
+  Attachments,
+  ContentHasher,
+  FrameExtractor,
+  Images,
+  JobQueue,
+  Measurements,
+  ReadFlags,
+  ReportConfig,
+  ReportRenderer,
+  ReportVersions,
+  Reports,
+  ReviewActions,
+} from "@crown/core/report/index";
 import type { Env } from "./env.ts";
+
+/**
+ * Every port the routes' use cases may need. The server's runtime must provide them all (`createHttpApp`
+ * takes a `ManagedRuntime<HttpPorts>`), and `runUseCase` accepts only a use case whose requirements are
+ * among them: a port the composition forgets, or a use case needing a port nobody lists, is a compile error.
+ */
+export type HttpPorts =
+  | AccountHooks
+  | AccountsConfig
+  | Attachments
+  | AuditLog
+  | AuditTrail
+  | BaaSignatures
+  | Babies
+  | BlobStore
+  | ChatConfig
+  | ChatMessages
+  | ContentHasher
+  | ContentSniffer
+  | Conversations
+  | Delegations
+  | FrameExtractor
+  | Images
+  | JobQueue
+  | KioskBabyCodes
+  | KioskDevices
+  | KioskPins
+  | KioskSessions
+  | LiveEvents
+  | LiveFeed
+  | Mailer
+  | MarketingLeads
+  | Measurements
+  | Notifications
+  | OneTimeTokens
+  | PasswordHasher
+  | PhysicianDirectory
+  | QuizAnswerKey
+  | QuizAttempts
+  | Random
+  | RateLimiter
+  | ReadFlags
+  | RemovalRequests
+  | ReportConfig
+  | ReportRenderer
+  | ReportVersions
+  | Reports
+  | ReviewActions
+  | Secrets
+  | Sessions
+  | Transactor
+  | UploadHistory
+  | Users
+  | VisitorTokens;
+
+/** The server's runtime, as the routes see it. */
+export type HttpRuntime = ManagedRuntime.ManagedRuntime<HttpPorts, never>;
+
+/** What a use case run for a request may require: the ports, plus who is asking and from where (provided here). */
+export type UseCaseContext = HttpPorts | RequestContext | CurrentUser;
 
 /** The body and status a domain error answers with (api-contract.md). */
 export const errorResponse = (error: DomainError): { status: 401 | 403 | 404 | 409 | 413 | 422 | 429; body: Record<string, unknown>; retryAfter?: number } => {
@@ -34,14 +148,10 @@ export class HttpFailure extends Error {
  * error into its HTTP answer (thrown as HttpFailure, caught by the app's error handler). Defects
  * become a 500 without details; the request id ties the log line to the answer.
  */
-export const runUseCase = async <A, R>(c: HonoContext<Env>, effect: Effect.Effect<A, DomainError, R>): Promise<A> => {
-  const caller = c.get("caller") as Caller | undefined;
-  const withRequest = effect.pipe(
-    Effect.provideService(RequestContext, { ip: c.get("clientIp") ?? null, requestId: c.get("requestId") }),
-    (e) => (caller ? Effect.provideService(e, CurrentUser, caller) : e),
-  ) as Effect.Effect<A, DomainError, never>;
-  const runtime = c.get("runtime") as ManagedRuntime.ManagedRuntime<never, never>;
-  const exit = await runtime.runPromiseExit(withRequest);
+export const runUseCase = async <A, R extends UseCaseContext>(c: HonoContext<Env>, effect: Effect.Effect<A, DomainError, R>): Promise<A> => {
+  const caller: Caller | undefined = c.get("caller");
+  const withRequest = Effect.provideService(effect, RequestContext, { ip: c.get("clientIp") ?? null, requestId: c.get("requestId") });
+  const exit = await c.get("runtime").runPromiseExit(withCaller(withRequest, caller));
   if (Exit.isSuccess(exit)) return exit.value;
   const failure = Cause.failureOption(exit.cause);
   if (Option.isSome(failure)) {
@@ -52,6 +162,13 @@ export const runUseCase = async <A, R>(c: HonoContext<Env>, effect: Effect.Effec
   }
   throw new Error(`use case failed: ${Cause.pretty(exit.cause)}`);
 };
+
+/**
+ * Provides the caller, when the request has one. Without one, a use case that asks for the caller dies
+ * (a 500): only routes behind the session middleware run such use cases, which is why the type may drop it.
+ */
+const withCaller = <A, E, R>(effect: Effect.Effect<A, E, R>, caller: Caller | undefined): Effect.Effect<A, E, Exclude<R, CurrentUser>> =>
+  caller ? Effect.provideService(effect, CurrentUser, caller) : (effect as Effect.Effect<A, E, Exclude<R, CurrentUser>>);
 
 /** The success envelope of every JSON call. */
 export const ok = <T>(message: string, results: T) => ({ message, results });

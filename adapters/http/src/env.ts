@@ -1,5 +1,5 @@
-import type { ManagedRuntime } from "effect";
 import type { Caller } from "@crown/core";
+import type { HttpRuntime } from "./effect-bridge.ts";
 
 /** Per-request values the middleware sets for the handlers. */
 export type Env = {
@@ -7,6 +7,6 @@ export type Env = {
     requestId: string;
     clientIp: string | null;
     caller: Caller | undefined;
-    runtime: ManagedRuntime.ManagedRuntime<any, never>;
+    runtime: HttpRuntime;
   };
 };

@@ -1,5 +1,5 @@
 export { API_BASE, apiRoutes, createHttpApp, type ApiOptions, type AppType } from "./app.ts";
-export { runUseCase, ok, errorResponse, HttpFailure } from "./effect-bridge.ts";
+export { runUseCase, ok, errorResponse, HttpFailure, type HttpPorts, type HttpRuntime, type UseCaseContext } from "./effect-bridge.ts";
 export type { Env } from "./env.ts";
 export type { SessionPresenter } from "./presenters.ts";
 export { documented, openApiDocument } from "./openapi.ts";

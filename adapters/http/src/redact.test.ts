@@ -1,6 +1,7 @@
 import { Layer, ManagedRuntime } from "effect";
 import { describe, expect, it } from "vitest";
 import { API_BASE, createHttpApp } from "./app.ts";
+import type { HttpRuntime } from "./effect-bridge.ts";
 import { REDACTED, redactPath, redactText } from "./redact.ts";
 
 const TOKEN = "q7Jx0c3TtW1pX-uYz_9aLk2mN4bV6cR8sD0fG2hJ4kL";
@@ -29,7 +30,7 @@ describe("the 500 log line", () => {
     const lines: Array<Record<string, unknown>> = [];
     // A runtime without the services: the use case dies, the app answers 500 and logs the failure.
     const app = createHttpApp({
-      runtime: ManagedRuntime.make(Layer.empty) as ManagedRuntime.ManagedRuntime<any, never>,
+      runtime: ManagedRuntime.make(Layer.empty) as unknown as HttpRuntime,
       presenter: { signIn: async () => ({}), profile: async () => ({}) },
       clientIp: () => null,
       publicUrl: "http://crown.test",

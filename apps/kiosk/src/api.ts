@@ -1,4 +1,5 @@
 import type { KioskDeviceInfo } from "@crown/core/kiosk/machine";
+import type { Api, ResultsOf } from "@crown/http/client-types";
 
 /**
  * The kiosk's calls. The device credential is the only thing the tablet stores (localStorage); the
@@ -77,32 +78,29 @@ export const call = async <T>(
   return json.results as T;
 };
 
-export interface DeviceOverview extends KioskDeviceInfo {
-  readonly staff: ReadonlyArray<{ identifier: string; name: string; type: string }>;
-}
-export interface Patient {
-  readonly identifier: string;
-  readonly name: string;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly date_of_birth: string;
-  readonly gender: string | null;
-}
+/* Answer types from the server's routes (`AppType`), type-only. */
+export type DeviceOverview = ResultsOf<Api["kiosk"]["device"]["$get"]>;
+export type Patient = ResultsOf<Api["kiosk"]["patient-by-qr"]["$post"]>;
+type Paired = ResultsOf<Api["kiosk"]["pair"]["$post"]>;
+type SignedIn = ResultsOf<Api["kiosk"]["staff-sign-in"]["$post"]>;
+/** A page of the practice's patients (a parsed JSON array: the screen may keep it as its own). */
+type Patients = Omit<ResultsOf<Api["kiosk"]["patient"]["list"]["$post"]>, "data"> & { data: Array<ResultsOf<Api["kiosk"]["patient"]["list"]["$post"]>["data"][number]> };
+type Prepared = ResultsOf<Api["kiosk"]["report"]["prepare"]["$post"]>;
 
 export const kioskApi = {
-  pair: (code: string) => call<{ device_credential: string; device: KioskDeviceInfo }>("POST", "/kiosk/pair", { body: { pairing_code: code } }),
+  pair: (code: string) => call<Paired>("POST", "/kiosk/pair", { body: { pairing_code: code } }),
   device: () => call<DeviceOverview>("GET", "/kiosk/device"),
   /** The heartbeat: answers while the device is enrolled, 403 DeviceRevoked once it is revoked. */
-  status: (signal?: AbortSignal) => call<{ identifier: string; status: "paired" }>("GET", "/kiosk/device/status", { signal }),
+  status: (signal?: AbortSignal) => call<ResultsOf<Api["kiosk"]["device"]["status"]["$get"]>>("GET", "/kiosk/device/status", { signal }),
   signIn: (staffIdentifier: string, pin: string) =>
-    call<{ token: string; staff: { identifier: string; name: string } }>("POST", "/kiosk/staff-sign-in", { body: { staff_identifier: staffIdentifier, pin } }),
+    call<SignedIn>("POST", "/kiosk/staff-sign-in", { body: { staff_identifier: staffIdentifier, pin } }),
   signOut: (session: string) => call("POST", "/kiosk/sign-out", { session }),
   patients: (session: string, search: string) =>
-    call<{ data: Patient[] }>("POST", "/kiosk/patient/list?page=1", { session, body: { per_page: 20, ...(search ? { search } : {}) } }),
-  addPatient: (session: string, body: Record<string, unknown>) => call<Patient>("POST", "/kiosk/patient/add", { session, body }),
+    call<Patients>("POST", "/kiosk/patient/list?page=1", { session, body: { per_page: 20, ...(search ? { search } : {}) } }),
+  addPatient: (session: string, body: Record<string, unknown>) => call<ResultsOf<Api["kiosk"]["patient"]["add"]["$post"]>>("POST", "/kiosk/patient/add", { session, body }),
   patientByQr: (session: string, code: string) => call<Patient>("POST", "/kiosk/patient-by-qr", { session, body: { code } }),
   prepare: (session: string, babyIdentifier: string, signal?: AbortSignal) =>
-    call<{ report_identifier: string }>("POST", "/kiosk/report/prepare", { session, signal, body: { baby_identifier: babyIdentifier, analysis_type: "head_ci_cvai_analysis" } }),
+    call<Prepared>("POST", "/kiosk/report/prepare", { session, signal, body: { baby_identifier: babyIdentifier, analysis_type: "head_ci_cvai_analysis" } }),
   upload: (session: string, reportIdentifier: string, file: Blob, name: string, signal?: AbortSignal) => {
     const form = new FormData();
     form.append("report_identifier", reportIdentifier);

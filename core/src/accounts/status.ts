@@ -74,3 +74,9 @@ export const nextStatus = (current: UserStatus, context: AccountContext, event: 
   const [next] = transition(accountStatusMachine, snapshot, event);
   return next.value as UserStatus;
 };
+
+/** The working status: the account may use Crown. Named here so no other file spells a status (ADR 41). */
+export const ACTIVE_STATUS = "Active" satisfies UserStatus;
+export const isActive = (user: { readonly status: UserStatus }) => user.status === ACTIVE_STATUS;
+/** Blocked by an admin: nothing works for the account until it is unblocked. */
+export const isBlocked = (user: { readonly status: UserStatus }) => user.status === "Blocked";

@@ -30,6 +30,17 @@ export interface Conversation {
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+/** A new, open conversation with nobody assigned and no message yet. */
+export const openConversation = (id: string, owner: Pick<Conversation, "userId" | "visitorEmail" | "visitorName">, at: Date): Conversation => ({
+  id,
+  ...owner,
+  status: "open",
+  assigneeId: null,
+  lastMessageAt: null,
+  closedAt: null,
+  createdAt: at,
+  updatedAt: at,
+});
 export type ConversationPatch = Partial<Pick<Conversation, "status" | "assigneeId" | "lastMessageAt" | "closedAt" | "visitorName" | "updatedAt">>;
 
 export interface ChatAttachment {

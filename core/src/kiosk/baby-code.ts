@@ -2,11 +2,13 @@ import { Context, Effect, Option } from "effect";
 import { Babies } from "../onboarding/model.ts";
 import { presentPatient } from "../practice/service.ts";
 import { capturableBaby } from "../report/access.ts";
-import { NotFound, RateLimited, ValidationFailed } from "../shared/errors.ts";
-import { audit, now, Random, RateLimiter, Secrets } from "../shared/ports.ts";
+import { NotFound, ValidationFailed } from "../shared/errors.ts";
+import { audit, now, Random, Secrets } from "../shared/ports.ts";
+import { throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
-import { defaultKioskSettings, KioskConfig } from "./model.ts";
-import { BabyQrQuery, CurrentKiosk, KIOSK_MESSAGES, normalisePairingCode, pairingCodeFrom, QrRequest } from "./service.ts";
+import { CurrentKiosk } from "./model.ts";
+import { kioskSettings, normalisePairingCode, pairingCodeFrom } from "./policy.ts";
+import { BabyQrQuery, KIOSK_MESSAGES, QrRequest } from "./requests.ts";
 
 /**
  * A parent's code for the clinic's kiosk (issue 22, item 7): the QR shows it and a person can type
@@ -48,7 +50,7 @@ export const babyQr = (query: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(BabyQrQuery, query);
     const { caller, baby } = yield* capturableBaby(request.baby_identifier);
-    const config = Option.getOrElse(yield* Effect.serviceOption(KioskConfig), () => defaultKioskSettings);
+    const config = yield* kioskSettings;
     const at = yield* now;
     const code = pairingCodeFrom((yield* Random).secret(16));
     const expiresAt = new Date(at.getTime() + config.babyQrTtlSeconds * 1000);
@@ -63,9 +65,7 @@ export const patientByQr = (input: unknown) =>
     const request = yield* validate(QrRequest, input);
     const kiosk = yield* CurrentKiosk;
     const at = yield* now;
-    const rule = BABY_CODE_LOOKUPS_PER_DEVICE;
-    const verdict = yield* (yield* RateLimiter).hit(`kiosk-baby-code|${kiosk.device.id}`, rule.limit, rule.windowSeconds, at);
-    if (!verdict.allowed) return yield* new RateLimited({ message: BABY_CODE_MESSAGES.tooManyLookups, retryAfterSeconds: verdict.retryAfterSeconds });
+    yield* throttle(`kiosk-baby-code|${kiosk.device.id}`, BABY_CODE_LOOKUPS_PER_DEVICE, BABY_CODE_MESSAGES.tooManyLookups);
     const code = yield* (yield* KioskBabyCodes).consume(yield* digestOf(request.code), at);
     if (Option.isNone(code)) return yield* ValidationFailed.field("code", KIOSK_MESSAGES.badQr);
     const baby = yield* (yield* Babies).findById(code.value.babyId);

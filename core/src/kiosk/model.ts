@@ -1,4 +1,5 @@
 import { Context, Effect, Option } from "effect";
+import type { User } from "../accounts/model.ts";
 
 /**
  * Kiosk devices: exam-room tablets of one practice (a physician). An admin or the physician creates
@@ -83,3 +84,12 @@ export const defaultKioskSettings: KioskSettings = {
   babyQrTtlSeconds: 10 * 60,
 };
 export class KioskConfig extends Context.Tag("crown/KioskConfig")<KioskConfig, KioskSettings>() {}
+
+/** A device, its signed-in staff member, and the physician they act for; set by the driving adapter. */
+export interface KioskCaller {
+  readonly device: KioskDevice;
+  readonly session: KioskSession;
+  readonly staff: User;
+  readonly physician: User;
+}
+export class CurrentKiosk extends Context.Tag("crown/CurrentKiosk")<CurrentKiosk, KioskCaller>() {}

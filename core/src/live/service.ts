@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser, Sessions, Users } from "../accounts/model.ts";
+import { isBlocked } from "../accounts/status.ts";
 import { now } from "../shared/ports.ts";
 import { type LiveEvent, LiveEvents, type LiveEventType } from "./model.ts";
 
@@ -56,7 +57,7 @@ export const sessionStillLive = (caller: Caller) =>
     if (s.revokedAt !== null || s.expiresAt.getTime() <= at.getTime()) return false;
     if (s.idleTimeoutSeconds !== null && at.getTime() - s.lastSeenAt.getTime() > s.idleTimeoutSeconds * 1000) return false;
     const user = yield* (yield* Users).findById(s.userId);
-    return Option.isSome(user) && user.value.status !== "Blocked";
+    return Option.isSome(user) && !isBlocked(user.value);
   });
 
 // Stream tickets (single use, short-lived) live in tickets.ts.

@@ -1,3 +1,4 @@
+import { pageOf } from "../shared/page.ts";
 import { Effect, Schema } from "effect";
 import { CurrentUser, type User } from "../accounts/model.ts";
 import { dayOf } from "../onboarding/dates.ts";
@@ -51,13 +52,8 @@ export const presentNotification = (n: Notification) => ({
   created_at: n.createdAt.toISOString(),
 });
 
-export const pageOf = <T>(data: ReadonlyArray<T>, total: number, page: number, perPage: number) => ({
-  data,
-  current_page: page,
-  last_page: Math.max(1, Math.ceil(total / perPage)),
-  per_page: perPage,
-  total,
-});
+// Moved to shared (every feature pages its lists); re-exported for the features that import it from here.
+export { pageOf } from "../shared/page.ts";
 
 const PerPage = Schema.Struct({
   per_page: Schema.optionalWith(

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright";
 import { encodePassword, launchChromium } from "./browser.ts";
 import { type CrownServer, ensureWebBuilt, repoRoot } from "./server.ts";
 

@@ -1,4 +1,6 @@
 import {
+  ACTIVE_STATUS,
+  Chat,
   type ChatAttachment,
   type ChatMessage,
   ChatMessages,
@@ -13,72 +15,14 @@ import {
   type VisitorTokensPort,
 } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
-import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
-import { executor } from "../executor.ts";
+import { type Kysely, type Selectable, sql } from "kysely";
+import { type Executor, run } from "../executor.ts";
 import { userFromRow } from "../repositories.ts";
-import type { Database, Timestamp, UserRow } from "../schema.ts";
+import type { ChatAttachmentsTable, ChatConversationsTable, ChatMessagesTable, Database, UserRow } from "../schema.ts";
 
 /*
- * Repositories of the support chat (migration 2026-11-22T0700). Their tables are declared here,
- * beside the queries, and joined with the accounts tables of schema.ts.
+ * Repositories of the support chat (migration 2026-11-22T0700). Their tables are in schema.ts.
  */
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-
-export interface ChatConversationsTable {
-  id: string;
-  user_id: string | null;
-  visitor_email: string | null;
-  visitor_name: string | null;
-  status: ConversationStatus;
-  assignee_id: string | null;
-  last_message_at: Timestamp | null;
-  closed_at: Timestamp | null;
-  created_at: CreatedAt;
-  updated_at: Timestamp;
-}
-
-export interface ChatMessagesTable {
-  id: string;
-  conversation_id: string;
-  author_kind: AuthorKind;
-  author_id: string | null;
-  text: string;
-  created_at: CreatedAt;
-  read_at: Timestamp | null;
-  emailed_at: Timestamp | null;
-}
-
-export interface ChatAttachmentsTable {
-  id: string;
-  message_id: string;
-  conversation_id: string;
-  blob_key: string;
-  mime: string;
-  size: number;
-  file_name: string;
-  created_at: CreatedAt;
-}
-
-export interface ChatVisitorTokensTable {
-  id: string;
-  conversation_id: string;
-  digest: string;
-  created_at: CreatedAt;
-  expires_at: Timestamp;
-}
-
-export interface ChatDatabase extends Database {
-  chat_conversations: ChatConversationsTable;
-  chat_messages: ChatMessagesTable;
-  chat_attachments: ChatAttachmentsTable;
-  chat_visitor_tokens: ChatVisitorTokensTable;
-}
-
-type Ex = Kysely<ChatDatabase> | Transaction<ChatDatabase>;
-
-const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
 
 // ---- Conversations ---------------------------------------------------------------------------------------
 
@@ -194,7 +138,7 @@ export const makeConversations = (db: Kysely<Database>): ConversationsPort => ({
         .executeTakeFirstOrThrow(),
     ).pipe(Effect.map((r) => Number(r.n))),
   supportTeam: () =>
-    run(db, (ex) => ex.selectFrom("users").selectAll().where("type", "in", ["admin", "reviewer"]).where("status", "=", "Active").orderBy("id").execute()).pipe(
+    run(db, (ex) => ex.selectFrom("users").selectAll().where("type", "in", [...Chat.SUPPORT_TYPES]).where("status", "=", ACTIVE_STATUS).orderBy("id").execute()).pipe(
       Effect.map((rows): ReadonlyArray<User> => rows.map(userFromRow)),
     ),
 });
@@ -212,7 +156,7 @@ const attachmentFromRow = (row: Selectable<ChatAttachmentsTable>): ChatAttachmen
   createdAt: row.created_at,
 });
 
-const withAttachments = async (ex: Ex, rows: ReadonlyArray<Selectable<ChatMessagesTable>>): Promise<ChatMessage[]> => {
+const withAttachments = async (ex: Executor, rows: ReadonlyArray<Selectable<ChatMessagesTable>>): Promise<ChatMessage[]> => {
   const ids = rows.map((r) => r.id);
   const attachments =
     ids.length === 0 ? [] : await ex.selectFrom("chat_attachments").selectAll().where("message_id", "in", ids).orderBy("created_at").orderBy("id").execute();

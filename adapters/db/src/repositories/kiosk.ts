@@ -1,70 +1,13 @@
 import { type KioskBabyCode, KioskBabyCodes, type KioskBabyCodesPort, type KioskDevice, KioskDevices, type KioskDevicesPort, KioskPins, type KioskPinsPort, type KioskSession, KioskSessions, type KioskSessionsPort } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
-import { type ColumnType, type Kysely, type Selectable, type Transaction } from "kysely";
-import { executor } from "../executor.ts";
-import type { Database, Timestamp } from "../schema.ts";
+import { type Kysely, type Selectable } from "kysely";
+import { run } from "../executor.ts";
+import type { Database, KioskBabyCodesTable, KioskDevicesTable, KioskSessionsTable } from "../schema.ts";
 
 /*
  * Repositories of the kiosk (migration 2026-11-22T0800): devices, PINs and kiosk sessions.
- * Their tables are declared here, beside the queries.
+ * Their tables are in schema.ts.
  */
-
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-
-export interface KioskDevicesTable {
-  id: string;
-  physician_id: string;
-  name: string;
-  created_by: string | null;
-  created_at: CreatedAt;
-  pairing_digest: string | null;
-  pairing_expires_at: Timestamp | null;
-  credential_digest: string | null;
-  paired_at: Timestamp | null;
-  last_seen_at: Timestamp | null;
-  revoked_at: Timestamp | null;
-  revoked_by: string | null;
-}
-
-export interface KioskPinsTable {
-  user_id: string;
-  pin_hash: string;
-  updated_at: Timestamp;
-}
-
-export interface KioskSessionsTable {
-  id: string;
-  device_id: string;
-  staff_id: string;
-  physician_id: string;
-  token_digest: string;
-  created_at: CreatedAt;
-  last_seen_at: Timestamp;
-  expires_at: Timestamp;
-  ended_at: Timestamp | null;
-}
-
-/** Migration 2026-11-23T1940: a parent's single-use code for the kiosk. */
-export interface KioskBabyCodesTable {
-  digest: string;
-  baby_id: string;
-  issued_by: string | null;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
-  created_at: CreatedAt;
-}
-
-export interface KioskDatabase extends Database {
-  kiosk_baby_codes: KioskBabyCodesTable;
-  kiosk_devices: KioskDevicesTable;
-  kiosk_pins: KioskPinsTable;
-  kiosk_sessions: KioskSessionsTable;
-}
-
-type Ex = Kysely<KioskDatabase> | Transaction<KioskDatabase>;
-
-const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
 
 export const deviceFromRow = (row: Selectable<KioskDevicesTable>): KioskDevice => ({
   id: row.id,

@@ -1,4 +1,5 @@
 import {
+  ACTIVE_STATUS,
   Babies,
   BaaSignatures,
   Delegations,
@@ -24,107 +25,16 @@ import {
   type StaffType,
 } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
-import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
-import { executor } from "../executor.ts";
+import { type Kysely, type Selectable, sql } from "kysely";
+import { contains, run } from "../executor.ts";
 import { userFromRow } from "../repositories.ts";
-import type { Database, Timestamp } from "../schema.ts";
+import type { BabiesTable, Database, DelegationsTable, NotificationsTable } from "../schema.ts";
 
 /*
  * Repositories of onboarding, the practice and notifications (migration 2026-11-22T0500). Their
- * tables are declared here, beside the queries, and joined with the accounts tables of schema.ts.
+ * tables are in schema.ts.
  */
 
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-
-export interface BabiesTable {
-  id: string;
-  parent_id: string | null;
-  physician_id: string | null;
-  first_name: string;
-  middle_name: string | null;
-  last_name: string;
-  /** `date`: read back as `YYYY-MM-DD` text (connect.ts). */
-  date_of_birth: string;
-  relation: Relation | null;
-  gender: Gender | null;
-  ethnicity: Race | null;
-  nicu_time: number | null;
-  previous_condition: string | null;
-  referral_code: string | null;
-  caregiver_email: string | null;
-  caregiver_phone: string | null;
-  created_by: string;
-  created_at: CreatedAt;
-  updated_at: Timestamp;
-}
-
-export interface DelegationsTable {
-  id: string;
-  physician_id: string;
-  staff_id: string;
-  staff_type: StaffType;
-  created_by: string;
-  created_at: CreatedAt;
-  ended_at: Timestamp | null;
-  ended_by: string | null;
-}
-
-export interface NotificationsTable {
-  id: string;
-  user_id: string;
-  kind: NotificationKind;
-  text: string;
-  subject_id: string | null;
-  read_at: Timestamp | null;
-  created_at: CreatedAt;
-}
-
-export interface BaaSignaturesTable {
-  id: string;
-  user_id: string;
-  name: string;
-  email: string;
-  covered_entity: string;
-  text_version: string;
-  ip: string | null;
-  signed_at: Timestamp;
-}
-
-export interface QuizAttemptsTable {
-  id: string;
-  user_id: string;
-  mode: QuizMode;
-  score: number;
-  total: number;
-  passed: boolean;
-  at: Timestamp;
-}
-
-export interface MarketingLeadsTable {
-  id: string;
-  parent_id: string;
-  physician_name: string | null;
-  baby_name: string | null;
-  created_at: CreatedAt;
-}
-
-export interface OnboardingDatabase extends Database {
-  babies: BabiesTable;
-  delegations: DelegationsTable;
-  notifications: NotificationsTable;
-  baa_signatures: BaaSignaturesTable;
-  quiz_attempts: QuizAttemptsTable;
-  marketing_leads: MarketingLeadsTable;
-}
-
-type Ex = Kysely<OnboardingDatabase> | Transaction<OnboardingDatabase>;
-
-/** One query on the current executor (the open transaction, or the database). */
-const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
-
-/** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // ---- Babies --------------------------------------------------------------------------------------------
 
@@ -247,7 +157,7 @@ export const makePhysicianDirectory = (db: Kysely<Database>): PhysicianDirectory
         .selectFrom("users")
         .selectAll()
         .where("type", "=", "physician")
-        .where("status", "=", "Active")
+        .where("status", "=", ACTIVE_STATUS)
         // Only a practice an admin has verified appears in the provider search (ADR 25).
         .where("practice_verified_at", "is not", null)
         .where(sql<string>`first_name || ' ' || last_name`, "ilike", contains(name))

@@ -1,26 +1,10 @@
 import { type RemovalRequest, RemovalRequests, type RemovalRequestsPort } from "@crown/core/accounts/removal";
 import { Effect, Layer, Option } from "effect";
-import { type ColumnType, type Kysely, type Selectable, type Transaction } from "kysely";
-import { executor } from "../executor.ts";
-import type { Database } from "../schema.ts";
+import { type Kysely, type Selectable } from "kysely";
+import { run } from "../executor.ts";
+import type { AccountRemovalRequestsTable, Database } from "../schema.ts";
 
-/* Account removal requests (migration 2026-11-22T0900); the table is declared beside its queries. */
-
-export interface AccountRemovalRequestsTable {
-  id: string;
-  user_id: string;
-  reason: string | null;
-  created_at: ColumnType<Date, Date | string | undefined, never>;
-}
-
-export interface RemovalDatabase extends Database {
-  account_removal_requests: AccountRemovalRequestsTable;
-}
-
-type Ex = Kysely<RemovalDatabase> | Transaction<RemovalDatabase>;
-
-const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
+/* Account removal requests (migration 2026-11-22T0900); the table is in schema.ts. */
 
 const fromRow = (row: Selectable<AccountRemovalRequestsTable>): RemovalRequest => ({
   id: row.id,

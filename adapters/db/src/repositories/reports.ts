@@ -22,120 +22,14 @@ import {
   type UploadCut,
 } from "@crown/core/report/index";
 import { Effect, Layer, Option } from "effect";
-import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
-import { executor } from "../executor.ts";
-import type { Database, Timestamp } from "../schema.ts";
+import { type Kysely, type Selectable, sql } from "kysely";
+import { contains, run } from "../executor.ts";
+import type { AttachmentsTable, Database, MeasurementsTable, ReportVersionsTable, ReportsTable } from "../schema.ts";
 
 /*
- * Repositories of the report pipeline (migration 2026-11-22T0600). Tables are declared here,
- * beside their queries. JSON columns are written as text and read back parsed by both drivers.
+ * Repositories of the report pipeline (migration 2026-11-22T0600). Tables are in schema.ts. JSON columns are written as text and read back parsed by both drivers.
  */
 
-type Json<T> = ColumnType<T, string, string>;
-type BigCount = ColumnType<number, number, number>;
-
-export interface ReportsTable {
-  id: string;
-  baby_id: string;
-  baby_name: string;
-  uploader_id: string;
-  physician_id: string | null;
-  analysis_type: string;
-  status: ReportStatus;
-  round: number;
-  submitted_at: Timestamp | null;
-  analyzed_at: Timestamp | null;
-  published_at: Timestamp | null;
-  reviewer_id: string | null;
-  review_note: string | null;
-  recapture_reasons: Json<string[]>;
-  analysis: Json<AnalysisSummary> | null;
-  upload_cut: Json<UploadCut> | null;
-  version: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface AttachmentsTable {
-  id: string;
-  report_id: string;
-  round: number;
-  kind: Attachment["kind"];
-  file_name: string;
-  extension: string;
-  mime: string;
-  size: BigCount;
-  sha256: string;
-  blob_key: string;
-  source_id: string | null;
-  frame_time: number | null;
-  created_at: Timestamp;
-}
-
-export interface MeasurementsTable {
-  attachment_id: string;
-  report_id: string;
-  round: number;
-  accepted: boolean;
-  /** null only on rows written before the verdict had three outcomes (the migration fills them). */
-  verdict: "accept" | "retake" | "refer" | null;
-  reasons: Json<string[]>;
-  quality_margin: number | null;
-  ci: number | null;
-  cvai: number | null;
-  cva_mm: number | null;
-  geometry: Json<PhotoGeometry> | null;
-  error: string | null;
-  decision: "accepted" | "rejected" | null;
-  nose_corrected: boolean;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface ReviewActionsTable {
-  id: string;
-  report_id: string;
-  reviewer_id: string;
-  action: string;
-  details: Json<Record<string, unknown>>;
-  at: Timestamp;
-}
-
-export interface ReportVersionsTable {
-  id: string;
-  report_id: string;
-  version: number;
-  blob_key: string;
-  sha256: string;
-  size: BigCount;
-  published_by: string;
-  published_at: Timestamp;
-  summary: Json<AnalysisSummary>;
-}
-
-export interface ReportReadsTable {
-  report_id: string;
-  physician_id: string;
-  read_by: string;
-  read_at: Timestamp;
-}
-
-export interface ReportsDatabase extends Database {
-  reports: ReportsTable;
-  attachments: AttachmentsTable;
-  measurements: MeasurementsTable;
-  review_actions: ReviewActionsTable;
-  report_versions: ReportVersionsTable;
-  report_reads: ReportReadsTable;
-  babies: { id: string; parent_id: string | null; physician_id: string | null };
-}
-
-type Ex = Kysely<ReportsDatabase> | Transaction<ReportsDatabase>;
-
-const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
-  Effect.flatMap(executor(db), (ex) => Effect.promise(() => f(ex as unknown as Ex)));
-
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Both drivers parse jsonb; a text value (older drivers) is parsed here. */
 const json = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T));
 

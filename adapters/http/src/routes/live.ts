@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { Effect, type ManagedRuntime } from "effect";
+import { Effect } from "effect";
 import { Accounts, type Caller, Chat, CurrentUser, Live, LiveFeed } from "@crown/core";
-import { ok, runUseCase } from "../effect-bridge.ts";
+import { type HttpPorts, ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { documented } from "../openapi.ts";
 import { requireCaller } from "../middleware.ts";
@@ -45,8 +45,8 @@ export const liveRoutes = (options: LiveRouteOptions = {}) =>
     const ticket = c.req.query("ticket");
     const caller: Caller = await runUseCase(c, header === null && ticket !== undefined ? Live.authenticateTicket(ticket) : Accounts.authenticate(header));
     c.set("caller", caller);
-    const runtime = c.get("runtime") as ManagedRuntime.ManagedRuntime<any, never>;
-    const run = <A>(effect: Effect.Effect<A, never, any>): Promise<A> => runtime.runPromise(Effect.provideService(effect, CurrentUser, caller));
+    const runtime = c.get("runtime");
+    const run = <A, R extends HttpPorts | CurrentUser>(effect: Effect.Effect<A, never, R>): Promise<A> => runtime.runPromise(Effect.provideService(effect, CurrentUser, caller));
     let cursor = await runUseCase(c, Live.streamStart(c.req.header("last-event-id") ?? c.req.query("last_event_id") ?? null));
     const checkMs = (options.checkSeconds ?? Live.LIVE_SESSION_CHECK_SECONDS) * 1000;
     c.header("x-accel-buffering", "no");

@@ -1,27 +1,18 @@
 import type { UserStatus, UserType } from "@crown/core";
+import type { WirePage } from "@crown/core/shared/page";
+import type { Api, ResultsOf } from "./wire.ts";
 
-/** Wire shapes of the accounts and onboarding calls (api-contract.md). */
+/*
+ * Wire shapes of the accounts, onboarding and dashboard calls (api-contract.md), taken from the
+ * server's routes (`AppType`) and core's presenters: type-only imports, so nothing of core's runtime
+ * reaches the bundle.
+ */
 
-export interface PhysicianRef {
-  readonly identifier: string;
-  readonly name: string;
-}
+/** A physician as the search and the staff's physician list answer them. */
+export type PhysicianRef = Pick<ResultsOf<Api["physicians"]["$get"]>[number], "identifier" | "name">;
 
-export interface Baby {
-  readonly identifier: string;
-  readonly name: string;
-  readonly first_name?: string;
-  readonly middle_name?: string | null;
-  readonly last_name?: string;
-  readonly date_of_birth?: string;
-  readonly relation?: string;
-  readonly referral_code?: string | null;
-  readonly gender?: string | null;
-  readonly ethnicity?: string | null;
-  readonly nicu_time?: number | string | null;
-  readonly previous_condition?: string | null;
-  readonly physician?: PhysicianRef | null;
-}
+/** A baby as the portal shows it (the sign-in and profile answers, add-baby). */
+export type Baby = ResultsOf<Api["user"]["babies"]["$get"]>[number];
 
 export interface SignInResult {
   readonly token: string;
@@ -47,12 +38,7 @@ export interface SignInResult {
   readonly expires_at?: string;
 }
 
-export interface SignUpResult {
-  readonly identifier: string;
-  readonly email: string;
-  readonly type: UserType;
-  readonly status: UserStatus;
-}
+export type SignUpResult = ResultsOf<Api["user"]["sign-up"]["$post"]>;
 
 export interface Profile {
   readonly identifier: string;
@@ -67,36 +53,9 @@ export interface Profile {
   readonly babies?: ReadonlyArray<Baby>;
 }
 
-export interface Notification {
-  readonly identifier?: string;
-  readonly text: string;
-  readonly read: boolean;
-  readonly created_at?: string;
-}
+/** A list page, as core's `pageOf` writes it. */
+export type Page<T> = WirePage<T>;
 
-export interface Reminder {
-  readonly identifier?: string;
-  readonly text?: string;
-  readonly message?: string;
-  readonly title?: string;
-  readonly due_date?: string;
-  readonly baby_name?: string;
-}
-
-export interface RecentReport {
-  readonly identifier?: string;
-  readonly baby_name: string;
-  readonly upload_date?: string;
-  readonly uploaded_date?: string;
-  readonly parent_name?: string;
-  readonly attachments?: number | ReadonlyArray<unknown>;
-  readonly read?: boolean;
-}
-
-export interface Page<T> {
-  readonly data: ReadonlyArray<T>;
-  readonly current_page: number;
-  readonly last_page: number;
-  readonly per_page: number;
-  readonly total: number;
-}
+export type Notification = ResultsOf<Api["user"]["notifications"]["$get"]>["data"][number];
+export type Reminder = ResultsOf<Api["user"]["reminders"]["$get"]>[number];
+export type RecentReport = ResultsOf<Api["report"]["list"]["$post"]>["data"][number];

@@ -1,51 +1,28 @@
+import type { PresentedConversation, PresentedMessage } from "@crown/core/chat/present";
 import { request } from "../api/client.ts";
+import type { Api, ResultsOf } from "../api/wire.ts";
 
 /** The support chat calls of the signed-in widget and the support inbox. */
 
-export interface ChatAttachment {
-  identifier: string;
-  file_name: string;
-  mime: string;
-  size: number;
-  url: string;
-}
-export interface ChatMessage {
-  identifier: string;
-  conversation_identifier: string;
-  author: { kind: "user" | "visitor" | "support"; name: string };
-  side: "customer" | "support";
-  text: string;
-  attachments: ChatAttachment[];
-  created_at: string;
-  read_at: string | null;
-}
-export interface Conversation {
-  identifier: string;
-  status: "open" | "closed";
-  user_identifier: string | null;
-  visitor_email: string | null;
-  visitor_name: string | null;
-  assignee_identifier: string | null;
-  last_message_at: string | null;
-  closed_at: string | null;
-  created_at: string;
-}
-export interface MyConversation {
-  conversation: Conversation | null;
-  messages: ChatMessage[];
-  unread: number;
-  has_more: boolean;
-}
+/*
+ * Answer types from core's chat presenters and the server's routes (type-only imports: nothing of
+ * core's runtime reaches the bundle).
+ */
+export type ChatMessage = PresentedMessage;
+export type ChatAttachment = ChatMessage["attachments"][number];
+export type Conversation = PresentedConversation;
+export type MyConversation = ResultsOf<Api["chat"]["conversation"]["$get"]>;
+type Written = { conversation: Conversation; message: ChatMessage };
 
 export const getMyConversation = (before?: string) =>
   request<MyConversation>("GET", "/chat/conversation", { query: { before }, quiet: true });
 
 export const sendMessage = (text: string, images: File[]) => {
-  if (images.length === 0) return request<{ conversation: Conversation; message: ChatMessage }>("POST", "/chat/conversation/messages", { json: { text }, quiet: true });
+  if (images.length === 0) return request<Written>("POST", "/chat/conversation/messages", { json: { text }, quiet: true });
   const form = new FormData();
   form.set("text", text);
   for (const image of images) form.append("images", image, image.name);
-  return request<{ conversation: Conversation; message: ChatMessage }>("POST", "/chat/conversation/messages", { form, quiet: true });
+  return request<Written>("POST", "/chat/conversation/messages", { form, quiet: true });
 };
 
 export const markRead = () => request<{ updated: number }>("POST", "/chat/conversation/read", { quiet: true });
@@ -54,40 +31,20 @@ export const emailUnseen = () => request<{ emailed: number }>("POST", "/chat/mes
 
 // ---- Support inbox ----
 
-export interface InboxRow extends Conversation {
-  unread: number;
-  user: { identifier: string; first_name: string; last_name: string; email: string; type: string } | null;
-  last_message: ChatMessage | null;
-}
-export interface InboxPage {
-  data: InboxRow[];
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-  unread_conversations: number;
-}
-export interface SupportConversation {
-  conversation: Conversation;
-  messages: ChatMessage[];
-  has_more: boolean;
-  context: {
-    user: { identifier: string; first_name: string; last_name: string; email: string; phone: string | null; type: string; status: string; created_at: string };
-    babies: Array<{ identifier: string; name: string; date_of_birth: string; physician_identifier: string | null }>;
-    reports: Array<{ identifier: string; baby_name: string; status: string; submitted_at: string | null; published_at: string | null }>;
-  } | null;
-}
+export type InboxPage = ResultsOf<Api["support"]["conversations"]["$get"]>;
+export type InboxRow = InboxPage["data"][number];
+export type SupportConversation = ResultsOf<Api["support"]["conversations"][":id"]["$get"]>;
 
 export const inbox = (page: number, status: "open" | "closed" | "all", mine: boolean) =>
   request<InboxPage>("GET", "/support/conversations", { query: { page, status, mine: mine ? 1 : undefined }, quiet: true });
 export const supportConversation = (id: string) => request<SupportConversation>("GET", `/support/conversations/${encodeURIComponent(id)}`, { quiet: true });
 export const supportReply = (id: string, text: string, images: File[]) => {
   const path = `/support/conversations/${encodeURIComponent(id)}/messages`;
-  if (images.length === 0) return request<{ conversation: Conversation; message: ChatMessage }>("POST", path, { json: { text }, quiet: true });
+  if (images.length === 0) return request<Written>("POST", path, { json: { text }, quiet: true });
   const form = new FormData();
   form.set("text", text);
   for (const image of images) form.append("images", image, image.name);
-  return request<{ conversation: Conversation; message: ChatMessage }>("POST", path, { form, quiet: true });
+  return request<Written>("POST", path, { form, quiet: true });
 };
 export const assign = (id: string, assignee?: string) =>
   request<Conversation>("POST", `/support/conversations/${encodeURIComponent(id)}/assign`, { json: assignee === undefined ? {} : { assignee_identifier: assignee } });

@@ -52,7 +52,7 @@ export const myUploads = (page: number, babyIdentifier: string, perPage = 10) =>
 
 export const downloadReport = (identifier: string, parent: boolean) => requestBlob(`/report/${encodeURIComponent(identifier)}/${parent ? "parent-download" : "download"}`);
 
-export const attachmentPath = (a: Attachment) => `/report/attachment/${encodeURIComponent(a.report_identifier)}/${encodeURIComponent(a.identifier)}.${a.extension}`;
+export const attachmentPath = (a: Pick<Attachment, "report_identifier" | "identifier" | "extension">) => `/report/attachment/${encodeURIComponent(a.report_identifier)}/${encodeURIComponent(a.identifier)}.${a.extension}`;
 export const thumbPath = (a: Attachment) => `/report/thumb/${encodeURIComponent(a.report_identifier)}/${encodeURIComponent(a.identifier)}.${a.extension}`;
 
 /** Object URLs of thumbnails and attachments, cached by a key built from the two ids (the spec). */

@@ -25,7 +25,7 @@ export default function SupportInbox() {
 
   const refresh = useCallback(async () => {
     try {
-      setRows((await inbox(1, status, mine)).results.data);
+      setRows([...(await inbox(1, status, mine)).results.data]);
       setError(null);
     } catch (e) {
       setError(messageOf(e));

@@ -1,5 +1,4 @@
 import { Button, FieldError, Group, Input, Label, NumberField, Text, TextArea, TextField } from "react-aria-components";
-import type { Baby } from "../api/types.ts";
 import { GENDERS, PRETERM_WEEKS_MAX, RACES } from "../forms/onboarding.ts";
 import { Choice, cap } from "./choices.tsx";
 
@@ -22,7 +21,9 @@ export const CHILD_QUESTIONS = ["Gender", "Born early", "Race", "Previous condit
 export type ChildQuestionIndex = 0 | 1 | 2 | 3;
 
 /** The answers stored for a baby (or carried in the onboarding draft). */
-export const answersOf = (b: Pick<Baby, "gender" | "nicu_time" | "ethnicity" | "previous_condition">): ChildAnswers => ({
+/** A saved baby's answers, or a draft's (its values not checked yet). */
+type AnswerSource = { readonly [K in "gender" | "ethnicity" | "previous_condition"]?: string | null } & { readonly nicu_time?: number | string | null };
+export const answersOf = (b: AnswerSource): ChildAnswers => ({
   gender: b.gender ?? "",
   nicu_time: Number(b.nicu_time ?? 0) || 0,
   ethnicity: b.ethnicity ?? "",

@@ -78,10 +78,9 @@ function ParentDashboard({ session }: { session: Session }) {
           ) : (
             <ul className="plain-list">
               {reminders.map((r, i) => (
-                <li key={r.identifier ?? i}>
-                  <strong>{r.title ?? r.baby_name ?? "Reminder"}</strong>
-                  <span>{r.text ?? r.message ?? ""}</span>
-                  {r.due_date ? <span className="muted small"> Due {formatDate(r.due_date)}</span> : null}
+                <li key={i}>
+                  <strong>{"baby_name" in r ? r.baby_name : "Reminder"}</strong>
+                  <span>{r.text}</span>
                 </li>
               ))}
             </ul>
@@ -168,7 +167,7 @@ function ProviderDashboard({ session }: { session: Session }) {
               </thead>
               <tbody>
                 {rows.map((r, i) => (
-                  <tr key={r.identifier ?? i} className={r.read === false ? "unread" : ""}>
+                  <tr key={r.identifier ?? i}>
                     <td>{r.baby_name}</td>
                     <td>{formatDate(r.upload_date ?? r.uploaded_date)}</td>
                     <td>{r.parent_name ?? ""}</td>
