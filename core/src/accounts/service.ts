@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect";
-import { Conflict, Forbidden, NotFound, RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
+import { Conflict, Forbidden, NotFound, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
 import {
   audit,
   BlobStore,
@@ -8,12 +8,11 @@ import {
   now,
   PasswordHasher,
   Random,
-  RateLimiter,
-  RequestContext,
   Secrets,
   transaction,
   type OutgoingMail,
 } from "../shared/ports.ts";
+import { clientAddress, throttle, TOO_MANY_ATTEMPTS } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { NPI_MESSAGES, normaliseNpi } from "../practice/npi.ts";
 import { practiceVerification } from "../practice/verification.ts";
@@ -58,7 +57,7 @@ export const MESSAGES = {
   photoRemoved: "Profile photo removed successfully",
   photoType: "The profile photo must be a PNG or JPEG image.",
   photoMissing: "Please choose a profile photo to upload.",
-  tooManyAttempts: "Too many attempts. Please try again later.",
+  tooManyAttempts: TOO_MANY_ATTEMPTS,
 } as const;
 
 /** Rate limits of the authentication calls: per account and per address, shared across processes. */
@@ -76,18 +75,6 @@ export const LIMITS = {
 export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
-const clientAddress = Effect.map(Effect.serviceOption(RequestContext), (r) => (Option.isSome(r) ? r.value.ip ?? "unknown" : "local"));
-
-/** Counts one attempt against a bucket; fails with 429 when the bucket is full. */
-const throttle = (key: string, rule: { limit: number; windowSeconds: number }) =>
-  Effect.gen(function* () {
-    const limiter = yield* RateLimiter;
-    const verdict = yield* limiter.hit(key, rule.limit, rule.windowSeconds, yield* now);
-    if (!verdict.allowed) {
-      return yield* new RateLimited({ message: MESSAGES.tooManyAttempts, retryAfterSeconds: verdict.retryAfterSeconds });
-    }
-  });
 
 const applyStatusEvent = (user: User, event: AccountEvent) => {
   const next = nextStatus(user.status, { type: user.type, emailVerified: user.emailVerifiedAt !== null }, event);

@@ -5,8 +5,9 @@ import { changeStatus } from "../accounts/service.ts";
 import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { ACCESS_MESSAGES, physicianName, requireActive, requireType } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
-import { Conflict, Forbidden, NotFound, RateLimited, ValidationFailed } from "../shared/errors.ts";
-import { audit, auditAll, now, Random, RateLimiter, RequestContext, transaction } from "../shared/ports.ts";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
+import { audit, auditAll, now, Random, RequestContext, transaction } from "../shared/ports.ts";
+import { clientAddress, throttle } from "../shared/throttle.ts";
 import { latestToday } from "./dates.ts";
 import { approvedMail, rejectedMail } from "./emails.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent, onboardingFlags } from "./lifecycle.ts";
@@ -289,11 +290,7 @@ export const PHYSICIAN_SEARCH_LIMIT_PER_ADDRESS = { limit: 60, windowSeconds: 60
 export const searchPhysicians = (query: unknown) =>
   Effect.gen(function* () {
     const { name } = yield* validateForm(PhysicianSearchQuery, query);
-    const request = yield* Effect.serviceOption(RequestContext);
-    const address = Option.isSome(request) ? request.value.ip ?? "unknown" : "local";
-    const rule = PHYSICIAN_SEARCH_LIMIT_PER_ADDRESS;
-    const verdict = yield* (yield* RateLimiter).hit(`physician-search:addr:${address}`, rule.limit, rule.windowSeconds, yield* now);
-    if (!verdict.allowed) return yield* new RateLimited({ message: "Too many attempts. Please try again later.", retryAfterSeconds: verdict.retryAfterSeconds });
+    yield* throttle(`physician-search:addr:${yield* clientAddress}`, PHYSICIAN_SEARCH_LIMIT_PER_ADDRESS);
     // Names are shown as "Dr. First Last"; a typed "Dr." prefix is not part of the stored name.
     const text = name.replace(/^dr\.?\s+/i, "") || name;
     const found = yield* (yield* PhysicianDirectory).search(text, PHYSICIAN_SEARCH_LIMIT);
