@@ -1,6 +1,6 @@
 import { Context, Effect, Option } from "effect";
 import type { OutgoingMail } from "../shared/ports.ts";
-import type { UserStatus, UserType } from "./status.ts";
+import type { UserStatus, UserType } from "./lifecycle.ts";
 
 /** An account as the domain sees it. `id` is the opaque identifier used on the wire. */
 export interface User {

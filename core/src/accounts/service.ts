@@ -30,7 +30,7 @@ import {
   SignUpRequest,
   VerifyEmailQuery,
 } from "./schemas.ts";
-import { type AccountEvent, nextStatus, type UserType } from "./status.ts";
+import { type AccountEvent, accountCan, statusAfter, type UserType } from "./lifecycle.ts";
 
 export const MESSAGES = {
   signedUp: "Thanks for signing up. Please check your email inbox and verify your email",
@@ -77,7 +77,7 @@ export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const applyStatusEvent = (user: User, event: AccountEvent) => {
-  const next = nextStatus(user.status, { type: user.type, emailVerified: user.emailVerifiedAt !== null }, event);
+  const next = statusAfter(user, event);
   return next === null
     ? Effect.fail(new Conflict({ message: `This account cannot do that while its status is ${user.status}.` }))
     : Effect.succeed(next);
@@ -224,7 +224,7 @@ export const resendVerification = (input: unknown) =>
     yield* throttle(`verify-mail:addr:${yield* clientAddress}`, LIMITS.mailPerAddress);
     yield* throttle(`verify-mail:acct:${address}`, LIMITS.mailPerAccount);
     const user = yield* (yield* Users).findByEmail(address);
-    if (Option.isSome(user) && user.value.emailVerifiedAt === null && user.value.status === "EmailVerificationRequired") {
+    if (Option.isSome(user) && user.value.emailVerifiedAt === null && accountCan(user.value, { type: "EMAIL_VERIFIED" })) {
       yield* send(yield* transaction(issueVerificationLink(user.value)));
     }
     return { message: MESSAGES.verificationSent };

@@ -5,7 +5,7 @@ import { createActor } from "xstate";
 import { createTestModel, getShortestPaths, getSimplePaths } from "xstate/graph";
 import type { Caller, Session } from "../accounts/model.ts";
 import { createVerifiedUser } from "../accounts/service.ts";
-import type { UserType } from "../accounts/status.ts";
+import type { UserType } from "../accounts/lifecycle.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld, quizAnswers, TEST_QUIZ_KEY } from "../testing/onboarding-memory.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent, type OnboardingFacts, onboardingFlags, onboardingMachine, onboardingStep } from "./lifecycle.ts";

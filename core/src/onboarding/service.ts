@@ -2,6 +2,7 @@ import { Effect, Either, Option } from "effect";
 import { AccountsConfig, CurrentUser, type User, Users } from "../accounts/model.ts";
 import { practiceVerified } from "../practice/verification.ts";
 import { changeStatus } from "../accounts/service.ts";
+import { accountCan } from "../accounts/lifecycle.ts";
 import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { ACCESS_MESSAGES, physicianName, requireActive, requireType } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
@@ -10,7 +11,7 @@ import { audit, auditAll, now, Random, RequestContext, transaction } from "../sh
 import { clientAddress, throttle } from "../shared/throttle.ts";
 import { latestToday } from "./dates.ts";
 import { approvedMail, rejectedMail } from "./emails.ts";
-import { applyOnboardingEvent, factsOf, type OnboardingEvent, onboardingFlags } from "./lifecycle.ts";
+import { applyOnboardingEvent, factsOf, type OnboardingEvent, onboardingCan, onboardingFlags, onboardingStep } from "./lifecycle.ts";
 import {
   Babies,
   type Baby,
@@ -185,22 +186,18 @@ export const registerBaby = (input: unknown) =>
     return yield* transaction(
       Effect.gen(function* () {
         const user = Option.getOrElse(yield* (yield* Users).findById(caller.user.id), () => caller.user);
-        const facts = factsOf(user);
         const needsApproval = physician === null;
-        const step = applyOnboardingEvent(facts, { type: "FIRST_BABY_REGISTERED", needsApproval });
-        if (step === null && user.status === "WaitingApproval") {
+        // Onboarding says whether this is the first baby; the account machine alone moves the status.
+        const first = onboardingCan(factsOf(user), { type: "FIRST_BABY_REGISTERED", needsApproval });
+        if (!first && user.status === "WaitingApproval") {
           return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" });
         }
-        if (step === null && user.status !== "Active") return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: user.status });
+        if (!first && user.status !== "Active") return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: user.status });
         const baby = babyFromRequest(request, { id, parent: user, physician, at });
         yield* (yield* Babies).insert(baby);
-        let status = user.status;
-        if (step !== null) {
-          const changed = yield* changeStatus(user.id, { type: "FIRST_BABY_REGISTERED", needsApproval }, user.id);
-          status = changed.status;
-        }
-        yield* audit({ action: "baby.registered", actorId: user.id, subjectId: baby.id, details: { first: step !== null, physician: physician?.id ?? null } });
-        const message = status === "WaitingApproval" ? MESSAGES.waitingApproval : step !== null ? MESSAGES.babyRegistered : MESSAGES.childAdded;
+        const status = first ? (yield* changeStatus(user.id, { type: "FIRST_BABY_REGISTERED", needsApproval }, user.id)).status : user.status;
+        yield* audit({ action: "baby.registered", actorId: user.id, subjectId: baby.id, details: { first, physician: physician?.id ?? null } });
+        const message = status === "WaitingApproval" ? MESSAGES.waitingApproval : first ? MESSAGES.babyRegistered : MESSAGES.childAdded;
         return { message, results: { parent_status: status, baby: presentBaby(baby, physician) } };
       }),
     );
@@ -210,7 +207,7 @@ export const registerBaby = (input: unknown) =>
 export const addBaby = (input: unknown) =>
   Effect.gen(function* () {
     const { user } = yield* CurrentUser;
-    if (user.type === "parent" && user.status === "AdditionalInformationRequired") return yield* registerBaby(input);
+    if (user.type === "parent" && onboardingStep(factsOf(user)) === "babyDetails") return yield* registerBaby(input);
     yield* requireActive("parent");
     return yield* registerBaby(input);
   });
@@ -470,7 +467,7 @@ export const approve = (userId: string, actorId: string | null) =>
     const { result, mail } = yield* transaction(
       Effect.gen(function* () {
         const user = yield* Effect.flatMap((yield* Users).findById(userId), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
-        if (user.status !== "WaitingApproval") return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
+        if (!accountCan(user, { type: "APPROVED" })) return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
         const changed = yield* changeStatus(user.id, { type: "APPROVED" }, actorId);
         yield* notify(user.id, "account_approved", "Your account has been approved. Welcome to Crown!", user.id);
         return {
@@ -490,7 +487,7 @@ export const rejectAccount = (input: unknown) =>
     const { result, mail } = yield* transaction(
       Effect.gen(function* () {
         const user = yield* Effect.flatMap((yield* Users).findById(identifier), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
-        if (user.status !== "WaitingApproval") return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
+        if (!accountCan(user, { type: "REJECTED" })) return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
         const changed = yield* changeStatus(user.id, { type: "REJECTED" }, admin.user.id);
         // A rejected account cannot sign in, so the e-mail is its only news.
         return { result: { identifier: changed.id, email: changed.email, status: changed.status }, mail: rejectedMail(user.email, user.firstName, reason ?? null) };
