@@ -198,7 +198,9 @@ export const registerBaby = (input: unknown) =>
         const status = first ? (yield* changeStatus(user.id, { type: "FIRST_BABY_REGISTERED", needsApproval }, user.id)).status : user.status;
         yield* audit({ action: "baby.registered", actorId: user.id, subjectId: baby.id, details: { first, physician: physician?.id ?? null } });
         const message = status === "WaitingApproval" ? MESSAGES.waitingApproval : first ? MESSAGES.babyRegistered : MESSAGES.childAdded;
-        return { message, results: { parent_status: status, baby: presentBaby(baby, physician) } };
+        // The step the portal routes by next (api-contract.md's fields unchanged; `step` is added).
+        const next = onboardingStep(factsOf({ ...user, status }));
+        return { message, results: { parent_status: status, step: next, baby: presentBaby(baby, physician) } };
       }),
     );
   });

@@ -1,4 +1,4 @@
-import type { UserStatus, UserType } from "@crown/core";
+import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
 
 /** Wire shapes of the accounts and onboarding calls (api-contract.md). */
 
@@ -25,6 +25,8 @@ export interface Baby {
 
 export interface SignInResult {
   readonly token: string;
+  /** Core's onboarding step: where the portal sends the user. */
+  readonly step: OnboardingStep;
   readonly first_time_login?: boolean;
   readonly isFirstLogin?: boolean;
   readonly is_quiz_time?: boolean;

@@ -51,7 +51,7 @@ export default function Login() {
     try {
       const { results } = await signIn(valid.email, form.values.password, remember);
       const session = sessionFromSignIn(results, remember);
-      if (session.status === "WaitingApproval") {
+      if (session.step === "waitingApproval") {
         setError({ message: "Your account needs approval before proceeding further! We will contact you once an administrator has reviewed it.", httpStatus: 403, status: "WaitingApproval" });
         return;
       }
