@@ -51,7 +51,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     cryptoLayer(secret),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
-    Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
+    Layer.succeed(AccountsConfig, AccountsConfig.make({ ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays })),
     Layer.succeed(QuizAnswerKey, loadQuizAnswerKey()),
     chatConfigLayer(config),
     liveFeedLayer(hub),

@@ -464,7 +464,7 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
     Layer.succeed(PasswordHasher, makeTestPasswordHasher()),
     Layer.succeed(Secrets, secrets),
     Layer.succeed(Random, random),
-    Layer.sync(AccountsConfig, () => ({ ...settings })),
+    Layer.sync(AccountsConfig, () => AccountsConfig.make({ ...settings })),
     Layer.sync(RequestContext, () => ({ ...request })),
     Layer.setClock(clock.clock),
   );
