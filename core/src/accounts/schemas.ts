@@ -1,7 +1,7 @@
 import { Schema } from "effect";
 import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
 import { OptionalNpi } from "../practice/npi.ts";
-import { TOO_MANY_ATTEMPTS } from "../shared/throttle.ts";
+import { TOO_MANY_ATTEMPTS } from "../shared/messages.ts";
 import { SIGN_UP_TYPES } from "./lifecycle.ts";
 
 /** Request bodies of the accounts calls, with the spec's messages. Shared by server, web and kiosk. */

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect";
 import { RateLimited } from "./errors.ts";
+import { TOO_MANY_ATTEMPTS } from "./messages.ts";
 import { now, RateLimiter, RequestContext } from "./ports.ts";
 
 /** A fixed-window rate limit: at most `limit` hits per `windowSeconds`. */
@@ -8,8 +9,7 @@ export interface RateRule {
   readonly windowSeconds: number;
 }
 
-/** The message of a 429 unless a feature words its own. */
-export const TOO_MANY_ATTEMPTS = "Too many attempts. Please try again later.";
+export { TOO_MANY_ATTEMPTS };
 
 /** The caller's address for per-address limits: "local" outside a request (CLI, jobs), "unknown" when the adapter saw none. */
 export const clientAddress: Effect.Effect<string> = Effect.map(Effect.serviceOption(RequestContext), (r) =>
