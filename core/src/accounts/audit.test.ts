@@ -1,29 +1,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { validationOf } from "../testing/account-checks.ts";
-import {
-  aPhysician,
-  arbPassword,
-  arbSignUp,
-  followVerificationLink,
-  lastResetLink,
-  lastVerificationLink,
-  makeTestWorld,
-  OTHER_VALID_PASSWORD,
-  signInAs,
-  signUpVerified,
-} from "../testing/index.ts";
-import {
-  changePassword,
-  readProfile,
-  recoverPassword,
-  resendVerification,
-  resetPassword,
-  signIn,
-  signOut,
-  signUp,
-  updateProfile,
-} from "./service.ts";
+import { aPhysician, arbPassword, arbSignUp, followVerificationLink, lastResetLink, lastVerificationLink, makeTestWorld, OTHER_VALID_PASSWORD, signInAs, signUpVerified } from "../testing/index.ts";
+import { changePassword, readProfile, recoverPassword, resendVerification, resetPassword, signIn, signOut, signUp, updateProfile } from "./service.ts";
 
 describe("audit trail and secrecy", () => {
   it("records sign-in success and failure, sign-out, password changes, profile reads and changes, with the address and time", async () => {

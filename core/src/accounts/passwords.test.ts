@@ -2,23 +2,8 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { PASSWORD_RULE_MESSAGE } from "../shared/validation.ts";
 import { isUnauthenticated, MINUTE, validationOf } from "../testing/account-checks.ts";
-import {
-  aParent,
-  aPhysician,
-  lastResetLink,
-  makeTestWorld,
-  OTHER_VALID_PASSWORD,
-  signedIn,
-  signInAs,
-  signUpVerified,
-} from "../testing/index.ts";
-import {
-  changeStatus,
-  MESSAGES,
-  recoverPassword,
-  resetPassword,
-  signIn,
-} from "./service.ts";
+import { aParent, aPhysician, lastResetLink, makeTestWorld, OTHER_VALID_PASSWORD, signedIn, signInAs, signUpVerified } from "../testing/index.ts";
+import { changeStatus, MESSAGES, recoverPassword, resetPassword, signIn } from "./service.ts";
 
 describe("recoverPassword and resetPassword", () => {
   it("mails a reset link that works once, revokes every session, and lets the new password in", async () => {

@@ -1,24 +1,9 @@
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import { validationOf } from "../testing/account-checks.ts";
-import {
-  aParent,
-  aPhysician,
-  makeTestWorld,
-  sampleBytes,
-  signedIn,
-} from "../testing/index.ts";
+import { aParent, aPhysician, makeTestWorld, sampleBytes, signedIn } from "../testing/index.ts";
 import { CurrentUser as CurrentUserTag } from "./model.ts";
-import {
-  authenticate,
-  MESSAGES,
-  PROFILE_PHOTO_MAX_BYTES,
-  readProfile,
-  readProfilePhoto,
-  removeProfilePhoto,
-  updateProfile,
-  updateProfilePhoto,
-} from "./service.ts";
+import { authenticate, MESSAGES, PROFILE_PHOTO_MAX_BYTES, readProfile, readProfilePhoto, removeProfilePhoto, updateProfile, updateProfilePhoto } from "./service.ts";
 
 describe("profile", () => {
   it("reads the caller's profile (fax only for physicians) and audits the read", async () => {

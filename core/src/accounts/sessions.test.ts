@@ -3,24 +3,9 @@ import { describe, expect, it } from "vitest";
 import { Unauthenticated } from "../shared/errors.ts";
 import { PASSWORD_RULE_MESSAGE } from "../shared/validation.ts";
 import { authenticates, DAY, HOUR, isUnauthenticated, MINUTE, validationOf } from "../testing/account-checks.ts";
-import {
-  aParent,
-  aPhysician,
-  makeTestWorld,
-  OTHER_VALID_PASSWORD,
-  signedIn,
-  signInAs,
-  signUpVerified,
-} from "../testing/index.ts";
+import { aParent, aPhysician, makeTestWorld, OTHER_VALID_PASSWORD, signedIn, signInAs, signUpVerified } from "../testing/index.ts";
 import { CurrentUser as CurrentUserTag } from "./model.ts";
-import {
-  authenticate,
-  changePassword,
-  changeStatus,
-  MESSAGES,
-  signIn,
-  signOut,
-} from "./service.ts";
+import { authenticate, changePassword, changeStatus, MESSAGES, signIn, signOut } from "./service.ts";
 
 describe("authenticate: unknown, expired, idle and revoked tokens", () => {
   it("fails with Unauthenticated for a missing or unknown token", async () => {

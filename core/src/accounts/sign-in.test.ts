@@ -1,27 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Forbidden, RateLimited, ValidationFailed } from "../shared/errors.ts";
 import { authenticates, DAY, validationOf } from "../testing/account-checks.ts";
-import {
-  aParent,
-  aPhysician,
-  anOther,
-  lastResetLink,
-  makeTestWorld,
-  OTHER_VALID_PASSWORD,
-  signInAs,
-  signUpVerified,
-} from "../testing/index.ts";
+import { aParent, aPhysician, anOther, lastResetLink, makeTestWorld, OTHER_VALID_PASSWORD, signInAs, signUpVerified } from "../testing/index.ts";
 import { delayAfter, SIGN_IN_THROTTLE } from "./sign-in-throttle.ts";
-import {
-  authenticate,
-  changeStatus,
-  LIMITS,
-  MESSAGES,
-  recoverPassword,
-  resetPassword,
-  signIn,
-  signUp,
-} from "./service.ts";
+import { authenticate, changeStatus, LIMITS, MESSAGES, recoverPassword, resetPassword, signIn, signUp } from "./service.ts";
 
 describe("signIn: the statuses and failures", () => {
   it("opens a session for a verified account; the token is stored only as a digest", async () => {

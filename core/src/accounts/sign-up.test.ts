@@ -3,19 +3,8 @@ import { describe, expect, it } from "vitest";
 import { RateLimited } from "../shared/errors.ts";
 import { PASSWORD_RULE_MESSAGE } from "../shared/validation.ts";
 import { signUpWith, validationOf } from "../testing/account-checks.ts";
-import {
-  aParent,
-  aPhysician,
-  arbBadPhone,
-  arbSignUp,
-  arbWeakPassword,
-  makeTestWorld,
-} from "../testing/index.ts";
-import {
-  LIMITS,
-  MESSAGES,
-  signUp,
-} from "./service.ts";
+import { aParent, aPhysician, arbBadPhone, arbSignUp, arbWeakPassword, makeTestWorld } from "../testing/index.ts";
+import { LIMITS, MESSAGES, signUp } from "./service.ts";
 
 describe("signUp: validation with the spec's messages", () => {
   const required = [

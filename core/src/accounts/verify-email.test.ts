@@ -2,25 +2,8 @@ import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { RateLimited } from "../shared/errors.ts";
 import { HOUR, MINUTE, validationOf } from "../testing/account-checks.ts";
-import {
-  aParent,
-  aPhysician,
-  arbSignUpType,
-  aSignUpOf,
-  followVerificationLink,
-  lastVerificationLink,
-  makeTestWorld,
-  signUpVerified,
-} from "../testing/index.ts";
-import {
-  changeStatus,
-  LIMITS,
-  MESSAGES,
-  recoverPassword,
-  resendVerification,
-  signUp,
-  verifyEmail,
-} from "./service.ts";
+import { aParent, aPhysician, arbSignUpType, aSignUpOf, followVerificationLink, lastVerificationLink, makeTestWorld, signUpVerified } from "../testing/index.ts";
+import { changeStatus, LIMITS, MESSAGES, recoverPassword, resendVerification, signUp, verifyEmail } from "./service.ts";
 
 describe("verifyEmail: the mailed, signed, single-use link", () => {
   it("mails a signed link to the public URL's /verify-email page with id, token, expires and signature", async () => {
