@@ -5,11 +5,11 @@ import { createActor } from "xstate";
 import { createTestModel, getShortestPaths, getSimplePaths } from "xstate/graph";
 import type { Caller } from "../accounts/model.ts";
 import { createVerifiedUser } from "../accounts/service.ts";
-import type { UserType } from "../accounts/lifecycle.ts";
+import { USER_STATUSES, type UserType } from "../accounts/lifecycle.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld, quizAnswers, TEST_QUIZ_KEY } from "../testing/onboarding-memory.ts";
-import { applyOnboardingEvent, factsOf, type OnboardingEvent, type OnboardingFacts, onboardingFlags, onboardingMachine, onboardingStep } from "./lifecycle.ts";
+import { applyOnboardingEvent, factsOf, type OnboardingEvent, type OnboardingFacts, onboardingFlags, onboardingMachine, onboardingOpen, onboardingStep } from "./lifecycle.ts";
 import { NO_PHYSICIAN } from "./model.ts";
 import { acceptDisclaimer, approve, registerBaby, rejectAccount, signBaa, updateQuiz } from "./service.ts";
 
@@ -103,6 +103,16 @@ describe("onboardingMachine: every path (xstate/graph)", () => {
     expect(actor.getSnapshot().context.quizPassed).toBe(false);
     actor.stop();
   });
+});
+
+describe("onboardingOpen: the account may keep its babies up to date", () => {
+  test.prop([fc.constantFrom(...USER_STATUSES), fc.constantFrom(...(Object.keys(START) as Array<keyof typeof START>)), fc.boolean(), fc.boolean(), fc.boolean()])(
+    "once verified and until closed, whatever else onboarding still asks",
+    (status, type, disclaimerAccepted, baaSigned, quizPassed) => {
+      const open = onboardingOpen({ type, status, disclaimerAccepted, baaSigned, quizPassed });
+      expect(open).toBe(status !== "EmailVerificationRequired" && status !== "Blocked");
+    },
+  );
 });
 
 // ---- The model against the use cases -------------------------------------------------------------------

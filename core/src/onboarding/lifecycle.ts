@@ -155,6 +155,12 @@ const snapshotOf = (facts: OnboardingFacts) => initialTransition(onboardingMachi
 /** The step the stored facts call for. */
 export const onboardingStep = (facts: OnboardingFacts): OnboardingStep => snapshotOf(facts).value as OnboardingStep;
 
+/** Verified and not closed: the account may keep what it told during onboarding (its babies) up to date. */
+export const onboardingOpen = (facts: OnboardingFacts): boolean => {
+  const step = onboardingStep(facts);
+  return step !== "emailVerification" && step !== "closed";
+};
+
 /** May the account take this onboarding event at its current step? */
 export const onboardingCan = (facts: OnboardingFacts, event: OnboardingEvent): boolean => snapshotOf(facts).can(event);
 

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect";
 import { ACCESS_MESSAGES, requireType } from "../practice/access.ts";
 import { Forbidden, NotFound } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
+import { factsOf, onboardingOpen } from "./lifecycle.ts";
 import { Babies, type BabyPatch } from "./model.ts";
 import { blanksAsAbsent, orNull, resolvePhysician, today } from "./policy.ts";
 import { presentBaby } from "./present.ts";
@@ -11,7 +12,7 @@ import { BabyUpdateRequest, validateForm } from "./schemas.ts";
 export const updateBaby = (input: unknown) =>
   Effect.gen(function* () {
     const caller = yield* requireType("parent");
-    if (caller.user.status !== "Active" && caller.user.status !== "WaitingApproval" && caller.user.status !== "AdditionalInformationRequired") {
+    if (!onboardingOpen(factsOf(caller.user))) {
       return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: caller.user.status });
     }
     const request = yield* validateForm(BabyUpdateRequest(yield* today), blanksAsAbsent(input));
