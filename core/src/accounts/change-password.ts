@@ -5,7 +5,8 @@ import { throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { passwordChangedMail } from "./emails.ts";
 import { AccountsConfig, CurrentUser, Sessions, Users } from "./model.ts";
-import { ChangePasswordRequest, MESSAGES } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
+import { ChangePasswordRequest } from "./schemas.ts";
 import { send } from "./tokens.ts";
 
 export const changePassword = (input: unknown) =>

@@ -3,7 +3,7 @@ import { ValidationFailed } from "../shared/errors.ts";
 import { audit, now, PasswordHasher, Random, transaction } from "../shared/ports.ts";
 import type { UserType } from "./lifecycle.ts";
 import { newUser, normaliseEmail, type User, Users } from "./model.ts";
-import { MESSAGES } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
 
 /** Creates an Active, verified account directly (operators and demo data). */
 export const createVerifiedUser = (fields: { email: string; password: string; type: UserType; firstName: string; lastName: string; phone?: string | null }) =>

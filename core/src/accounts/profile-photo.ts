@@ -3,7 +3,7 @@ import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, BlobStore, ContentSniffer, Random, transaction } from "../shared/ports.ts";
 import { CurrentUser, Users } from "./model.ts";
 import { PROFILE_PHOTO_MAX_BYTES } from "./policy.ts";
-import { MESSAGES } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
 
 /** Replaces the profile photo; the type is decided by the bytes, and only PNG and JPEG pass. */
 export const updateProfilePhoto = (bytes: Uint8Array | null) =>

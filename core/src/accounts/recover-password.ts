@@ -4,7 +4,8 @@ import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { passwordResetMail, resetUnavailableMail } from "./emails.ts";
 import { AccountsConfig, normaliseEmail, OneTimeTokens, Users } from "./model.ts";
-import { EmailRequest, MESSAGES } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
+import { EmailRequest } from "./schemas.ts";
 import { issueToken, send } from "./tokens.ts";
 
 /** Answers the same whether or not the address is known, so it reveals nothing. */

@@ -5,7 +5,8 @@ import { validate } from "../shared/validation.ts";
 import { passwordChangedMail } from "./emails.ts";
 import { AccountHooks, OneTimeTokens, Sessions, Users } from "./model.ts";
 import { requireStatusAfter } from "./policy.ts";
-import { InvitationNames, MESSAGES, ResetPasswordRequest } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
+import { InvitationNames, ResetPasswordRequest } from "./schemas.ts";
 import { send } from "./tokens.ts";
 
 export const resetPassword = (input: unknown) =>

@@ -4,7 +4,7 @@
  * and messages) and model.ts (entities, ports, settings).
  */
 export { LIMITS } from "./model.ts";
-export { MESSAGES } from "./schemas.ts";
+export { MESSAGES } from "./messages.ts";
 export { newUser } from "./model.ts";
 export { PROFILE_PHOTO_MAX_BYTES, sessionLifetime } from "./policy.ts";
 export { profileOf } from "./present.ts";

@@ -5,7 +5,8 @@ import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { AccountsConfig, normaliseEmail, type Session, Sessions, type User, Users } from "./model.ts";
 import { sessionLifetime } from "./policy.ts";
-import { MESSAGES, SignInRequest } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
+import { SignInRequest } from "./schemas.ts";
 import { awaitSignInTurn, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle.ts";
 
 /** Opens a session and returns its token; only the token's digest is stored. */

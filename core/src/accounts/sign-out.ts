@@ -2,7 +2,7 @@ import { Effect, Option } from "effect";
 import { audit, now } from "../shared/ports.ts";
 import { LiveEvents } from "../live/model.ts";
 import { CurrentUser, Sessions } from "./model.ts";
-import { MESSAGES } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
 
 export const signOut = Effect.gen(function* () {
   const { user, session } = yield* CurrentUser;

@@ -5,7 +5,8 @@ import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { NPI_MESSAGES, normaliseNpi } from "../practice/npi.ts";
 import { AccountsConfig, newUser, normaliseEmail, type User, Users } from "./model.ts";
-import { MESSAGES, SignUpRequest } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
+import { SignUpRequest } from "./schemas.ts";
 import { send } from "./tokens.ts";
 import { issueVerificationLink } from "./verify-email.ts";
 

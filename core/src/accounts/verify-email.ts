@@ -7,7 +7,8 @@ import { verificationMail } from "./emails.ts";
 import { accountCan } from "./lifecycle.ts";
 import { AccountsConfig, normaliseEmail, OneTimeTokens, type User, Users } from "./model.ts";
 import { requireStatusAfter } from "./policy.ts";
-import { EmailRequest, MESSAGES, VerifyEmailQuery } from "./schemas.ts";
+import { MESSAGES } from "./messages.ts";
+import { EmailRequest, VerifyEmailQuery } from "./schemas.ts";
 import { issueToken, send } from "./tokens.ts";
 
 const verificationPayload = (id: string, token: string, expires: number) => `verify-email|${id}|${token}|${expires}`;
