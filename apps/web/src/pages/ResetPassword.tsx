@@ -8,7 +8,7 @@ import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
-import { NewPasswordFields } from "../forms/fields.tsx";
+import { NewPasswordFields } from "../forms/passwords.tsx";
 
 /** The mobile app opens the same path and query through its own scheme. */
 export const appDeepLink = (search: string) => `crown://reset-password${search}`;

@@ -8,7 +8,7 @@ import { CheckField, Field, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { NewPasswordFields } from "../forms/fields.tsx";
+import { NewPasswordFields } from "../forms/passwords.tsx";
 
 type Role = "physician" | "parent" | "other";
 const ROLES: ReadonlyArray<{ id: Role; label: string; text: string }> = [

@@ -5,7 +5,8 @@ import { changePassword } from "../../api/accounts.ts";
 import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
 import { toast } from "../../ui/toasts.tsx";
-import { FormField, NewPasswordFields } from "../../forms/fields.tsx";
+import { FormField } from "../../forms/fields.tsx";
+import { NewPasswordFields } from "../../forms/passwords.tsx";
 
 const blank = { old_password: "", password: "", confirm_password: "" };
 
