@@ -3,7 +3,7 @@ export * from "./shared/ports.ts";
 export * from "./shared/validation.ts";
 export * from "./shared/input.ts";
 export * from "./shared/mail.ts";
-export * from "./accounts/status.ts";
+export * from "./accounts/lifecycle.ts";
 export * from "./accounts/model.ts";
 export * from "./accounts/schemas.ts";
 export * as Accounts from "./accounts/service.ts";

@@ -1,7 +1,7 @@
-import { Accounts, Delegations } from "@crown/core";
+import { Delegations } from "@crown/core";
 import { Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { b64, databaseKinds, PASSWORD, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
+import { databaseKinds, operatorAccount, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
 
 /**
  * Issue 22 item 1: a physician who has not signed the Business Associate Agreement is refused every
@@ -18,12 +18,7 @@ describe.each(await databaseKinds())("the BAA is enforced by the server on %s", 
     await server?.close();
   });
 
-  const account = async (type: "physician" | "physician_staff") => {
-    const email = uniqueEmail(type);
-    const user = await server.services.run(Accounts.createVerifiedUser({ email, password: PASSWORD, type, firstName: "Bea", lastName: "Agree" }));
-    const signIn = await server.post("/user/sign-in", { email, password: b64(PASSWORD) });
-    return { id: user.id, email, token: signIn.json.results.token as string };
-  };
+  const account = (type: "physician" | "physician_staff") => operatorAccount(server, type, { firstName: "Bea", lastName: "Agree" });
 
   const practiceCalls = (token: string, physicianId?: string) => {
     const forPhysician = physicianId ? { physician_identifier: physicianId } : {};

@@ -1,7 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
-import { Accounts } from "@crown/core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { b64, databaseKinds, PASSWORD, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
+import { databaseKinds, operatorAccount, startTestServer, type TestServer } from "./harness.ts";
 
 /**
  * The delegation property through the real app and database: whatever the sequence of adds and
@@ -26,12 +25,9 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
   });
 
   const account = async (type: "physician" | "physician_staff") => {
-    const email = uniqueEmail(type);
-    await server.services.run(Accounts.createVerifiedUser({ email, password: PASSWORD, type, firstName: "Prop", lastName: type }));
-    const signIn = await server.post("/user/sign-in", { email, password: b64(PASSWORD) });
-    const token = signIn.json.results.token as string;
-    if (type === "physician") await server.post("/user/sign-baa", { name: "Prop Physician", covered_entity: "Prop Pediatrics" }, token);
-    return { email, token, identifier: signIn.json.results.identifier as string };
+    const made = await operatorAccount(server, type, { firstName: "Prop", lastName: type });
+    if (type === "physician") await server.post("/user/sign-baa", { name: "Prop Physician", covered_entity: "Prop Pediatrics" }, made.token);
+    return made;
   };
 
   test.prop([fc.array(arbCommand, { minLength: 1, maxLength: 12 })], { numRuns: 6 })(

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { Accounts } from "@crown/core";
 import { createTestDatabase } from "@crown/db/testing";
 import { readOutbox, findLink } from "@crown/mail";
 import { readConfig } from "../../apps/server/src/config.ts";
@@ -58,6 +59,14 @@ export const VALID_NPI = "1234567893";
 
 let counter = 0;
 export const uniqueEmail = (prefix = "user") => `${prefix}.${Date.now().toString(36)}.${counter++}@example.org`;
+
+/** An account made verified and Active (as an operator makes one), signed in through the API. */
+export const operatorAccount = async (server: TestServer, type: "physician" | "physician_staff", names: { firstName: string; lastName: string }) => {
+  const email = uniqueEmail(type);
+  const user = await server.services.run(Accounts.createVerifiedUser({ email, password: PASSWORD, type, ...names }));
+  const signIn = await server.post("/user/sign-in", { email, password: b64(PASSWORD) });
+  return { id: user.id, identifier: user.id, email, token: signIn.json.results.token as string };
+};
 
 /** Signs up, verifies through the e-mailed link, and signs in; returns the token. */
 export const signUpVerified = async (server: TestServer, type: "parent" | "physician" | "other", email = uniqueEmail(type)) => {

@@ -143,11 +143,14 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     expect(Number(limited.response.headers.get("retry-after"))).toBeGreaterThan(0);
 
     const parent = await signUpVerified(server, "parent");
-    expect(parent.signIn.results).toMatchObject({ status: "AdditionalInformationRequired", first_time_login: true, babies: [] });
+    // The sign-in answer carries core's onboarding step, which the portal routes by.
+    expect(parent.signIn.results).toMatchObject({ status: "AdditionalInformationRequired", step: "babyDetails", first_time_login: true, babies: [] });
     expect((await server.post("/user/register-baby", baby(doctor.identifier))).status).toBe(401);
     const registered = await server.post("/user/register-baby", baby(doctor.identifier), parent.token);
     expect(registered.status).toBe(201);
     expect(registered.json.results.parent_status).toBe("Active");
+    expect(registered.json.results.step).toBe("disclaimer");
+    expect((await server.get("/user/profile", parent.token)).json.results).toMatchObject({ status: "Active", step: "disclaimer" });
     expect(registered.json.results.baby).toMatchObject({
       name: "Mia Lopez",
       middle_name: null,
@@ -257,6 +260,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     expect(registered.status).toBe(201);
     expect(registered.json.message).toBe(WAITING);
     expect(registered.json.results.parent_status).toBe("WaitingApproval");
+    expect(registered.json.results.step).toBe("waitingApproval");
     const more = await server.post("/user/add-baby", baby("no-physician"), parent.token);
     expect(more.status).toBe(403);
     expect(more.json).toMatchObject({ message: WAITING, status: "WaitingApproval" });
@@ -300,7 +304,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
 
   test("a physician signs the BAA and accepts the disclaimer on the server; the quiz is due until a pass", async () => {
     const doctor = await signUpVerified(server, "physician");
-    expect(doctor.signIn.results).toMatchObject({ first_time_login: true, is_quiz_time: true, baa_signed: false, disclaimer_accepted: false });
+    expect(doctor.signIn.results).toMatchObject({ step: "baa", first_time_login: true, is_quiz_time: true, baa_signed: false, disclaimer_accepted: false });
     const reminders = await server.get("/user/reminders", doctor.token);
     expect(reminders.json.results.map((r: { type: string }) => r.type)).toEqual(["baa", "disclaimer", "quiz"]);
 

@@ -53,7 +53,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     pendingBlobsLayer(database.db, config.leaseSeconds, (line) => console.error(JSON.stringify(line))),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
-    Layer.succeed(AccountsConfig, { ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays }),
+    Layer.succeed(AccountsConfig, AccountsConfig.make({ ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays })),
     Layer.succeed(QuizAnswerKey, loadQuizAnswerKey()),
     chatConfigLayer(config),
     liveFeedLayer(hub),

@@ -10,6 +10,8 @@ export const sessionPresenter: SessionPresenter = {
     const { flags, babies, physicians } = await runUseCase(c, Onboarding.sessionExtras(user));
     return {
       token,
+      // Core's onboarding step: the portal routes by it rather than re-deriving it from the flags.
+      step: flags.step,
       first_time_login: flags.first_time_login,
       is_quiz_time: flags.is_quiz_time,
       disclaimer_accepted: flags.disclaimer_accepted,
@@ -34,6 +36,7 @@ export const sessionPresenter: SessionPresenter = {
     const { flags, babies, physicians } = await runUseCase(c, Onboarding.sessionExtras(user));
     return {
       ...base,
+      step: flags.step,
       first_time_login: flags.first_time_login,
       is_quiz_time: flags.is_quiz_time,
       disclaimer_accepted: flags.disclaimer_accepted,

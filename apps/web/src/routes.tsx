@@ -45,7 +45,7 @@ function RequireAuth({ children, restricted = true, audience }: { children: Reac
   const location = useLocation();
   if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
   if (restricted && session.status !== "Active") {
-    return <Navigate to={session.status === "AdditionalInformationRequired" ? "/baby-details" : "/"} replace />;
+    return <Navigate to={session.step === "babyDetails" ? "/baby-details" : "/"} replace />;
   }
   // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
   if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;

@@ -6,7 +6,7 @@ import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { OptionalText, Required, validate } from "../shared/validation.ts";
 import { type User, Users } from "./model.ts";
 import { changeStatus } from "./service.ts";
-import { USER_STATUSES, USER_TYPES } from "./status.ts";
+import { USER_STATUSES, USER_TYPES } from "./lifecycle.ts";
 
 /** The admin console's user directory: every account, searchable, with block and unblock. */
 

@@ -1,6 +1,7 @@
 import { Context, Effect, Option } from "effect";
 import type { OutgoingMail } from "../shared/ports.ts";
-import type { UserStatus, UserType } from "./status.ts";
+import type { RateRule } from "../shared/throttle.ts";
+import type { UserStatus, UserType } from "./lifecycle.ts";
 
 /** An account as the domain sees it. `id` is the opaque identifier used on the wire. */
 export interface User {
@@ -26,6 +27,41 @@ export interface User {
   readonly practiceVerifiedAt: Date | null;
   readonly createdAt: Date;
 }
+
+/** E-mail addresses are stored and compared trimmed and lower-case. */
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** A new account as sign-up (and an invitation) creates it: unverified, nothing of onboarding done. */
+export const newUser = (fields: {
+  id: string;
+  email: string;
+  passwordHash: string;
+  type: UserType;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  at: Date;
+}): User => ({
+  id: fields.id,
+  email: normaliseEmail(fields.email),
+  passwordHash: fields.passwordHash,
+  type: fields.type,
+  status: "EmailVerificationRequired",
+  firstName: fields.firstName,
+  lastName: fields.lastName,
+  phone: fields.phone,
+  faxNumber: null,
+  emailVerifiedAt: null,
+  passwordChangedAt: fields.at,
+  photoKey: null,
+  photoType: null,
+  disclaimerAcceptedAt: null,
+  baaSignedAt: null,
+  quizPassedAt: null,
+  npi: null,
+  practiceVerifiedAt: null,
+  createdAt: fields.at,
+});
 
 export type UserPatch = Partial<Omit<User, "id" | "createdAt">>;
 
@@ -85,6 +121,19 @@ export interface OneTimeTokensPort {
 }
 export class OneTimeTokens extends Context.Tag("crown/OneTimeTokens")<OneTimeTokens, OneTimeTokensPort>() {}
 
+/** Rate limits of the authentication calls: per account and per address, shared across processes. */
+export const LIMITS = {
+  // Failed sign-ins: growing delays, in sign-in-throttle.ts. Changing the password needs a session already.
+  changePasswordPerAccount: { limit: 5, windowSeconds: 15 * 60 },
+  signInPerAddress: { limit: 30, windowSeconds: 15 * 60 },
+  signUpPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  // Repeated sign-ups for one e-mail from many addresses (probing whether it is taken, mail flooding).
+  signUpPerAccount: { limit: 5, windowSeconds: 60 * 60 },
+  mailPerAccount: { limit: 3, windowSeconds: 60 * 60 },
+  mailPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+} as const;
+export type AccountLimits = { readonly [K in keyof typeof LIMITS]: RateRule };
+
 /** Accounts settings, from the environment (api-contract.md defaults). */
 export interface AccountsSettings {
   readonly publicUrl: string;
@@ -99,6 +148,7 @@ export interface AccountsSettings {
   readonly parentRememberSeconds: number;
   /** 0: passwords never expire. */
   readonly passwordMaxAgeDays: number;
+  readonly limits: AccountLimits;
 }
 export const defaultAccountsSettings = (publicUrl: string): AccountsSettings => ({
   publicUrl,
@@ -110,8 +160,18 @@ export const defaultAccountsSettings = (publicUrl: string): AccountsSettings => 
   parentAbsoluteSeconds: 12 * 3600,
   parentRememberSeconds: 30 * 24 * 3600,
   passwordMaxAgeDays: 365,
+  limits: LIMITS,
 });
-export class AccountsConfig extends Context.Tag("crown/AccountsConfig")<AccountsConfig, AccountsSettings>() {}
+/** The server's address when PUBLIC_URL is not set (api-contract.md: port 8080). */
+export const DEFAULT_PUBLIC_URL = "http://localhost:8080";
+
+/**
+ * The accounts settings as a service; `AccountsConfig.Default` is the defaults above, and the
+ * server provides `AccountsConfig.make(...)` from its environment.
+ */
+export class AccountsConfig extends Effect.Service<AccountsConfig>()("crown/AccountsConfig", {
+  succeed: defaultAccountsSettings(DEFAULT_PUBLIC_URL),
+}) {}
 
 /**
  * Other features' reactions to account events, run inside the transaction of the event (so a

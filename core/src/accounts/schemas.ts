@@ -1,7 +1,7 @@
 import { Schema } from "effect";
 import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
 import { OptionalNpi } from "../practice/npi.ts";
-import { SIGN_UP_TYPES } from "./status.ts";
+import { SIGN_UP_TYPES } from "./lifecycle.ts";
 
 /** Request bodies of the accounts calls, with the spec's messages. Shared by server, web and kiosk. */
 
@@ -96,4 +96,3 @@ export const VerifyEmailQuery = Schema.Struct({
   expires: Schema.NumberFromString.annotations({ message: () => ({ message: "This verification link is invalid or has expired.", override: true }) }),
   signature: Required("Signature"),
 });
-

@@ -3,12 +3,13 @@ import { Exit } from "effect";
 import { describe, expect, it } from "vitest";
 import { createActor } from "xstate";
 import { createTestModel, getShortestPaths, getSimplePaths } from "xstate/graph";
-import type { Caller, Session } from "../accounts/model.ts";
+import type { Caller } from "../accounts/model.ts";
 import { createVerifiedUser } from "../accounts/service.ts";
-import type { UserType } from "../accounts/status.ts";
+import { USER_STATUSES, type UserType } from "../accounts/lifecycle.ts";
 import { makeTestWorld } from "../testing/memory.ts";
+import { callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld, quizAnswers, TEST_QUIZ_KEY } from "../testing/onboarding-memory.ts";
-import { applyOnboardingEvent, factsOf, type OnboardingEvent, type OnboardingFacts, onboardingFlags, onboardingMachine, onboardingStep } from "./lifecycle.ts";
+import { applyOnboardingEvent, factsOf, type OnboardingEvent, type OnboardingFacts, onboardingFlags, onboardingMachine, onboardingOpen, onboardingStep } from "./lifecycle.ts";
 import { NO_PHYSICIAN } from "./model.ts";
 import { acceptDisclaimer, approve, registerBaby, rejectAccount, signBaa, updateQuiz } from "./service.ts";
 
@@ -104,19 +105,17 @@ describe("onboardingMachine: every path (xstate/graph)", () => {
   });
 });
 
-// ---- The model against the use cases -------------------------------------------------------------------
-
-const fakeSession = (userId: string): Session => ({
-  id: `session-${userId}`,
-  userId,
-  tokenDigest: `digest-${userId}`,
-  createdAt: new Date(0),
-  lastSeenAt: new Date(0),
-  expiresAt: new Date(8.64e15),
-  idleTimeoutSeconds: null,
-  revokedAt: null,
-  deviceType: "web",
+describe("onboardingOpen: the account may keep its babies up to date", () => {
+  test.prop([fc.constantFrom(...USER_STATUSES), fc.constantFrom(...(Object.keys(START) as Array<keyof typeof START>)), fc.boolean(), fc.boolean(), fc.boolean()])(
+    "once verified and until closed, whatever else onboarding still asks",
+    (status, type, disclaimerAccepted, baaSigned, quizPassed) => {
+      const open = onboardingOpen({ type, status, disclaimerAccepted, baaSigned, quizPassed });
+      expect(open).toBe(status !== "EmailVerificationRequired" && status !== "Blocked");
+    },
+  );
 });
+
+// ---- The model against the use cases -------------------------------------------------------------------
 
 describe("onboardingMachine: model-based test of the onboarding use cases (in-memory world)", () => {
   for (const type of ["parent", "physician", "physician_staff", "other"] as const) {
@@ -132,7 +131,7 @@ describe("onboardingMachine: model-based test of the onboarding use cases (in-me
         const doctor = await world.run(createVerifiedUser({ email: `doctor.${type}@example.com`, password: "Secret#123", type: "physician", firstName: "Dora", lastName: "Doctor" }));
         const created = await world.run(createVerifiedUser({ email: `${type}@example.com`, password: "Secret#123", type: type as UserType, firstName: "Fay", lastName: "Subject" }));
         world.users.set(created.id, { ...created, status: START[type].status });
-        const as = (id: string): Caller => ({ user: world.users.get(id)!, session: fakeSession(id) });
+        const as = (id: string): Caller => callerIn(world, id);
         const me = () => as(created.id);
         /**
          * Sends one event to the system. When the model allows it, the use case must succeed; when

@@ -1,6 +1,6 @@
 import { assign, initialTransition, setup, transition } from "xstate";
 import type { User } from "../accounts/model.ts";
-import type { UserStatus, UserType } from "../accounts/status.ts";
+import { type AccountEvent, nextStatus, type UserStatus, type UserType } from "../accounts/lifecycle.ts";
 import type { QuizMode } from "./model.ts";
 
 /**
@@ -18,10 +18,11 @@ export interface OnboardingFacts {
   readonly quizPassed: boolean;
 }
 
+/** The account machine's events that onboarding waits on; their status is the account machine's answer. */
+export type AccountStepEvent = Extract<AccountEvent, { type: "FIRST_BABY_REGISTERED" | "APPROVED" | "REJECTED" }>;
+
 export type OnboardingEvent =
-  | { type: "FIRST_BABY_REGISTERED"; needsApproval: boolean }
-  | { type: "APPROVED" }
-  | { type: "REJECTED" }
+  | AccountStepEvent
   | { type: "BAA_SIGNED" }
   | { type: "DISCLAIMER_ACCEPTED" }
   | { type: "QUIZ_PASSED"; mode: QuizMode }
@@ -43,6 +44,15 @@ export type OnboardingStep = Exclude<(typeof ONBOARDING_STEPS)[number], "routing
 /** Who takes the quiz: the people who capture (parents, physicians and their staff). */
 export const takesQuiz = (type: UserType) => type === "parent" || type === "physician" || type === "physician_staff";
 
+/**
+ * The status the account machine (accounts/lifecycle.ts) gives for an account event; onboarding
+ * never decides a status itself. Every onboarding step past `emailVerification` is of a verified account.
+ */
+const accountAnswer = (facts: OnboardingFacts, event: OnboardingEvent): UserStatus | null =>
+  event.type === "FIRST_BABY_REGISTERED" || event.type === "APPROVED" || event.type === "REJECTED"
+    ? nextStatus(facts.status, { type: facts.type, emailVerified: true }, event)
+    : null;
+
 /** A pass of the cap quiz is recorded; a pass of the no-cap quiz is taken but leaves the quiz due. */
 const quizPassedTransitions = [
   { guard: "canPassCapQuiz", target: "routing", actions: "recordQuiz" },
@@ -62,9 +72,10 @@ export const onboardingMachine = setup({
     canTakeQuiz: ({ context }) => takesQuiz(context.type),
     // Only the cap quiz clears the quiz due (capture spec: "isQuizTime set false in the cap quiz").
     canPassCapQuiz: ({ context, event }) => takesQuiz(context.type) && event.type === "QUIZ_PASSED" && event.mode === "cap",
-    needsApproval: ({ event }) => event.type === "FIRST_BABY_REGISTERED" && event.needsApproval,
+    accountAllows: ({ context, event }) => accountAnswer(context, event) !== null,
   },
   actions: {
+    followAccount: assign({ status: ({ context, event }) => accountAnswer(context, event) ?? context.status }),
     recordBaa: assign({ baaSigned: true }),
     recordDisclaimer: assign({ disclaimerAccepted: true }),
     recordQuiz: assign({ quizPassed: true }),
@@ -88,18 +99,14 @@ export const onboardingMachine = setup({
     },
     // The accounts machine owns verification; nothing here happens before it.
     emailVerification: {},
+    // The account's status moves by the account machine; onboarding reads where it landed.
     babyDetails: {
-      on: {
-        FIRST_BABY_REGISTERED: [
-          { guard: "needsApproval", target: "routing", actions: assign({ status: "WaitingApproval" as const }) },
-          { target: "routing", actions: assign({ status: "Active" as const }) },
-        ],
-      },
+      on: { FIRST_BABY_REGISTERED: { guard: "accountAllows", target: "routing", actions: "followAccount" } },
     },
     waitingApproval: {
       on: {
-        APPROVED: { target: "routing", actions: assign({ status: "Active" as const }) },
-        REJECTED: { target: "routing", actions: assign({ status: "Blocked" as const }) },
+        APPROVED: { guard: "accountAllows", target: "routing", actions: "followAccount" },
+        REJECTED: { guard: "accountAllows", target: "routing", actions: "followAccount" },
       },
     },
     closed: { type: "final" },
@@ -147,6 +154,15 @@ const snapshotOf = (facts: OnboardingFacts) => initialTransition(onboardingMachi
 
 /** The step the stored facts call for. */
 export const onboardingStep = (facts: OnboardingFacts): OnboardingStep => snapshotOf(facts).value as OnboardingStep;
+
+/** Verified and not closed: the account may keep what it told during onboarding (its babies) up to date. */
+export const onboardingOpen = (facts: OnboardingFacts): boolean => {
+  const step = onboardingStep(facts);
+  return step !== "emailVerification" && step !== "closed";
+};
+
+/** May the account take this onboarding event at its current step? */
+export const onboardingCan = (facts: OnboardingFacts, event: OnboardingEvent): boolean => snapshotOf(facts).can(event);
 
 /** The facts after an event, or null when the event is not allowed at the current step. */
 export const applyOnboardingEvent = (facts: OnboardingFacts, event: OnboardingEvent): { step: OnboardingStep; facts: OnboardingFacts } | null => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createVerifiedUser } from "../accounts/service.ts";
 import type { Caller } from "../accounts/model.ts";
 import { makeTestWorld } from "../testing/memory.ts";
+import { callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld, quizAnswers, TEST_QUIZ_KEY } from "../testing/onboarding-memory.ts";
 import { answerKeyFrom, gradeQuiz, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
 import { updateQuiz } from "./service.ts";
@@ -68,10 +69,7 @@ describe("updateQuiz (in-memory world)", () => {
     const ob = makeOnboardingWorld(world);
     const user = await world.run(createVerifiedUser({ email: `${type}@example.com`, password: "Secret#123", type, firstName: "Fay", lastName: "Subject" }));
     world.users.set(user.id, { ...user, status: "Active" });
-    const me = (): Caller => ({
-      user: world.users.get(user.id)!,
-      session: { id: "s", userId: user.id, tokenDigest: "d", createdAt: new Date(0), lastSeenAt: new Date(0), expiresAt: new Date(8.64e15), idleTimeoutSeconds: null, revokedAt: null, deviceType: "web" },
-    });
+    const me = (): Caller => callerIn(world, user.id);
     return { world, ob, user, me };
   };
 

@@ -1,39 +1,22 @@
 import { Effect, Exit } from "effect";
 import { describe, expect, it } from "vitest";
-import type { Caller, Session, User } from "../accounts/model.ts";
-import { createVerifiedUser, resetPassword } from "../accounts/service.ts";
+import type { Caller, User } from "../accounts/model.ts";
+import { resetPassword } from "../accounts/service.ts";
 import { Notifications } from "../notifications/model.ts";
 import { countUnread, reminders } from "../notifications/service.ts";
 import { addPatient, addStaff } from "../practice/service.ts";
 import { Mailer } from "../shared/ports.ts";
 import { makeTestWorld } from "../testing/memory.ts";
+import { anAccount, callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
 import { linkIn } from "../testing/accounts.ts";
 import { approve, registerBaby, searchPhysicians } from "./service.ts";
 
-const session = (userId: string): Session => ({
-  id: `s-${userId}`,
-  userId,
-  tokenDigest: `d-${userId}`,
-  createdAt: new Date(0),
-  lastSeenAt: new Date(0),
-  expiresAt: new Date(8.64e15),
-  idleTimeoutSeconds: null,
-  revokedAt: null,
-  deviceType: "web",
-});
-
 const setup = async () => {
   const world = makeTestWorld({ start: new Date("2026-06-15T12:00:00Z") });
   const ob = makeOnboardingWorld(world);
-  // Physicians come with the practice's BAA signed: practice calls are refused before it (issue 22).
-  const make = async (type: User["type"], name: string) => {
-    const user = await world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
-    const made = type === "physician" ? { ...user, baaSignedAt: new Date(0) } : user;
-    world.users.set(user.id, made);
-    return made;
-  };
-  const as = (u: User): Caller => ({ user: world.users.get(u.id)!, session: session(u.id) });
+  const make = (type: User["type"], name: string) => anAccount(world, type, name);
+  const as = (u: User): Caller => callerIn(world, u.id);
   return { world, ob, make, as };
 };
 

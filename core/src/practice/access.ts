@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser, type User, Users } from "../accounts/model.ts";
-import type { UserType } from "../accounts/status.ts";
+import type { UserType } from "../accounts/lifecycle.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { type Delegation, Delegations } from "./model.ts";
 import { practiceVerified, requireVerifiedPractice } from "./verification.ts";

@@ -1,37 +1,19 @@
 import { fc, test } from "@fast-check/vitest";
 import { Cause, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import type { Caller, Session, User } from "../accounts/model.ts";
-import { createVerifiedUser } from "../accounts/service.ts";
+import type { Caller, User } from "../accounts/model.ts";
 import { makeTestWorld } from "../testing/memory.ts";
+import { anAccount, callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
 import { addPatient, addStaff, listPatients, listStaff, removeStaff, updatePatient } from "./service.ts";
-
-const session = (userId: string): Session => ({
-  id: `s-${userId}`,
-  userId,
-  tokenDigest: `d-${userId}`,
-  createdAt: new Date(0),
-  lastSeenAt: new Date(0),
-  expiresAt: new Date(8.64e15),
-  idleTimeoutSeconds: null,
-  revokedAt: null,
-  deviceType: "web",
-});
 
 const setup = async () => {
   const world = makeTestWorld();
   const ob = makeOnboardingWorld(world);
-  // Physicians come with the practice's BAA signed: practice calls are refused before it (issue 22).
-  const make = async (type: User["type"], name: string) => {
-    const user = await world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
-    const made = type === "physician" ? { ...user, baaSignedAt: new Date(0) } : user;
-    world.users.set(user.id, made);
-    return made;
-  };
+  const make = (type: User["type"], name: string) => anAccount(world, type, name);
   const physicians = [await make("physician", "phy0"), await make("physician", "phy1")];
   const staff = [await make("physician_staff", "st0"), await make("physician_staff", "st1"), await make("physician_staff", "st2")];
-  const as = (u: User): Caller => ({ user: world.users.get(u.id)!, session: session(u.id) });
+  const as = (u: User): Caller => callerIn(world, u.id);
   const patients: string[] = [];
   for (const p of physicians) {
     const added = await ob.runAs(as(p), addPatient({ first_name: "Pat", last_name: `Of ${p.firstName}`, date_of_birth: "2025-12-01", gender: "female" }));

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { AccountsConfig, OneTimeTokens, Sessions, type User, Users } from "../accounts/model.ts";
-import { newUser } from "../accounts/service.ts";
+import { newUser } from "../accounts/model.ts";
 import { notify, pageOf, sendAll } from "../notifications/service.ts";
 import { latestToday } from "../onboarding/dates.ts";
 import { caregiverInvitationMail, patientLinkedMail, staffAddedMail, staffInvitationMail } from "../onboarding/emails.ts";

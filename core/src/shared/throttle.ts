@@ -1,23 +1,23 @@
 import { Effect, Option } from "effect";
 import { RateLimited } from "./errors.ts";
+import { TOO_MANY_ATTEMPTS } from "./messages.ts";
 import { now, RateLimiter, RequestContext } from "./ports.ts";
 
-/** How many attempts a bucket takes within its window. */
+/** A fixed-window rate limit: at most `limit` hits per `windowSeconds`. */
 export interface RateRule {
   readonly limit: number;
   readonly windowSeconds: number;
 }
 
-/** The caller's address for per-address buckets: "local" outside an HTTP request (CLI, worker). */
+export { TOO_MANY_ATTEMPTS };
+
+/** The caller's address for per-address limits: "local" outside a request (CLI, jobs), "unknown" when the adapter saw none. */
 export const clientAddress: Effect.Effect<string> = Effect.map(Effect.serviceOption(RequestContext), (r) =>
   Option.isSome(r) ? r.value.ip ?? "unknown" : "local",
 );
 
-/**
- * Counts one attempt against the bucket `key`; fails with 429 and `message` (and when to retry) once
- * the bucket is full. Buckets live behind the RateLimiter port, so every process shares them.
- */
-export const throttle = (key: string, rule: RateRule, message: string): Effect.Effect<void, RateLimited, RateLimiter> =>
+/** Counts one attempt against a bucket shared by every server process; fails with 429 (and Retry-After) when it is full. */
+export const throttle = (key: string, rule: RateRule, message: string = TOO_MANY_ATTEMPTS) =>
   Effect.gen(function* () {
     const verdict = yield* (yield* RateLimiter).hit(key, rule.limit, rule.windowSeconds, yield* now);
     if (!verdict.allowed) return yield* new RateLimited({ message, retryAfterSeconds: verdict.retryAfterSeconds });

@@ -1,5 +1,6 @@
-import type { Caller, User } from "../accounts/model.ts";
-import { authenticate, signIn, signUp, verifyEmail } from "../accounts/service.ts";
+import type { UserType } from "../accounts/lifecycle.ts";
+import type { Caller, Session, User } from "../accounts/model.ts";
+import { authenticate, createVerifiedUser, signIn, signUp, verifyEmail } from "../accounts/service.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 import type { TestWorld } from "./memory.ts";
 import type { SignUpPayload } from "./mothers.ts";
@@ -83,4 +84,31 @@ export const signedIn = async (world: TestWorld, payload: SignUpPayload, options
   const user = await signUpVerified(world, payload);
   const session = await signInAs(world, payload, options);
   return { user, ...session };
+};
+
+/** A live session of a user, to call a use case as them without signing in. */
+export const sessionOf = (userId: string): Session => ({
+  id: `s-${userId}`,
+  userId,
+  tokenDigest: `d-${userId}`,
+  createdAt: new Date(0),
+  lastSeenAt: new Date(0),
+  expiresAt: new Date(8.64e15),
+  idleTimeoutSeconds: null,
+  revokedAt: null,
+  deviceType: "web",
+});
+
+/** The user as the world stores them now, with a live session. */
+export const callerIn = (world: TestWorld, userId: string): Caller => ({ user: world.users.get(userId)!, session: sessionOf(userId) });
+
+/**
+ * A verified, Active account made as an operator makes one (password "Secret#123"); a physician
+ * comes with the practice's BAA signed, since practice calls are refused before it (issue 22).
+ */
+export const anAccount = async (world: TestWorld, type: UserType, name: string): Promise<User> => {
+  const user = await world.run(createVerifiedUser({ email: `${name}@example.com`, password: "Secret#123", type, firstName: name, lastName: "Test" }));
+  const made = type === "physician" ? { ...user, baaSignedAt: new Date(0) } : user;
+  world.users.set(user.id, made);
+  return made;
 };

@@ -1,4 +1,4 @@
-import { Cause, Clock, Duration, Effect, Exit, Layer, Option } from "effect";
+import { Cause, Effect, Exit, Layer, Option } from "effect";
 import {
   AccountsConfig,
   type AccountsSettings,
@@ -16,19 +16,16 @@ import {
   type UsersPort,
 } from "../accounts/model.ts";
 import {
-  type AuditEntry,
   AuditLog,
   type AuditLogPort,
   type StampedAuditEntry,
   BlobStore,
   type BlobStorePort,
   ContentSniffer,
-  type ContentSnifferPort,
   Mailer,
   type MailerPort,
   type OutgoingMail,
   PasswordHasher,
-  type PasswordHasherPort,
   Random,
   type RandomPort,
   RateLimiter,
@@ -41,6 +38,14 @@ import {
   type TransactorPort,
 } from "../shared/ports.ts";
 
+import { type ControllableClock, DEFAULT_START, makeControllableClock } from "./clock.ts";
+import { makeTestContentSniffer, readAll } from "./content.ts";
+import { makeTestPasswordHasher, makeTestRandom, makeTestSecrets } from "./crypto.ts";
+
+export * from "./clock.ts";
+export * from "./content.ts";
+export * from "./crypto.ts";
+
 /**
  * In-memory implementations of every port of core, for unit and property tests.
  *
@@ -51,175 +56,6 @@ import {
  * Nothing here is fit for production: the password "hash" is reversible and the digests are not
  * cryptographic. core must stay free of node built-ins, so no node:crypto either.
  */
-
-// ---- Clock ---------------------------------------------------------------------------------------
-
-export interface ControllableClock {
-  readonly clock: Clock.Clock;
-  /** Current time in epoch milliseconds. */
-  readonly millis: () => number;
-  readonly now: () => Date;
-  readonly set: (at: Date | number) => void;
-  readonly advance: (seconds: number) => void;
-  readonly advanceMillis: (millis: number) => void;
-}
-
-export const DEFAULT_START = new Date("2026-01-05T09:00:00.000Z");
-
-/** A clock that only moves when told to; `Effect.sleep` moves it by the slept duration at once. */
-export const makeControllableClock = (start: Date | number = DEFAULT_START): ControllableClock => {
-  let current = typeof start === "number" ? start : start.getTime();
-  const clock: Clock.Clock = {
-    [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => current,
-    currentTimeMillis: Effect.sync(() => current),
-    unsafeCurrentTimeNanos: () => BigInt(current) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(current) * 1_000_000n),
-    sleep: (duration) =>
-      Effect.sync(() => {
-        current += Duration.toMillis(duration);
-      }),
-  };
-  return {
-    clock,
-    millis: () => current,
-    now: () => new Date(current),
-    set: (at) => {
-      current = typeof at === "number" ? at : at.getTime();
-    },
-    advance: (seconds) => {
-      current += seconds * 1000;
-    },
-    advanceMillis: (millis) => {
-      current += millis;
-    },
-  };
-};
-
-// ---- Deterministic, non-cryptographic digests ----------------------------------------------------
-
-/** One 32-bit lane of a murmur/cyrb-style string hash. */
-const lane = (text: string, seed: number): number => {
-  let h = 0x9e3779b9 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    h = Math.imul(h ^ text.charCodeAt(i), 0x5bd1e995);
-    h ^= h >>> 15;
-  }
-  h ^= text.length;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-};
-
-/** A 128-bit (four lanes) hex digest: deterministic and collision-free for any test's inputs. */
-export const testDigest = (text: string): string =>
-  [0x01, 0x2b, 0x3c5, 0x4d6f].map((seed) => lane(text, seed).toString(16).padStart(8, "0")).join("");
-
-const constantTimeEquals = (a: string, b: string): boolean => {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return diff === 0;
-};
-
-export const makeTestSecrets = (key = "test-server-secret"): SecretsPort => {
-  const sign = (payload: string) => testDigest(`sign|${key}|${payload}`);
-  return {
-    digest: (secret) => testDigest(`digest|${secret}`),
-    sign,
-    verifySignature: (payload, signature) => constantTimeEquals(sign(payload), signature),
-  };
-};
-
-/** "hash:" + password. Fast and reversible: for tests only. */
-export const TEST_HASH_PREFIX = "hash:";
-export const makeTestPasswordHasher = (): PasswordHasherPort => ({
-  hash: (password) => Effect.succeed(TEST_HASH_PREFIX + password),
-  verify: (hash, password) => Effect.succeed(hash === TEST_HASH_PREFIX + password),
-});
-
-/** Counter-based identifiers (sortable, ULID-length) and secrets (unique base64url strings). */
-export const makeTestRandom = (): RandomPort => {
-  let ids = 0;
-  let secrets = 0;
-  return {
-    identifier: () => `01TESTID${String(++ids).padStart(18, "0")}`,
-    secret: (bytes) => {
-      const n = String(++secrets).padStart(8, "0");
-      // Roughly as long as `bytes` random bytes in base64url, so lengths look realistic.
-      const length = Math.max(Math.ceil((bytes * 4) / 3), 12);
-      return `s${n}_`.padEnd(length, "x");
-    },
-  };
-};
-
-// ---- Content sniffing --------------------------------------------------------------------------
-
-const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>, at = 0) =>
-  bytes.length >= at + prefix.length && prefix.every((b, i) => bytes[at + i] === b);
-const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
-
-export const MAGIC = {
-  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
-  jpeg: [0xff, 0xd8, 0xff],
-  ftyp: ascii("ftyp"),
-} as const;
-
-/** A PNG's size from its IHDR chunk; the sample images without one are taken as 640 × 480. */
-const testPixelSize = (head: Uint8Array) => {
-  if (startsWith(head, MAGIC.png) && startsWith(head, ascii("IHDR"), 12) && head.length >= 24) {
-    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    return { width: view.getUint32(16), height: view.getUint32(20) };
-  }
-  return { width: 640, height: 480 };
-};
-
-/** Recognises PNG, JPEG, MP4 and QuickTime by their magic bytes, and an image's size (what the real sniffer answers for them). */
-export const makeTestContentSniffer = (): ContentSnifferPort => ({
-  sniff: (head) =>
-    Effect.sync(() => {
-      if (startsWith(head, MAGIC.png)) return Option.some({ mime: "image/png", ext: "png", ...testPixelSize(head) });
-      if (startsWith(head, MAGIC.jpeg)) return Option.some({ mime: "image/jpeg", ext: "jpg", ...testPixelSize(head) });
-      if (startsWith(head, MAGIC.ftyp, 4)) {
-        const brand = String.fromCharCode(...head.subarray(8, 12));
-        return brand === "qt  " ? Option.some({ mime: "video/quicktime", ext: "mov" }) : Option.some({ mime: "video/mp4", ext: "mp4" });
-      }
-      return Option.none();
-    }),
-});
-
-/** Minimal byte strings that the sniffer (and real sniffers) recognise, padded to `size`. */
-export const sampleBytes = {
-  png: (size = 64) => pad(MAGIC.png, size),
-  jpeg: (size = 64) => pad([...MAGIC.jpeg, 0xe0], size),
-  mp4: (size = 64) => pad([0, 0, 0, 0x18, ...MAGIC.ftyp, ...ascii("isom")], size),
-  mov: (size = 64) => pad([0, 0, 0, 0x14, ...MAGIC.ftyp, ...ascii("qt  ")], size),
-  gif: (size = 64) => pad(ascii("GIF89a"), size),
-  text: (size = 64) => pad(ascii("hello, world"), size),
-};
-const pad = (prefix: ReadonlyArray<number>, size: number) => {
-  const bytes = new Uint8Array(Math.max(size, prefix.length));
-  bytes.set(prefix);
-  return bytes;
-};
-
-const readAll = async (stream: ReadableStream<Uint8Array>): Promise<Uint8Array> => {
-  const chunks: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-  }
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-};
-
-// ---- The world ----------------------------------------------------------------------------------
 
 export type RecordedAudit = StampedAuditEntry;
 export interface StoredTestBlob {
@@ -464,7 +300,7 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
     Layer.succeed(PasswordHasher, makeTestPasswordHasher()),
     Layer.succeed(Secrets, secrets),
     Layer.succeed(Random, random),
-    Layer.sync(AccountsConfig, () => ({ ...settings })),
+    Layer.sync(AccountsConfig, () => AccountsConfig.make({ ...settings })),
     Layer.sync(RequestContext, () => ({ ...request })),
     Layer.setClock(clock.clock),
   );

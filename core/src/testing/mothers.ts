@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { SignUpRequest } from "../accounts/schemas.ts";
-import { SIGN_UP_TYPES, type SignUpType } from "../accounts/status.ts";
+import { SIGN_UP_TYPES, type SignUpType } from "../accounts/lifecycle.ts";
 
 /**
  * Object mothers and fast-check arbitraries for accounts payloads. Mothers give one valid,

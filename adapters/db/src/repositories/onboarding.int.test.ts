@@ -131,7 +131,7 @@ describe.each(await databaseKinds())("onboarding repositories on %s", (kind) => 
       t.layer,
       Layer.succeed(Mailer, { send: (m) => Effect.sync(() => void sent.push(m.to)) }),
       Layer.succeed(Random, { identifier: () => `01TXTEST${String(++ids).padStart(18, "0")}${kind}`, secret: () => "secret" }),
-      Layer.succeed(AccountsConfig, defaultAccountsSettings("http://crown.test")),
+      Layer.succeed(AccountsConfig, AccountsConfig.make(defaultAccountsSettings("http://crown.test"))),
     );
     // The notification cannot be written: the status change is rolled back and nothing is mailed.
     const broken = Effect.provideService(Onboarding.approve(waiting.id, null), Notifications, {

@@ -9,6 +9,7 @@ import {
   QuizAttempts,
   type BabiesPort,
   type Baby,
+  type BabyPatch,
   type BaaSignaturesPort,
   type Delegation,
   type DelegationsPort,
@@ -77,39 +78,26 @@ const babyColumns = {
   updatedAt: "updated_at",
 } as const;
 
+/** The columns of the given fields of a baby (a whole baby, or a patch). */
+const babyRow = (fields: BabyPatch): Record<string, unknown> => {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(babyColumns)) {
+    const value = fields[key as keyof typeof babyColumns];
+    if (value !== undefined) row[column] = value;
+  }
+  return row;
+};
+
 export const makeBabies = (db: Kysely<Database>): BabiesPort => ({
   insert: (baby) =>
     run(db, (ex) =>
       ex
         .insertInto("babies")
-        .values({
-          id: baby.id,
-          parent_id: baby.parentId,
-          physician_id: baby.physicianId,
-          first_name: baby.firstName,
-          middle_name: baby.middleName,
-          last_name: baby.lastName,
-          date_of_birth: baby.dateOfBirth,
-          relation: baby.relation,
-          gender: baby.gender,
-          ethnicity: baby.ethnicity,
-          nicu_time: baby.nicuTime,
-          previous_condition: baby.previousCondition,
-          referral_code: baby.referralCode,
-          caregiver_email: baby.caregiverEmail,
-          caregiver_phone: baby.caregiverPhone,
-          created_by: baby.createdBy,
-          created_at: baby.createdAt,
-          updated_at: baby.updatedAt,
-        })
+        .values({ id: baby.id, created_by: baby.createdBy, created_at: baby.createdAt, ...babyRow(baby) } as never)
         .execute(),
     ).pipe(Effect.asVoid),
   update: (id, patch) => {
-    const row: Record<string, unknown> = {};
-    for (const [key, column] of Object.entries(babyColumns)) {
-      const value = patch[key as keyof typeof babyColumns];
-      if (value !== undefined) row[column] = value;
-    }
+    const row = babyRow(patch);
     if (Object.keys(row).length === 0) return Effect.void;
     return run(db, (ex) => ex.updateTable("babies").set(row).where("id", "=", id).execute()).pipe(Effect.asVoid);
   },

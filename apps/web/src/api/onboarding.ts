@@ -1,4 +1,5 @@
 import { request } from "./client.ts";
+import type { OnboardingStep, UserStatus } from "@crown/core";
 import type { Baby, PhysicianRef } from "./types.ts";
 
 /** Baby registration, providers, BAA, disclaimer and quiz flags (spec section 7). */
@@ -28,7 +29,7 @@ const withName = (b: BabyInput): BabyInput => ({
 });
 
 export const registerBaby = (b: BabyInput) =>
-  request<{ parent_status?: string; baby?: Baby; identifier?: string }>("POST", "/user/register-baby", { json: withName(b) });
+  request<{ parent_status: UserStatus; step: OnboardingStep; baby?: Baby; identifier?: string }>("POST", "/user/register-baby", { json: withName(b) });
 export const updateBaby = (b: BabyInput) => request<unknown>("POST", "/user/update-baby", { json: withName(b) });
 export const addBaby = (b: BabyInput) => request<Baby>("POST", "/user/add-baby", { json: withName(b) });
 export const updateChild = (b: BabyInput) => request<Baby>("POST", "/user/update-child", { json: withName(b) });
@@ -38,12 +39,17 @@ export const searchPhysicians = (name: string, signal?: AbortSignal) =>
 
 export const staffPhysicians = () => request<ReadonlyArray<PhysicianRef>>("GET", "/physician/list");
 
+/** The onboarding answers carry core's step, which the portal routes by. */
+interface StepAnswer {
+  step: OnboardingStep;
+}
+
 export const signBaa = (v: { identifier: string; email: string; name: string; covered_entity: string }) =>
-  request<unknown>("POST", "/user/sign-baa", { json: v });
+  request<StepAnswer>("POST", "/user/sign-baa", { json: v });
 
-export const acceptDisclaimer = () => request<unknown>("POST", "/user/accept-disclaimer", { json: { accepted: true } });
+export const acceptDisclaimer = () => request<StepAnswer>("POST", "/user/accept-disclaimer", { json: { accepted: true } });
 
-export interface QuizGrade {
+export interface QuizGrade extends StepAnswer {
   passed: boolean;
   mode: "cap" | "nocap";
   score: number;

@@ -1,4 +1,4 @@
-import type { UserStatus, UserType } from "@crown/core";
+import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
 import type { WirePage } from "@crown/core/shared/page";
 import type { Api, ResultsOf } from "./wire.ts";
 
@@ -16,6 +16,8 @@ export type Baby = ResultsOf<Api["user"]["babies"]["$get"]>[number];
 
 export interface SignInResult {
   readonly token: string;
+  /** Core's onboarding step: where the portal sends the user. */
+  readonly step: OnboardingStep;
   readonly first_time_login?: boolean;
   readonly isFirstLogin?: boolean;
   readonly is_quiz_time?: boolean;

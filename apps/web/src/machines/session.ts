@@ -1,4 +1,4 @@
-import type { UserStatus, UserType } from "@crown/core";
+import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
 import { assign, createActor, setup } from "xstate";
 import type { Baby, Notification, PhysicianRef, SignInResult } from "../api/types.ts";
 import { forgetToken, keepToken, keptToken } from "../session/persist.ts";
@@ -18,13 +18,14 @@ export interface Session {
   readonly isQuizTime: boolean;
   readonly isFirstLogin: boolean;
   readonly status: UserStatus;
+  /** Core's onboarding step, from the server's answers (session/home.ts routes by it). */
+  readonly step: OnboardingStep;
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
   readonly babies: ReadonlyArray<Baby>;
   readonly selectedBabyId: string | null;
   readonly disclaimerAccepted: boolean;
-  readonly quizCompleted: boolean;
   readonly baaSigned: boolean;
   readonly activePhysicianId: string | null;
   /** With Remember me: the session's absolute end, until which the token outlives the browser. */
@@ -110,13 +111,13 @@ export const sessionFromSignIn = (r: SignInResult, rememberMe = false): Session 
     isQuizTime: Boolean(r.is_quiz_time ?? r.isQuizTime),
     isFirstLogin: Boolean(r.first_time_login ?? r.isFirstLogin),
     status: (r.status ?? r.userStatus ?? "Active") as UserStatus,
+    step: r.step,
     email: r.email ?? r.userEmail ?? "",
     firstName: r.first_name,
     lastName: r.last_name,
     babies,
     selectedBabyId: babies[0]?.identifier ?? null,
     disclaimerAccepted: Boolean(r.disclaimer_accepted),
-    quizCompleted: false,
     baaSigned: Boolean(r.baa_signed),
     // Staff act for the first of their physicians until they choose another (spec section 6).
     activePhysicianId: r.physicians?.[0]?.identifier ?? null,

@@ -12,6 +12,7 @@ import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { FormField } from "../forms/fields.tsx";
 
 /** The server's message for an expired password; the login shows its own text with a reset link. */
 export const PASSWORD_EXPIRED_MESSAGE = "Your password has expired. Please reset your password.";
@@ -51,7 +52,7 @@ export default function Login() {
     try {
       const { results } = await signIn(valid.email, form.values.password, remember);
       const session = sessionFromSignIn(results, remember);
-      if (session.status === "WaitingApproval") {
+      if (session.step === "waitingApproval") {
         setError({ message: "Your account needs approval before proceeding further! We will contact you once an administrator has reviewed it.", httpStatus: 403, status: "WaitingApproval" });
         return;
       }
@@ -84,15 +85,7 @@ export default function Login() {
       </div>
       <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Sign in">
         <Field name="email" label="Email" type="email" autoComplete="username" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={form.values.password}
-          onChange={(v) => form.set("password", v)}
-          error={form.errors.password}
-        />
+        <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
         <div className="row-between">
           <CheckField name="remember_me" isSelected={remember} onChange={setRemember}>
             Remember me

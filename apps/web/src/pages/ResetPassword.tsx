@@ -8,6 +8,7 @@ import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
+import { NewPasswordFields } from "../forms/passwords.tsx";
 
 /** The mobile app opens the same path and query through its own scheme. */
 export const appDeepLink = (search: string) => `crown://reset-password${search}`;
@@ -77,17 +78,7 @@ export default function ResetPassword() {
             <Field name="last_name" label="Last name" autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
           </div>
         ) : null}
-        <Field
-          name="password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          value={form.values.password}
-          onChange={(v) => form.set("password", v)}
-          error={form.errors.password}
-          description="At least 8 characters with an upper case letter, a lower case letter, a number and one of !@#$%^&*-_"
-        />
-        <Field name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" value={form.values.confirm_password} onChange={(v) => form.set("confirm_password", v)} error={form.errors.confirm_password} />
+        <NewPasswordFields form={form} label="New password" />
         {form.formError ? (
           <FormMessage tone="error">
             {form.formError}{" "}

@@ -8,6 +8,7 @@ import { CheckField, Field, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { NewPasswordFields } from "../forms/passwords.tsx";
 
 type Role = "physician" | "parent" | "other";
 const ROLES: ReadonlyArray<{ id: Role; label: string; text: string }> = [
@@ -92,17 +93,7 @@ export default function SignUp() {
           <Field name="last_name" label="Last name" autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
         </div>
         <Field name="email" label="Email" type="email" autoComplete="email" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
-        <Field
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          value={form.values.password}
-          onChange={(v) => form.set("password", v)}
-          error={form.errors.password}
-          description="At least 8 characters with an upper case letter, a lower case letter, a number and one of !@#$%^&*-_"
-        />
-        <Field name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" value={form.values.confirm_password} onChange={(v) => form.set("confirm_password", v)} error={form.errors.confirm_password} />
+        <NewPasswordFields form={form} />
         <Field
           name="phone"
           label="Mobile number"

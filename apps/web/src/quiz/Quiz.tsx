@@ -46,7 +46,7 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
     submitQuiz({ identifier: session?.userIdentifier, mode, answers })
       .then(({ results }) => {
         // The server's grade decides: only a cap pass clears the quiz due.
-        if (results.passed) updateSession({ isQuizTime: results.is_quiz_time, quizCompleted: true });
+        if (results.passed) updateSession({ isQuizTime: results.is_quiz_time, step: results.step });
       })
       .catch((e) => {
         if (passed) setSaveError(messageOf(e));

@@ -15,7 +15,8 @@ configureApi({
   },
   onBaaRequired: () => {
     const session = sessionActor.getSnapshot().context.session;
-    if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false } });
+    // The server's 403 BaaRequired: the agreement is the step now.
+    if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false, step: "baa" } });
   },
 });
 

@@ -23,8 +23,8 @@ export function DisclaimerDialog({ isOpen }: { isOpen: boolean }) {
     setPending(true);
     setError(null);
     try {
-      await acceptDisclaimer();
-      updateSession({ disclaimerAccepted: true, isFirstLogin: false });
+      const { results } = await acceptDisclaimer();
+      updateSession({ disclaimerAccepted: true, isFirstLogin: false, step: results.step });
       navigate("/quiz-instructions");
     } catch (err) {
       setError(messageOf(err, DISCLAIMER_REQUIRED));

@@ -23,8 +23,8 @@ export default function Baa() {
     if (!valid) return focusFirstError();
     setPending(true);
     try {
-      await signBaa({ identifier: session.userIdentifier, email: session.email, name: valid.name, covered_entity: valid.covered_entity });
-      updateSession({ baaSigned: true });
+      const { results } = await signBaa({ identifier: session.userIdentifier, email: session.email, name: valid.name, covered_entity: valid.covered_entity });
+      updateSession({ baaSigned: true, step: results.step });
       navigate("/dashboard", { replace: true });
     } catch (err) {
       form.serverErrors(err);

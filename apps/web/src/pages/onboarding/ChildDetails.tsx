@@ -51,7 +51,6 @@ export default function ChildDetails() {
       const { physician_name: _ignored, ...payload } = draft;
       const { gender: _g, ethnicity: _e, nicu_time: _n, previous_condition: _p, ...baby } = payload;
       const { results } = await registerBaby({ ...baby, ...answersPayload(skipped === 3 ? { ...answers, previous_condition: "" } : answers) });
-      const parentStatus = results?.parent_status ?? "Active";
       let babies = undefined;
       try {
         babies = (await getProfile()).results.babies;
@@ -59,17 +58,16 @@ export default function ChildDetails() {
         // the list refreshes on the next sign-in
       }
       clearDraft();
-      if (parentStatus === "WaitingApproval") {
-        updateSession({ status: "WaitingApproval" });
+      // The server's answer says where the parent is now: waiting for an administrator, or onwards.
+      updateSession({
+        status: results.parent_status,
+        step: results.step,
+        ...(babies ? { babies, selectedBabyId: babies[babies.length - 1]?.identifier ?? null } : {}),
+      });
+      if (results.step === "waitingApproval") {
         setApproval(true);
         return;
       }
-      updateSession({
-        status: "Active",
-        isFirstLogin: true,
-        disclaimerAccepted: false,
-        ...(babies ? { babies, selectedBabyId: babies[babies.length - 1]?.identifier ?? null } : {}),
-      });
       navigate("/dashboard", { replace: true });
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.errors).some((f) => BABY_FIELDS.includes(f))) {

@@ -2,9 +2,11 @@ import { ChangePasswordForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Form } from "react-aria-components";
 import { changePassword } from "../../api/accounts.ts";
-import { Field, FormMessage, SubmitButton } from "../../ui/fields.tsx";
+import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
 import { toast } from "../../ui/toasts.tsx";
+import { FormField } from "../../forms/fields.tsx";
+import { NewPasswordFields } from "../../forms/passwords.tsx";
 
 const blank = { old_password: "", password: "", confirm_password: "" };
 
@@ -32,18 +34,8 @@ export function ChangePassword() {
       <h2 id="section-title">Change Password</h2>
       <p className="muted">Changing your password signs you out on every other device.</p>
       <Form onSubmit={submit} className="form narrow-form" validationBehavior="aria" aria-label="Change password">
-        <Field name="old_password" label="Old password" type="password" autoComplete="current-password" value={form.values.old_password} onChange={(v) => form.set("old_password", v)} error={form.errors.old_password} />
-        <Field
-          name="password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          value={form.values.password}
-          onChange={(v) => form.set("password", v)}
-          error={form.errors.password}
-          description="At least 8 characters with an upper case letter, a lower case letter, a number and one of !@#$%^&*-_"
-        />
-        <Field name="confirm_password" label="Confirm password" type="password" autoComplete="new-password" value={form.values.confirm_password} onChange={(v) => form.set("confirm_password", v)} error={form.errors.confirm_password} />
+        <FormField form={form} name="old_password" label="Old password" type="password" autoComplete="current-password" />
+        <NewPasswordFields form={form} label="New password" />
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
         <div className="form-actions">
           <SubmitButton isPending={pending}>Change Password</SubmitButton>

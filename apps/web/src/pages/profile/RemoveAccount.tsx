@@ -5,8 +5,9 @@ import { Link } from "react-router-dom";
 import { encodePassword, request } from "../../api/client.ts";
 import { links } from "../../config.ts";
 import { useSession } from "../../session/store.ts";
-import { Field, FormMessage, SubmitButton } from "../../ui/fields.tsx";
+import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
+import { FormField } from "../../forms/fields.tsx";
 
 const requestRemoval = (password: string, reason: string) =>
   request<{ identifier: string; requested_at: string }>("POST", "/user/remove-account", {
@@ -72,16 +73,7 @@ export default function RemoveAccount() {
         </>
       ) : (
         <Form onSubmit={submit} className="form narrow-form" validationBehavior="aria" aria-label="Request account removal">
-          <Field
-            name="password"
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            value={form.values.password}
-            onChange={(v) => form.set("password", v)}
-            error={form.errors.password}
-            description="Confirm with the password you sign in with."
-          />
+          <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" description="Confirm with the password you sign in with." />
           <TextField className="field" name="reason" value={form.values.reason} onChange={(v) => form.set("reason", v)} isInvalid={Boolean(form.errors.reason)} validationBehavior="aria" maxLength={1000}>
             <Label>Why are you leaving? (optional)</Label>
             <TextArea rows={3} />

@@ -80,3 +80,17 @@ export const ACTIVE_STATUS = "Active" satisfies UserStatus;
 export const isActive = (user: { readonly status: UserStatus }) => user.status === ACTIVE_STATUS;
 /** Blocked by an admin: nothing works for the account until it is unblocked. */
 export const isBlocked = (user: { readonly status: UserStatus }) => user.status === "Blocked";
+
+/** What the machine reads of a stored account. */
+export interface AccountHolder {
+  readonly type: UserType;
+  readonly status: UserStatus;
+  readonly emailVerifiedAt: Date | null;
+}
+
+/** The account's status after an event, or null when its status does not allow it. */
+export const statusAfter = (account: AccountHolder, event: AccountEvent): UserStatus | null =>
+  nextStatus(account.status, { type: account.type, emailVerified: account.emailVerifiedAt !== null }, event);
+
+/** May this account take this event now? Every other feature asks this rather than reading a status list. */
+export const accountCan = (account: AccountHolder, event: AccountEvent): boolean => statusAfter(account, event) !== null;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createActor } from "xstate";
 import { adjacencyMapToArray, createTestModel, getAdjacencyMap, getShortestPaths, getSimplePaths, toDirectedGraph } from "xstate/graph";
 import { changeStatus } from "./service.ts";
-import { type AccountContext, type AccountEvent, accountStatusMachine, nextStatus, USER_STATUSES, USER_TYPES, type UserStatus, type UserType } from "./status.ts";
+import { type AccountContext, type AccountEvent, accountStatusMachine, nextStatus, USER_STATUSES, USER_TYPES, type UserStatus, type UserType } from "./lifecycle.ts";
 import { authenticate } from "./service.ts";
 import { aSignUpOf, followVerificationLink, lastVerificationLink, makeTestWorld, signInAs } from "../testing/index.ts";
 import { signUp } from "./service.ts";

@@ -1,0 +1,24 @@
+import { Effect, Option } from "effect";
+import { Unauthenticated } from "../shared/errors.ts";
+import { now, Secrets } from "../shared/ports.ts";
+import { type Caller, Sessions, Users } from "./model.ts";
+
+/** Resolves a bearer token to its caller; every failure is the same 401. */
+export const authenticate = (token: string | null) =>
+  Effect.gen(function* () {
+    const unauthenticated = new Unauthenticated({ message: Unauthenticated.default });
+    if (!token) return yield* unauthenticated;
+    const secrets = yield* Secrets;
+    const sessions = yield* Sessions;
+    const at = yield* now;
+    const found = yield* sessions.findByDigest(secrets.digest(token));
+    if (Option.isNone(found)) return yield* unauthenticated;
+    const session = found.value;
+    const idleExpired = session.idleTimeoutSeconds !== null && at.getTime() - session.lastSeenAt.getTime() > session.idleTimeoutSeconds * 1000;
+    if (session.revokedAt !== null || session.expiresAt.getTime() <= at.getTime() || idleExpired) return yield* unauthenticated;
+    const user = yield* (yield* Users).findById(session.userId);
+    if (Option.isNone(user) || user.value.status === "Blocked") return yield* unauthenticated;
+    // Touch at most once a minute: the idle limit is in minutes, and it spares a write per request.
+    if (at.getTime() - session.lastSeenAt.getTime() > 60_000) yield* sessions.touch(session.id, at);
+    return { user: user.value, session } satisfies Caller;
+  });

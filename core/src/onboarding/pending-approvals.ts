@@ -1,0 +1,21 @@
+import { Effect } from "effect";
+import { accountSummary } from "../accounts/present.ts";
+import { Users } from "../accounts/model.ts";
+import { pageOf } from "../notifications/service.ts";
+import { requireAdmin } from "./approvals.ts";
+import { Babies } from "./model.ts";
+import { presentBabies } from "./present.ts";
+
+/** The accounts waiting for an administrator, oldest first, with a parent's babies. */
+export const listPendingApprovals = (page: number, perPage = 10) =>
+  Effect.gen(function* () {
+    yield* requireAdmin;
+    const pending = [...(yield* (yield* Users).listByStatus("WaitingApproval"))].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    const slice = pending.slice((page - 1) * perPage, page * perPage);
+    const data = [];
+    for (const user of slice) {
+      const babies = user.type === "parent" ? yield* presentBabies(yield* (yield* Babies).listByParent(user.id)) : [];
+      data.push({ ...accountSummary(user), created_at: user.createdAt.toISOString(), babies });
+    }
+    return pageOf(data, pending.length, page, perPage);
+  });
