@@ -5,3 +5,4 @@ export type { SessionPresenter } from "./presenters.ts";
 export { documented, openApiDocument } from "./openapi.ts";
 export { requireCaller } from "./middleware.ts";
 export { jsonBody, bearerToken, pageParam, decodePasswords } from "./request.ts";
+export { BUSY_MESSAGE, DEFAULT_LOAD_LIMIT, shedLoad, type LoadLimit } from "./load-shedding.ts";

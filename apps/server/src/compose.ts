@@ -103,6 +103,7 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
       runtime: services.runtime,
       presenter: sessionPresenter,
       publicUrl: config.publicUrl,
+      loadLimit: { maxInFlight: config.maxInFlight, retryAfterSeconds: 1 },
       publicConfig: {
         buy_kits_url: config.buyKitsUrl,
         webinar_url: config.webinarUrl,

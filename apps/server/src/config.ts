@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly playStoreUrl: string | undefined;
   /** A video on finding the referral code (`HELP_VIDEO_URL`); unset, the portal links its own help page. */
   readonly helpVideoUrl: string | undefined;
+  /** API requests in progress at most before new ones get 503 with Retry-After (`CROWN_MAX_IN_FLIGHT`, default 256). */
+  readonly maxInFlight: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -51,5 +53,6 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     appStoreUrl: env.APP_STORE_URL || undefined,
     playStoreUrl: env.PLAY_STORE_URL || undefined,
     helpVideoUrl: env.HELP_VIDEO_URL || undefined,
+    maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, 256)),
   };
 };
