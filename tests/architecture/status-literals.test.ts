@@ -20,7 +20,7 @@ const COMMON = new Set(["routing", "closed", "done", "quiz", "baa", "disclaimer"
 
 const lifecycles: ReadonlyArray<{ name: string; file: string; statuses: ReadonlyArray<string> }> = [
   { name: "report", file: "core/src/report/lifecycle.ts", statuses: REPORT_STATUSES },
-  { name: "account", file: "core/src/accounts/status.ts", statuses: USER_STATUSES },
+  { name: "account", file: "core/src/accounts/lifecycle.ts", statuses: USER_STATUSES },
   { name: "onboarding", file: "core/src/onboarding/lifecycle.ts", statuses: ONBOARDING_STEPS },
   // The kiosk's states, read from the machine (React reads them with `state.matches`, typed by XState).
   { name: "kiosk", file: "core/src/kiosk/machine.ts", statuses: Object.keys(kioskMachine.config.states ?? {}) },

@@ -174,6 +174,33 @@ describe("public screens", () => {
     expect(total).toBeLessThanOrEqual(200 * 1024);
   });
 
+  test("the portal's files go out brotli-compressed; hashed assets are cached for a year, the HTML checked each time", async () => {
+    const { page } = await openTab(browser, server.url);
+    const answers: { url: string; encoding?: string; cache?: string; length: number }[] = [];
+    page.on("response", (r) => {
+      const h = r.headers();
+      answers.push({ url: r.url(), encoding: h["content-encoding"], cache: h["cache-control"], length: Number(h["content-length"] ?? 0) });
+    });
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    await page.waitForLoadState("networkidle");
+    const html = answers.find((a) => a.url === `${server.url}/`);
+    expect(html?.cache).toBe("no-cache");
+    const scripts = answers.filter((a) => /\/assets\/.+\.js$/.test(a.url));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => s.encoding === "br").length).toBeGreaterThan(0);
+    for (const s of scripts) {
+      // A file under 1 KB is sent as it is: compressing it saves less than the header costs.
+      if (s.encoding !== "br") expect(s.length, s.url).toBeLessThan(1024);
+      expect(s.cache, s.url).toBe("public, max-age=31536000, immutable");
+    }
+    // The capture pages' ONNX runtime: most of their bytes.
+    const wasm = await fetch(`${server.url}/ort/ort-wasm-simd-threaded.wasm`, { headers: { "accept-encoding": "br" } });
+    expect(wasm.headers.get("content-encoding")).toBe("br");
+    expect(Number(wasm.headers.get("content-length"))).toBeLessThan(6_000_000);
+    await wasm.arrayBuffer();
+  });
+
   test("signed-out users are sent to login from signed-in routes", async () => {
     const { page } = await openTab(browser, server.url, DESKTOP);
     for (const path of ["/dashboard", "/profile", "/baby-details", "/baa"]) {

@@ -4,6 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { Env } from "./env.ts";
 import { bodyPolicy } from "./body-policy.ts";
 import { HttpFailure, type HttpRuntime } from "./effect-bridge.ts";
+import { type LoadLimit, shedLoad } from "./load-shedding.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
@@ -37,6 +38,8 @@ export interface ApiOptions {
   readonly liveCheckSeconds?: number;
   /** Public settings for the portal (GET /config): the external shop, webinar, app store and help video addresses. */
   readonly publicConfig?: Readonly<Record<string, string>>;
+  /** API requests in progress at most before new ones are answered 503 (default `DEFAULT_LOAD_LIMIT`). */
+  readonly loadLimit?: LoadLimit;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -75,6 +78,10 @@ export type AppType = ReturnType<typeof apiRoutes>;
 export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => void) => {
   const app = new Hono<Env>();
   app.use("*", requestId());
+  // One bound for every API, Crown's and FHIR's: they share the event loop and the database pool.
+  const shed = shedLoad(options.loadLimit);
+  app.use(`${API_BASE}/*`, shed);
+  app.use(`${FHIR_BASE}/*`, shed);
   app.use(
     "*",
     secureHeaders({

@@ -6,3 +6,4 @@ export { documented, openApiDocument } from "./openapi.ts";
 export { requireCaller } from "./middleware.ts";
 export { jsonBody, bearerToken, pageParam, decodePasswords } from "./request.ts";
 export { FHIR_BASE } from "./routes/fhir.ts";
+export { BUSY_MESSAGE, DEFAULT_LOAD_LIMIT, shedLoad, type LoadLimit } from "./load-shedding.ts";

@@ -2,12 +2,15 @@ import { parseArgs } from "node:util";
 import { Cause, Effect, Runtime } from "effect";
 import { Accounts, Onboarding, type UserType, USER_TYPES } from "@crown/core";
 import { readConfig } from "./config.ts";
-import { composeServices } from "./compose.ts";
+import { composeServices, repoRoot } from "./compose.ts";
 import { startServer } from "./start.ts";
+import { buildWeb } from "./commands/build-web.ts";
 import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
 
+  build [--force]               build the web portal and kiosk unless they are up to date (content hash),
+                                with brotli and gzip copies of every compressible file
   start                         serve the API, the web portal and the kiosk (PORT, CROWN_DATA_DIR, DATABASE_URL, ...)
   migrate                       apply database migrations
   user:create --role <role> --email <e> --password <p> [--first-name F] [--last-name L]
@@ -47,6 +50,11 @@ const describeError = (error: unknown): string => {
 export const main = async (argv: string[]): Promise<number> => {
   const [command, ...rest] = argv;
   switch (command) {
+    case "build": {
+      const { values } = parseArgs({ args: rest, options: { force: { type: "boolean", default: false } } });
+      await buildWeb({ root: repoRoot, force: values.force ?? false });
+      return 0;
+    }
     case "start":
       await startServer(readConfig());
       return 0;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Effect, Layer, ManagedRuntime } from "effect";
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooksLayer, QuizAnswerKey } from "@crown/core";
@@ -14,7 +14,7 @@ import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 import { sessionPresenter } from "./presenter.ts";
-import { mountModelAssets } from "./static-assets.ts";
+import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
@@ -83,12 +83,18 @@ export type Services = Awaited<ReturnType<typeof composeServices>>;
 
 const relativeToCwd = (dir: string) => path.relative(process.cwd(), dir) || ".";
 
-/** Serves a built single-page app under `prefix`, falling back to its index.html for client routes. */
+/**
+ * Serves a built single-page app under `prefix`, falling back to its index.html for client routes.
+ * `crown build` wrote a brotli and a gzip copy beside each file: the browser gets the one it accepts.
+ */
 const mountSpa = (app: Hono<Env>, prefix: string, dir: string) => {
   const root = relativeToCwd(dir);
   const strip = prefix === "/" ? undefined : (p: string) => p.slice(prefix.length - 1);
-  app.use(`${prefix}*`, serveStatic({ root, ...(strip ? { rewriteRequestPath: strip } : {}) }));
-  app.get(`${prefix}*`, serveStatic({ root, path: "index.html" }));
+  const onFound = (file: string, c: Context<Env>) => {
+    c.header("cache-control", staticCacheControl(file));
+  };
+  app.use(`${prefix}*`, serveStatic({ root, precompressed: true, onFound, ...(strip ? { rewriteRequestPath: strip } : {}) }));
+  app.get(`${prefix}*`, serveStatic({ root, path: "index.html", precompressed: true, onFound }));
 };
 
 /** The last entry of a comma-separated header that proxies append to. */
@@ -100,6 +106,7 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
       runtime: services.runtime,
       presenter: sessionPresenter,
       publicUrl: config.publicUrl,
+      loadLimit: { maxInFlight: config.maxInFlight, retryAfterSeconds: 1 },
       publicConfig: {
         buy_kits_url: config.buyKitsUrl,
         webinar_url: config.webinarUrl,
@@ -133,7 +140,7 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
           return c.json({ status: "unavailable" }, 503);
         }
       });
-      mountModelAssets(app);
+      mountModelAssets(app, undefined, path.join(process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"), "ort"));
       mountSpa(app, "/kiosk/", path.join(repoRoot, "apps/kiosk/dist"));
       // CROWN_WEB_DIST: a snapshot of the built portal (browser tests pin one while others rebuild).
       mountSpa(app, "/", process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"));

@@ -28,6 +28,8 @@ export interface ServerConfig {
   readonly leaseSeconds: number;
   /** How often crash recovery runs in a process with the worker (`CROWN_RECOVERY_SECONDS`, ADR 0029). */
   readonly recoverySeconds: number;
+  /** API requests in progress at most before new ones get 503 with Retry-After (`CROWN_MAX_IN_FLIGHT`, default 256). */
+  readonly maxInFlight: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -59,5 +61,6 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     helpVideoUrl: env.HELP_VIDEO_URL || undefined,
     leaseSeconds: Math.max(1, int(env.CROWN_LEASE_SECONDS, LEASE_SECONDS)),
     recoverySeconds: Math.max(1, int(env.CROWN_RECOVERY_SECONDS, RECOVERY_SECONDS)),
+    maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, 256)),
   };
 };

@@ -1,5 +1,6 @@
 import { createReadStream, existsSync, statSync } from "node:fs";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, relative } from "node:path";
+import { serveStatic } from "@hono/node-server/serve-static";
 import { Readable } from "node:stream";
 import type { Hono } from "hono";
 import type { Env } from "@crown/http";
@@ -21,7 +22,13 @@ const sendFile = (file: string) => {
   });
 };
 
-export const mountModelAssets = (app: Hono<Env>, modelPath = process.env.CROWN_MODEL ?? DEFAULT_MODEL_PATH) => {
+/** Vite names what it emits under assets/ by content hash, so a file there never changes: cache it for a year. */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(\.(br|gz))?$/;
+
+/** Cache-Control for a file of a built app: hashed assets forever; the HTML that names them, and anything unhashed, checked every time. */
+export const staticCacheControl = (file: string): string => (HASHED_ASSET.test(file) ? "public, max-age=31536000, immutable" : "no-cache");
+
+export const mountModelAssets = (app: Hono<Env>, modelPath = process.env.CROWN_MODEL ?? DEFAULT_MODEL_PATH, builtOrtDir?: string) => {
   const files: Record<string, string> = {
     "/models/head-contour.onnx": modelPath,
     "/models/head-contour.json": join(dirname(modelPath), "model.json"),
@@ -34,6 +41,10 @@ export const mountModelAssets = (app: Hono<Env>, modelPath = process.env.CROWN_M
     ortDir = ortWasmDir();
   } catch {
     ortDir = null;
+  }
+  // `crown build` keeps a copy of the runtime with its brotli and gzip forms in the portal's build.
+  if (builtOrtDir && existsSync(builtOrtDir)) {
+    app.get("/ort/:file", serveStatic({ root: relative(process.cwd(), builtOrtDir) || ".", precompressed: true, rewriteRequestPath: (p) => p.replace(/^\/ort/, ""), onFound: (_file, c) => { c.header("cache-control", "public, max-age=3600"); } }));
   }
   app.get("/ort/:file", (c) => {
     const name = basename(c.req.param("file"));

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser } from "../accounts/model.ts";
-import { isActive } from "../accounts/status.ts";
+import { isActive } from "../accounts/lifecycle.ts";
 import { NotFound } from "../shared/errors.ts";
 import { now, Random } from "../shared/ports.ts";
 import { throttle } from "../shared/throttle.ts";

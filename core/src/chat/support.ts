@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
-import { isActive } from "../accounts/status.ts";
+import { isActive } from "../accounts/lifecycle.ts";
 import { publish, publishToAll } from "../live/service.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";

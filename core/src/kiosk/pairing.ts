@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
-import { isActive } from "../accounts/status.ts";
+import { isActive } from "../accounts/lifecycle.ts";
 import { displayName } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { Forbidden, Unauthenticated, ValidationFailed } from "../shared/errors.ts";

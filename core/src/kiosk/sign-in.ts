@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
-import { isActive, isBlocked } from "../accounts/status.ts";
+import { isActive, isBlocked } from "../accounts/lifecycle.ts";
 import { displayName, requireActive } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";

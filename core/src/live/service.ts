@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser, Sessions, Users } from "../accounts/model.ts";
-import { isBlocked } from "../accounts/status.ts";
+import { isBlocked } from "../accounts/lifecycle.ts";
 import { now } from "../shared/ports.ts";
 import { type LiveEvent, LiveEvents, type LiveEventType } from "./model.ts";
 

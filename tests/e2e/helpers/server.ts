@@ -29,7 +29,8 @@ export const freePort = () =>
 export const ensureWebBuilt = () => {
   if (process.env.CROWN_E2E_SKIP_BUILD === "1" && existsSync(path.join(repoRoot, "apps/web/dist/index.html"))) return;
   if (existsSync(path.join(repoRoot, "apps/web/dist/index.html")) && process.env.CROWN_E2E_REBUILD !== "1") return;
-  const r = spawnSync("pnpm", ["--filter", "@crown/web", "build"], { cwd: repoRoot, stdio: "inherit" });
+  // The root build: both apps, with the brotli and gzip copies the server sends (crown build).
+  const r = spawnSync("pnpm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
   if (r.status !== 0) throw new Error("Building apps/web failed");
 };
 

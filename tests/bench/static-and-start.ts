@@ -1,0 +1,107 @@
+// What a browser downloads, and how long a second `pnpm start` takes (issue 19, items 3 and 4).
+// Prints the bytes Chromium transferred (brotli, as the server negotiates) for the sign-in page and for
+// the Auto Capture page (its scripts, the ONNX runtime's wasm and the model), then the time from
+// `pnpm start` to ready on a data directory that has started once before (the web build up to date).
+// A script rather than a vitest bench: it starts servers and a browser for minutes, past the runner's
+// limits. Run with
+//   pnpm bench:static
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "playwright";
+import { fakeCameraClip, launchWithFakeCamera, signIn } from "../e2e/helpers/capture.ts";
+import { launchChromium, openTab } from "../e2e/helpers/browser.ts";
+import { DEMO, freePort, repoRoot, startCrown } from "../e2e/helpers/server.ts";
+
+/** Bytes on the wire (encoded body plus headers) of every response `page` receives while `during` runs. */
+const transferred = async (page: Page, during: () => Promise<void>, idle = true) => {
+  const sizes: Promise<number>[] = [];
+  const onResponse = (r: import("playwright").Response) => {
+    sizes.push(
+      r
+        .request()
+        .sizes()
+        .then((s) => s.responseBodySize + s.responseHeadersSize, () => 0),
+    );
+  };
+  page.on("response", onResponse);
+  await during();
+  // The capture page never goes network-idle (the camera runs): the caller waits for what it needs.
+  if (idle) await page.waitForLoadState("networkidle");
+  page.off("response", onResponse);
+  return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+};
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+/** `pnpm start` on `dataDir` until /readyz answers; the milliseconds it took. */
+const timedStart = async (dataDir: string): Promise<number> => {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn("pnpm", ["start"], { cwd: repoRoot, env: { ...process.env, PORT: String(port), CROWN_DATA_DIR: dataDir }, stdio: "ignore", detached: true });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`pnpm start exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+      if (ok) return performance.now() - started;
+      if (performance.now() - started > 180_000) throw new Error("pnpm start did not become ready in 3 minutes");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+};
+
+const main = async () => {
+  const build = spawnSync("pnpm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("pnpm run build failed");
+  const server = await startCrown();
+  const lines: string[] = [];
+  try {
+    const browser = await launchChromium();
+    const { page } = await openTab(browser, server.url);
+    const signInBytes = await transferred(page, async () => {
+      await page.goto("/");
+      await page.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    });
+    lines.push(`sign-in page: ${kb(signInBytes)} transferred (every response, brotli where offered)`);
+    await browser.close();
+
+    const camera = await launchWithFakeCamera(fakeCameraClip());
+    const tab = await openTab(camera, server.url);
+    await signIn(tab.page, DEMO.parent, server.password(DEMO.parent));
+    const captureBytes = await transferred(tab.page, async () => {
+      await tab.page.goto("/capture?cap=1");
+      // The model and the runtime load when Auto Capture starts: wait for them.
+      await Promise.all([
+        tab.page.waitForResponse((r) => r.url().includes("/ort/") && r.url().endsWith(".wasm"), { timeout: 120_000 }),
+        tab.page.waitForResponse((r) => r.url().endsWith("/models/head-contour.onnx"), { timeout: 120_000 }),
+      ]);
+      await new Promise((r) => setTimeout(r, 3_000));
+    }, false);
+    lines.push(`capture page (Auto Capture): ${kb(captureBytes)} transferred after sign-in`);
+    await camera.close();
+  } finally {
+    await server.stop();
+  }
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-bench-start-"));
+  try {
+    const first = await timedStart(dataDir);
+    const second = await timedStart(dataDir);
+    lines.push(`pnpm start to ready: first ${(first / 1000).toFixed(1)} s (fresh data dir), second ${(second / 1000).toFixed(1)} s (build up to date)`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(lines.join("\n"));
+};
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
