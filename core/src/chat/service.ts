@@ -6,7 +6,7 @@ import { Notifications } from "../notifications/model.ts";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { Reports } from "../report/model.ts";
-import { queueMail } from "../report/mail-jobs.ts";
+import { queueMail } from "../shared/mail-jobs.ts";
 import { Forbidden, NotFound, RateLimited, TooLarge, ValidationFailed } from "../shared/errors.ts";
 import { audit, BlobStore, ContentSniffer, now, Random, RateLimiter, RequestContext, Secrets, transaction } from "../shared/ports.ts";
 import { Email, validate } from "../shared/validation.ts";

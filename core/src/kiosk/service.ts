@@ -4,7 +4,7 @@ import { Babies } from "../onboarding/model.ts";
 import { displayName, physicianName, requireActive } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { addPatient, listPatients } from "../practice/service.ts";
-import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "../report/capture.ts";
+import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "../report/index.ts";
 import { uploadAttachments, type UploadPart } from "../report/upload.ts";
 import { Reports } from "../report/model.ts";
 import { Forbidden, NotFound, RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";

@@ -13,6 +13,7 @@ import {
   type ReportPatch,
   Reports,
   type ReportsPort,
+  INITIAL_REPORT_STATUS,
   type ReportStatus,
   type ReportVersion,
   ReportVersions,
@@ -20,6 +21,8 @@ import {
   ReviewActions,
   type ReviewActionsPort,
   type UploadCut,
+  reviewable,
+  statusesWhere,
 } from "@crown/core/report/index";
 import { Effect, Layer, Option } from "effect";
 import { type ColumnType, type Kysely, type Selectable, sql, type Transaction } from "kysely";
@@ -130,6 +133,9 @@ export interface ReportsDatabase extends Database {
   babies: { id: string; parent_id: string | null; physician_id: string | null };
 }
 
+/** The review queue's statuses: the lifecycle's answer, not a list of our own. */
+const REVIEWABLE = statusesWhere(reviewable);
+
 type Ex = Kysely<ReportsDatabase> | Transaction<ReportsDatabase>;
 
 const run = <A>(db: Kysely<Database>, f: (ex: Ex) => Promise<A>): Effect.Effect<A> =>
@@ -235,7 +241,7 @@ export const makeReports = (db: Kysely<Database>): ReportsPort => ({
   },
   reviewQueue: ({ page: n, perPage }) =>
     run(db, async (ex) => {
-      const base = ex.selectFrom("reports").where("status", "in", ["analyzed", "in_review"]);
+      const base = ex.selectFrom("reports").where("status", "in", [...REVIEWABLE]);
       const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
       const rows = await base.selectAll().orderBy("submitted_at", "asc").orderBy("id").limit(perPage).offset((n - 1) * perPage).execute();
       return page(rows.map(reportFromRow), Number(count));
@@ -280,11 +286,23 @@ export const makeReports = (db: Kysely<Database>): ReportsPort => ({
         }),
   uploadsForBaby: (babyId, { page: n, perPage }) =>
     run(db, async (ex) => {
-      const base = ex.selectFrom("reports").where("baby_id", "=", babyId).where("status", "<>", "draft");
+      const base = ex.selectFrom("reports").where("baby_id", "=", babyId).where("status", "<>", INITIAL_REPORT_STATUS);
       const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
       const rows = await base.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(perPage).offset((n - 1) * perPage).execute();
       return page(rows.map(reportFromRow), Number(count));
     }),
+  parentsOf: (reportIds) =>
+    reportIds.length === 0
+      ? Effect.succeed(new Map())
+      : run(db, (ex) =>
+          ex
+            .selectFrom("reports as r")
+            .innerJoin("babies as b", "b.id", "r.baby_id")
+            .innerJoin("users as u", "u.id", "b.parent_id")
+            .select(["r.id as report_id", "u.first_name", "u.last_name"])
+            .where("r.id", "in", [...reportIds])
+            .execute(),
+        ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.report_id, { firstName: row.first_name, lastName: row.last_name }])))),
   lastSubmitted: (babyIds) =>
     babyIds.length === 0
       ? Effect.succeed(new Map())

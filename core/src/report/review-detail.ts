@@ -1,0 +1,39 @@
+import { Effect, Option } from "effect";
+import { QUALITY_REASONS } from "../measurement/verdict.ts";
+import { babyName } from "../onboarding/model.ts";
+import { Attachments, Measurements, ReviewActions } from "./model.ts";
+import { ageAt, presentAttachment, presentMeasurement, presentSummary } from "./present.ts";
+import { babyOf, previousResults } from "./queries.ts";
+import { reportForReview } from "./review-action.ts";
+
+/** `GET /review/report/{id}`: everything a reviewer looks at, each photo and frame with its overlay and measurement. */
+export const reviewDetail = (reportId: string) =>
+  Effect.gen(function* () {
+    const { report } = yield* reportForReview(reportId);
+    const baby = yield* babyOf(report);
+    const attachments = yield* (yield* Attachments).listByReport(report.id);
+    const measurements = new Map((yield* (yield* Measurements).listByReport(report.id)).map((m) => [m.attachmentId, m]));
+    const actions = yield* (yield* ReviewActions).listByReport(report.id);
+    return {
+      report_identifier: report.id,
+      status: report.status,
+      round: report.round,
+      baby_name: Option.isSome(baby) ? babyName(baby.value) : report.babyName,
+      baby_age: Option.isSome(baby) ? ageAt(baby.value.dateOfBirth, report.submittedAt ?? report.createdAt) : null,
+      submitted_at: report.submittedAt?.toISOString() ?? null,
+      reviewer_identifier: report.reviewerId,
+      note: report.reviewNote,
+      recapture_reasons: report.recaptureReasons,
+      version: report.version,
+      summary: presentSummary(report.analysis),
+      previous_results: yield* previousResults(report),
+      attachments: attachments
+        .filter((a) => a.round === report.round)
+        .map((a) => {
+          const m = measurements.get(a.id);
+          return { ...presentAttachment(a), kind: a.kind, source_identifier: a.sourceId, frame_time: a.frameTime, measurement: m ? presentMeasurement(m) : null };
+        }),
+      actions: actions.map((a) => ({ action: a.action, reviewer_identifier: a.reviewerId, details: a.details, at: a.at.toISOString() })),
+      recapture_reason_options: QUALITY_REASONS,
+    };
+  });
