@@ -1,27 +1,15 @@
 import { request } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
+import type { Point } from "@crown/core/measurement/image";
 import type { VerdictOutcome } from "@crown/core/measurement/index";
+import type { PhotoGeometry } from "@crown/core/report/entities";
+import type { ReportStatus } from "@crown/core/report/lifecycle";
 
 /** The reviewers' and admins' calls (api-contract.md: roles reviewer and admin). */
 
-export interface Point {
-  readonly x: number;
-  readonly y: number;
-}
-export type Segment = readonly [Point, Point];
-
-export interface Overlay {
-  readonly imageWidth: number;
-  readonly imageHeight: number;
-  readonly outline: ReadonlyArray<Point>;
-  readonly noseTip: Point | null;
-  readonly centre: Point | null;
-  readonly apAxis: Point | null;
-  readonly lengthEnds: Segment | null;
-  readonly widthEnds: Segment | null;
-  readonly diagonals: { readonly a: number; readonly b: number; readonly endpoints: { readonly a: Segment; readonly b: Segment } } | null;
-  readonly sticker: { readonly centre: Point; readonly radius: number } | null;
-}
+export type { Point };
+/** What the overlay draws: core's own shape (report/entities.ts, plain types), never a copy. */
+export type Overlay = PhotoGeometry;
 
 export interface ReviewMeasurement {
   readonly attachment_identifier: string;
@@ -76,7 +64,7 @@ export interface ReviewAttachment {
 
 export interface QueueItem {
   readonly report_identifier: string;
-  readonly status: string;
+  readonly status: ReportStatus;
   readonly baby_name: string;
   readonly baby_age: string | null;
   readonly submitted_at: string | null;
