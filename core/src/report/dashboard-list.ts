@@ -4,10 +4,11 @@ import { actingPhysician, requireActive } from "../practice/access.ts";
 import { NotFound } from "../shared/errors.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports } from "./model.ts";
-import { pageResult, uploadItem } from "./present.ts";
+import { uploadItem } from "./present.ts";
 import { attachmentsOf, parentNames } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ListRequest, searchText } from "./requests.ts";
+import { pageOf } from "../notifications/service.ts";
 
 /**
  * `POST /report/list`, the dashboards: a parent names a baby and sees its latest uploads (3 on
@@ -22,11 +23,11 @@ export const dashboardList = (page: number, input: unknown) =>
       const babies = yield* (yield* Babies).listByParent(caller.user.id);
       const baby = request.baby_identifier ? babies.find((b) => b.id === request.baby_identifier) : babies[0];
       if (request.baby_identifier && !baby) return yield* NotFound.of("Baby");
-      if (!baby) return pageResult([], 0, page, perPage);
+      if (!baby) return pageOf([], 0, page, perPage);
       const result = yield* (yield* Reports).uploadsForBaby(baby.id, { page, perPage });
       const attachments = yield* attachmentsOf(result.data);
       yield* auditReportReads(READ_AUDIT.listed, caller, result.data, { list: "dashboard" });
-      return pageResult(result.data.map((r) => uploadItem(r, attachments.get(r.id) ?? [], null)), result.total, page, perPage);
+      return pageOf(result.data.map((r) => uploadItem(r, attachments.get(r.id) ?? [], null)), result.total, page, perPage);
     }
     const { physician } = yield* actingPhysician(request);
     const perPage = request.per_page ?? 5;
@@ -35,7 +36,7 @@ export const dashboardList = (page: number, input: unknown) =>
     const attachments = yield* attachmentsOf(reports);
     const parents = yield* parentNames(reports);
     yield* auditReportReads(READ_AUDIT.listed, caller, reports, { list: "dashboard" });
-    return pageResult(
+    return pageOf(
       result.data.map(({ report, read }) => ({ ...uploadItem(report, attachments.get(report.id) ?? [], parents.get(report.id) ?? null), read })),
       result.total,
       page,

@@ -2,10 +2,11 @@ import { Effect } from "effect";
 import { validate } from "../shared/validation.ts";
 import { readableBaby } from "./access.ts";
 import { Reports } from "./model.ts";
-import { pageResult, uploadItem } from "./present.ts";
+import { uploadItem } from "./present.ts";
 import { attachmentsOf } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { UploadsRequest } from "./requests.ts";
+import { pageOf } from "../notifications/service.ts";
 
 /** `POST /report/my-uploads?page=`: every upload of a baby with its attachments (parent, or the baby's practice). */
 export const myUploads = (page: number, input: unknown) =>
@@ -16,5 +17,5 @@ export const myUploads = (page: number, input: unknown) =>
     const result = yield* (yield* Reports).uploadsForBaby(baby.id, { page, perPage });
     const attachments = yield* attachmentsOf(result.data);
     yield* auditReportReads(READ_AUDIT.listed, caller, result.data, { list: "my-uploads" });
-    return pageResult(result.data.map((r) => uploadItem(r, attachments.get(r.id) ?? [], null)), result.total, page, perPage);
+    return pageOf(result.data.map((r) => uploadItem(r, attachments.get(r.id) ?? [], null)), result.total, page, perPage);
   });

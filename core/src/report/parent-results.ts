@@ -3,9 +3,10 @@ import { Babies } from "../onboarding/model.ts";
 import { requireActive } from "../practice/access.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports } from "./model.ts";
-import { pageResult, presentSummary, uploadedDate } from "./present.ts";
+import { presentSummary, uploadedDate } from "./present.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ParentResultsRequest, searchText } from "./requests.ts";
+import { pageOf } from "../notifications/service.ts";
 
 /** `POST /report/parent-results`: the published results of the caller's babies. */
 export const parentResults = (page: number, input: unknown) =>
@@ -17,7 +18,7 @@ export const parentResults = (page: number, input: unknown) =>
     const perPage = request.per_page ?? 10;
     const result = yield* (yield* Reports).resultsForBabies(babies.map((b) => b.id), { search: searchText(request.search) }, { page, perPage });
     yield* auditReportReads(READ_AUDIT.listed, caller, result.data, { list: "parent-results" });
-    return pageResult(
+    return pageOf(
       result.data.map((report) => ({
         identifier: report.id,
         baby_name: report.babyName,

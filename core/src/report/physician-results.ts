@@ -2,10 +2,11 @@ import { Effect } from "effect";
 import { actingPhysician } from "../practice/access.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports, type ResultFilter } from "./model.ts";
-import { pageResult, uploadedDate } from "./present.ts";
+import { uploadedDate } from "./present.ts";
 import { parentNames } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ResultsRequest, searchText } from "./requests.ts";
+import { pageOf } from "../notifications/service.ts";
 
 /** `POST /report/results?page=`: a physician's published results (staff name the physician), with the read flag. */
 export const physicianResults = (page: number, input: unknown) =>
@@ -17,7 +18,7 @@ export const physicianResults = (page: number, input: unknown) =>
     const result = yield* (yield* Reports).resultsForPhysician(physician.id, { search: searchText(request.search), filter }, { page, perPage });
     const parents = yield* parentNames(result.data.map((r) => r.report));
     yield* auditReportReads(READ_AUDIT.listed, caller, result.data.map((r) => r.report), { list: "results" });
-    return pageResult(
+    return pageOf(
       result.data.map(({ report, read }) => ({
         identifier: report.id,
         baby_name: report.babyName,

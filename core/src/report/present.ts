@@ -1,3 +1,5 @@
+import { Option } from "effect";
+import { type Baby, babyName } from "../onboarding/model.ts";
 import { addMonths, compareDays, dayOf, parseDay, wholeMonthsBetween } from "../onboarding/dates.ts";
 import { isCounted, type Attachment, type Measurement, type Report } from "./model.ts";
 import { awaitsRecapture } from "./lifecycle.ts";
@@ -56,14 +58,6 @@ export const presentSummary = (s: Report["analysis"]) =>
         ...presentAgreement(s),
       };
 
-export const pageResult = <T>(data: ReadonlyArray<T>, total: number, page: number, perPage: number) => ({
-  data,
-  current_page: page,
-  last_page: Math.max(1, Math.ceil(total / perPage)),
-  per_page: perPage,
-  total,
-});
-
 export const uploadedDate = (r: Report) => (r.submittedAt ?? r.createdAt).toISOString();
 
 /** One upload in the dashboards and /uploads: the report with its files. */
@@ -78,4 +72,14 @@ export const uploadItem = (report: Report, attachments: ReadonlyArray<Attachment
   attachments: attachments.map(presentAttachment),
   attachment_count: attachments.length,
   recapture_reasons: awaitsRecapture(report.status) ? report.recaptureReasons : [],
+});
+
+/** What the review queue and a report's review page both show of the report and its baby. */
+export const presentForReview = (report: Report, baby: Option.Option<Baby>) => ({
+  report_identifier: report.id,
+  status: report.status,
+  baby_name: Option.isSome(baby) ? babyName(baby.value) : report.babyName,
+  baby_age: Option.isSome(baby) ? ageAt(baby.value.dateOfBirth, report.submittedAt ?? report.createdAt) : null,
+  submitted_at: report.submittedAt?.toISOString() ?? null,
+  reviewer_identifier: report.reviewerId,
 });

@@ -1,8 +1,7 @@
-import { Effect, Option } from "effect";
+import { Effect } from "effect";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
-import { babyName } from "../onboarding/model.ts";
 import { Attachments, Measurements, ReviewActions } from "./model.ts";
-import { ageAt, presentAttachment, presentMeasurement, presentSummary } from "./present.ts";
+import { presentAttachment, presentForReview, presentMeasurement, presentSummary } from "./present.ts";
 import { babyOf, previousResults } from "./queries.ts";
 import { reportForReview } from "./review-action.ts";
 
@@ -15,13 +14,8 @@ export const reviewDetail = (reportId: string) =>
     const measurements = new Map((yield* (yield* Measurements).listByReport(report.id)).map((m) => [m.attachmentId, m]));
     const actions = yield* (yield* ReviewActions).listByReport(report.id);
     return {
-      report_identifier: report.id,
-      status: report.status,
+      ...presentForReview(report, baby),
       round: report.round,
-      baby_name: Option.isSome(baby) ? babyName(baby.value) : report.babyName,
-      baby_age: Option.isSome(baby) ? ageAt(baby.value.dateOfBirth, report.submittedAt ?? report.createdAt) : null,
-      submitted_at: report.submittedAt?.toISOString() ?? null,
-      reviewer_identifier: report.reviewerId,
       note: report.reviewNote,
       recapture_reasons: report.recaptureReasons,
       version: report.version,
