@@ -98,6 +98,9 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     const published = await s.post(`/review/report/${reportId}/publish`, {}, reviewer.token);
     expect(published.status).toBe(200);
     expect(published.json.results.version).toBe(1);
+    // Published, the report no longer waits for review: a state conflict (409), until it is reopened.
+    const late = await s.post(`/review/report/${reportId}/note`, { note: "Too late." }, reviewer.token);
+    expect([late.status, late.json.message]).toEqual([409, "This report is not waiting for a review."]);
     const summary = published.json.results.summary;
     expect(summary.ci.count).toBe(detail.json.results.summary.ci.count - 1);
 
@@ -146,6 +149,7 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
 
     // A republish makes a new, separate version; the first stays as it was.
     expect((await s.post(`/review/report/${reportId}/reopen`, {}, reviewer.token)).status).toBe(200);
+    expect((await s.post(`/review/report/${reportId}/reopen`, {}, reviewer.token)).status).toBe(409);
     await s.post(`/review/report/${reportId}/decision`, { attachment_identifier: photo1.identifier, decision: "accept" }, reviewer.token);
     const republished = await s.post(`/review/report/${reportId}/publish`, {}, reviewer.token);
     expect(republished.json.results.version).toBe(2);
