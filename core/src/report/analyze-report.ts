@@ -4,9 +4,10 @@ import { audit, now, transaction } from "../shared/ports.ts";
 import { advance } from "./advance.ts";
 import { prepareDerivedImages } from "./derived.ts";
 import { analysing, awaitsAnalysis } from "./lifecycle.ts";
-import { ANALYSIS_PROBLEMS, analyzeVideo, failedMeasurement, measureBytes, measurementOf, readBlob, summarize } from "./measure.ts";
+import { analyzeVideo, failedMeasurement, measureBytes, measurementOf, readBlob, summarize } from "./measure.ts";
 import { Attachments, FrameExtractor, Measurements, Reports } from "./model.ts";
 import { reportSettings as settings } from "./policy.ts";
+import { ANALYSIS_PROBLEMS } from "./requests.ts";
 
 /**
  * The analysis job: measures every photo of the report's round and frames taken from its videos,

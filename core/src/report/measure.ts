@@ -19,17 +19,9 @@ import {
   type PhotoGeometry,
 } from "./model.ts";
 import { reportSettings as settings } from "./policy.ts";
+import { ANALYSIS_PROBLEMS } from "./requests.ts";
 
 /** Measuring one round's photos and video frames, and summing them up: the analysis job's steps (analyze-report.ts). */
-
-export const ANALYSIS_PROBLEMS = {
-  noModel: "The head-contour model is not installed on the server, so no photo was measured automatically.",
-  unreadable: (name: string) => `${name}: the file could not be read as an image.`,
-  noAccepted: "No photo passed the automatic quality check.",
-  noFrames: (name: string, why: string) => `${name}: frames could not be taken from the video (${why}). The video is kept for review.`,
-  noFfmpeg: (why: string) => `Videos were not analysed: ${why}. The videos are kept for review.`,
-  failed: "The automatic analysis failed after several attempts; please review the photos by hand",
-} as const;
 
 export const readBlob = (key: string) =>
   Effect.gen(function* () {

@@ -46,6 +46,16 @@ export const RESULT_MESSAGES = {
   attachment: "Attachment fetched successfully",
 } as const;
 
+/** What the analysis could not do, written down for the reviewer and the report. */
+export const ANALYSIS_PROBLEMS = {
+  noModel: "The head-contour model is not installed on the server, so no photo was measured automatically.",
+  unreadable: (name: string) => `${name}: the file could not be read as an image.`,
+  noAccepted: "No photo passed the automatic quality check.",
+  noFrames: (name: string, why: string) => `${name}: frames could not be taken from the video (${why}). The video is kept for review.`,
+  noFfmpeg: (why: string) => `Videos were not analysed: ${why}. The videos are kept for review.`,
+  failed: "The automatic analysis failed after several attempts; please review the photos by hand",
+} as const;
+
 /** A lifecycle event refused in the report's status (409, api-contract.md: a state conflict). */
 export const notAllowedWhile = (status: string) => `This report cannot do that while it is ${status.replace("_", " ")}.`;
 
