@@ -1,4 +1,4 @@
-import { SEND_MAIL_JOB } from "@crown/core/report/index";
+import { SEND_MAIL_JOB } from "@crown/core/shared/mail-jobs";
 import { listJobs } from "@crown/jobs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { databaseKinds } from "./harness.ts";

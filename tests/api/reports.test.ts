@@ -98,6 +98,9 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     const published = await s.post(`/review/report/${reportId}/publish`, {}, reviewer.token);
     expect(published.status).toBe(200);
     expect(published.json.results.version).toBe(1);
+    // Published, the report no longer waits for review: a state conflict (409), until it is reopened.
+    const late = await s.post(`/review/report/${reportId}/note`, { note: "Too late." }, reviewer.token);
+    expect([late.status, late.json.message]).toEqual([409, "This report is not waiting for a review."]);
     const summary = published.json.results.summary;
     expect(summary.ci.count).toBe(detail.json.results.summary.ci.count - 1);
 
@@ -115,6 +118,10 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     // The physician's list: unread, then read after the download.
     const unread = await s.post("/report/results?page=1", { per_page: 10, type: "new" }, physician.token);
     expect(unread.json.results.data.map((r: any) => [r.identifier, r.read])).toEqual([[reportId, false]]);
+    // The baby's parent by name, read with the page in one query (repositories/reports.ts `parentsOf`).
+    expect(unread.json.results.data[0].parent_name).toBe("Alex Rivera");
+    const dashboard = await s.post("/report/list?page=1", {}, physician.token);
+    expect(dashboard.json.results.data.find((r: any) => r.identifier === reportId)?.parent_name).toBe("Alex Rivera");
     const download = await s.get(`/report/${reportId}/download`, physician.token);
     expect(download.status).toBe(200);
     expect(download.response.headers.get("content-type")).toBe("application/pdf");
@@ -142,6 +149,7 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
 
     // A republish makes a new, separate version; the first stays as it was.
     expect((await s.post(`/review/report/${reportId}/reopen`, {}, reviewer.token)).status).toBe(200);
+    expect((await s.post(`/review/report/${reportId}/reopen`, {}, reviewer.token)).status).toBe(409);
     await s.post(`/review/report/${reportId}/decision`, { attachment_identifier: photo1.identifier, decision: "accept" }, reviewer.token);
     const republished = await s.post(`/review/report/${reportId}/publish`, {}, reviewer.token);
     expect(republished.json.results.version).toBe(2);

@@ -41,12 +41,12 @@ import {
 } from "@crown/core";
 import type { RemovalRequests } from "@crown/core/accounts/removal";
 import type { AuditTrail } from "@crown/core/audit/model";
+import type { JobQueue } from "@crown/core/shared/jobs";
 import type {
   Attachments,
   ContentHasher,
   FrameExtractor,
   Images,
-  JobQueue,
   Measurements,
   ReadFlags,
   ReportConfig,

@@ -1,5 +1,5 @@
 import { Transactor } from "@crown/core";
-import { JobQueue } from "@crown/core/report/index";
+import { JobQueue } from "@crown/core/shared/jobs";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@crown/db/testing";
 import { Effect, Layer } from "effect";
 import { sql } from "kysely";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { JobQueue, type JobQueuePort } from "@crown/core/report/index";
+import { JobQueue, type JobQueuePort } from "@crown/core/shared/jobs";
 import { type Database, type Executor, executor } from "@crown/db";
 import { Effect, Layer } from "effect";
 import { type Kysely, sql } from "kysely";

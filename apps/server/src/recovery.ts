@@ -1,7 +1,8 @@
 import { Effect } from "effect";
 import { BlobStore } from "@crown/core";
 import { type Kysely, sql } from "kysely";
-import { analysisJobKey, ANALYZE_REPORT_JOB, giveUpAnalysis, JobQueue } from "@crown/core/report/index";
+import { analysisJobKey, ANALYZE_REPORT_JOB, awaitsAnalysis, giveUpAnalysis, statusesWhere } from "@crown/core/report/index";
+import { JobQueue } from "@crown/core/shared/jobs";
 import type { Database } from "@crown/db";
 import { jobStatesByKey } from "@crown/jobs";
 import { localBlobRoot, sweepPendingBlobs, sweepTemporaryFiles } from "@crown/storage";
@@ -20,7 +21,9 @@ const LIVE_JOB_STATES = ["created", "retry", "active"];
 const GAVE_UP = "the analysis job failed (its worker stopped)";
 
 export const recoverAnalyses = async (db: Kysely<Database>, run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>) => {
-  const stuck = (await sql<{ id: string; round: number }>`select id, round from reports where status in ('submitted', 'analyzing')`.execute(db)).rows;
+  // Waiting for their analysis: the lifecycle's answer (submitted, or analyzing when a worker died).
+  const waiting = sql.join(statusesWhere(awaitsAnalysis));
+  const stuck = (await sql<{ id: string; round: number }>`select id, round from reports where status in (${waiting})`.execute(db)).rows;
   if (stuck.length === 0) return { requeued: 0, failed: 0 };
   const jobs = await jobStatesByKey(db, ANALYZE_REPORT_JOB);
   let requeued = 0;

@@ -2,7 +2,7 @@ import { Context, Effect, Option } from "effect";
 import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { RateLimited, ValidationFailed } from "../shared/errors.ts";
-import { queueMail } from "../report/mail-jobs.ts";
+import { queueMail } from "../shared/mail-jobs.ts";
 import { audit, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { AccountsConfig, type User, Users } from "../accounts/model.ts";
-import { queueMail } from "../report/mail-jobs.ts";
+import { queueMail } from "../shared/mail-jobs.ts";
 import { now, transaction } from "../shared/ports.ts";
 import { requireCustomer } from "./access.ts";
 import { unseenMailToCustomer, unseenMailToSupport } from "./emails.ts";

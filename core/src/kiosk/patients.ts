@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { Babies } from "../onboarding/model.ts";
 import { addPatient, listPatients } from "../practice/service.ts";
-import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "../report/capture.ts";
+import { finalizeReport, prepareReport, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "../report/index.ts";
 import { Reports } from "../report/model.ts";
 import { uploadAttachments, type UploadPart } from "../report/upload.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";

@@ -1,10 +1,31 @@
 // Reports: capture, analysis, expert review, PDF reports, results and downloads (issue 4).
+// The feature's public surface; one use case per file (docs/adr/0041, 0042).
 export * from "./lifecycle.ts";
 export * from "./model.ts";
+export * from "./policy.ts";
+export * from "./requests.ts";
+export * from "./present.ts";
 export * from "./access.ts";
-export * from "./capture.ts";
+export * from "./advance.ts";
+export * from "./prepare-report.ts";
 export * from "./upload.ts";
-export * from "./analysis.ts";
-export * from "./review.ts";
-export * from "./results.ts";
-export * from "./mail-jobs.ts";
+export * from "./finalize-report.ts";
+export * from "./measure.ts";
+export * from "./analyze-report.ts";
+export { reviewQueue } from "./review-queue.ts";
+export { reviewDetail } from "./review-detail.ts";
+export { decidePhoto } from "./decide-photo.ts";
+export { correctNoseTip } from "./correct-nose-tip.ts";
+export { addNote } from "./add-note.ts";
+export { requestRecapture } from "./request-recapture.ts";
+export { reopenReport } from "./reopen-report.ts";
+export { reportDocument } from "./report-document.ts";
+export { publishReport } from "./publish-report.ts";
+export { previewReport } from "./preview-report.ts";
+export * from "./physician-results.ts";
+export * from "./parent-results.ts";
+export * from "./dashboard-list.ts";
+export * from "./my-uploads.ts";
+export * from "./download-report.ts";
+export * from "./read-attachment.ts";
+export * from "./report-status.ts";

@@ -3,10 +3,12 @@ import { Cause, Effect, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
-import { analyzeReport, giveUpAnalysis } from "./analysis.ts";
-import { finalizeReport, prepareReport } from "./capture.ts";
+import { analyzeReport, giveUpAnalysis } from "./analyze-report.ts";
+import { finalizeReport } from "./finalize-report.ts";
+import { prepareReport } from "./prepare-report.ts";
 import { type UploadPart, uploadAttachments } from "./upload.ts";
-import { decidePhoto, publishReport } from "./review.ts";
+import { decidePhoto } from "./decide-photo.ts";
+import { publishReport } from "./publish-report.ts";
 import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, Crash, fakePhoto, makeReportWorld, type ReportWorld } from "./testing.ts";
 
 

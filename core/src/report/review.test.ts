@@ -2,13 +2,20 @@ import { Cause, Effect, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
 import { makeTestWorld } from "../testing/memory.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
-import { analyzeReport } from "./analysis.ts";
-import { finalizeReport, prepareReport } from "./capture.ts";
+import { analyzeReport } from "./analyze-report.ts";
+import { finalizeReport } from "./finalize-report.ts";
+import { prepareReport } from "./prepare-report.ts";
 import { type UploadPart, uploadAttachments } from "./upload.ts";
-import { SEND_MAIL_JOB } from "./mail-jobs.ts";
+import { SEND_MAIL_JOB } from "../shared/mail-jobs.ts";
 import { type ReportDocument, ReportRenderer } from "./model.ts";
-import { physicianResults, providerDownload } from "./results.ts";
-import { addNote, decidePhoto, previewReport, publishReport, reopenReport, requestRecapture } from "./review.ts";
+import { physicianResults } from "./physician-results.ts";
+import { providerDownload } from "./download-report.ts";
+import { addNote } from "./add-note.ts";
+import { decidePhoto } from "./decide-photo.ts";
+import { previewReport } from "./preview-report.ts";
+import { publishReport } from "./publish-report.ts";
+import { reopenReport } from "./reopen-report.ts";
+import { requestRecapture } from "./request-recapture.ts";
 import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, fakePhoto, makeReportWorld } from "./testing.ts";
 
 // Different widths: rejecting one photo moves the median, so a stale PDF would show other numbers.

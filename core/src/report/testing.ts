@@ -4,18 +4,19 @@ import type { HeadContourModel } from "../measurement/model.ts";
 import { HeadContourModel as HeadContourModelTag } from "../measurement/model.ts";
 import type { RgbImage } from "../measurement/image.ts";
 import type { Baby } from "../onboarding/model.ts";
-import { BlobStore, Transactor } from "../shared/ports.ts";
+import { BlobStore } from "../shared/ports.ts";
 import { CurrentUser } from "../accounts/model.ts";
+import { type EnqueueJob, JobQueue } from "../shared/jobs.ts";
+import { rollbackOnFailure } from "../testing/rollback.ts";
+import { INITIAL_REPORT_STATUS, reviewable } from "./lifecycle.ts";
 import { type OnboardingWorld } from "../testing/onboarding-memory.ts";
 import { aBaby } from "../testing/babies.ts";
 import {
   type Attachment,
   Attachments,
   ContentHasher,
-  type EnqueueJob,
   FrameExtractor,
   Images,
-  JobQueue,
   type Measurement,
   Measurements,
   ReadFlags,
@@ -141,7 +142,7 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
           if (r) reports.set(id, { ...r, ...patch });
         }),
       reviewQueue: (p) =>
-        read(() => page([...reports.values()].filter((r) => r.status === "analyzed" || r.status === "in_review").sort((a, b) => time(a.submittedAt) - time(b.submittedAt)), p)),
+        read(() => page([...reports.values()].filter((r) => reviewable(r.status)).sort((a, b) => time(a.submittedAt) - time(b.submittedAt)), p)),
       publishedForBaby: (babyId) => read(() => [...reports.values()].filter((r) => r.babyId === babyId && r.version > 0).sort((a, b) => time(a.submittedAt) - time(b.submittedAt))),
       resultsForPhysician: (physicianId, q, p) =>
         read(() =>
@@ -155,7 +156,17 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
           ),
         ),
       resultsForBabies: (ids, _q, p) => read(() => page([...reports.values()].filter((r) => ids.includes(r.babyId) && r.version > 0), p)),
-      uploadsForBaby: (babyId, p) => read(() => page([...reports.values()].filter((r) => r.babyId === babyId && r.status !== "draft"), p)),
+      uploadsForBaby: (babyId, p) => read(() => page([...reports.values()].filter((r) => r.babyId === babyId && r.status !== INITIAL_REPORT_STATUS), p)),
+      parentsOf: (ids) =>
+        read(() => {
+          const parents = new Map<string, User>();
+          for (const id of ids) {
+            const parentId = onboarding.babies.get(reports.get(id)?.babyId ?? "")?.parentId;
+            const parent = parentId ? onboarding.world.users.get(parentId) : undefined;
+            if (parent) parents.set(id, parent);
+          }
+          return parents;
+        }),
       lastSubmitted: () => read(() => new Map()),
     }),
     Layer.succeed(Attachments, {
@@ -225,37 +236,7 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
   );
   const model = options.model === false ? Layer.empty : Layer.succeed(HeadContourModelTag, colourModel());
 
-  const snapshot = () => ({
-    reports: new Map(reports),
-    attachments: new Map(attachments),
-    measurements: new Map(measurements),
-    reads: new Map(reads),
-    lengths: [actions.length, versions.length, jobs.length] as const,
-  });
-  const restore = (s: ReturnType<typeof snapshot>) => {
-    for (const [target, source] of [
-      [reports, s.reports],
-      [attachments, s.attachments],
-      [measurements, s.measurements],
-      [reads, s.reads],
-    ] as const) {
-      (target as Map<string, unknown>).clear();
-      for (const [k, v] of source as Map<string, unknown>) (target as Map<string, unknown>).set(k, v);
-    }
-    actions.length = s.lengths[0];
-    versions.length = s.lengths[1];
-    jobs.length = s.lengths[2];
-  };
-  const transactor = Layer.effect(
-    Transactor,
-    Effect.map(Transactor, (inner) => ({
-      run: <A, E, R>(self: Effect.Effect<A, E, R>) =>
-        Effect.suspend(() => {
-          const before = snapshot();
-          return Effect.onExit(inner.run(self), (exit) => Effect.sync(() => (Exit.isFailure(exit) ? restore(before) : undefined)));
-        }),
-    })),
-  );
+  const transactor = rollbackOnFailure([reports, attachments, measurements, reads], [actions, versions, jobs]);
   // Blob puts count as writes too: a crash may come after the bytes are stored and before their row.
   const blobs = Layer.effect(
     BlobStore,

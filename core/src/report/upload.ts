@@ -4,9 +4,13 @@ import { INPUT_MESSAGES, isUnstorableText, storableText } from "../shared/input.
 import { discardBlobs, keepBlobs, putPending } from "../shared/pending-blobs.ts";
 import { audit, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
 import { capturesInto, reportNotFound, visibleReport } from "./access.ts";
-import { ACCEPTED_FORMATS, advance, HEADER_BYTES, MAX_IMAGE_PIXELS, presentAttachment, roundCounts, UPLOAD_MESSAGES } from "./capture.ts";
-import { acceptsFiles } from "./lifecycle.ts";
-import { type Attachment, type AttachmentKind, Attachments, ContentHasher, defaultReportSettings, type Report, ReportConfig, Reports, type UploadCut } from "./model.ts";
+import { advance } from "./advance.ts";
+import { acceptsFiles, roundForFiles } from "./lifecycle.ts";
+import { type Attachment, type AttachmentKind, Attachments, ContentHasher, type Report, Reports, type UploadCut } from "./model.ts";
+import { ACCEPTED_FORMATS, HEADER_BYTES, MAX_IMAGE_PIXELS, reportSettings as settings } from "./policy.ts";
+import { presentAttachment } from "./present.ts";
+import { roundCounts } from "./queries.ts";
+import { UPLOAD_MESSAGES } from "./requests.ts";
 
 /**
  * `POST /report/upload` (ADR 0028): every file is streamed to the blob store as it arrives, and
@@ -24,8 +28,6 @@ export type UploadPart =
 
 /** The body stopped before its end: not the client's choice of content, so not a refusal. */
 class BodyEndedEarly extends Data.TaggedError("BodyEndedEarly")<{}> {}
-
-const settings = Effect.map(Effect.serviceOption(ReportConfig), Option.getOrElse(() => defaultReportSettings));
 
 /** Reads the first `n` bytes of a stream, and gives back a stream of the whole content; `sourceFailed` tells a cut body from a refusal. */
 const peek = async (stream: ReadableStream<Uint8Array>, n: number) => {
@@ -154,7 +156,8 @@ const uploadTarget = (reportId: string) =>
     return { report, userId: caller.user.id };
   });
 
-const roundOf = (report: Report) => (report.status === "recapture_requested" ? report.round + 1 : report.round);
+/** The round the files go to: the lifecycle's answer (a report waiting for a recapture starts the next one). */
+const roundOf = (report: Report) => roundForFiles(report.status, report.round);
 
 /**
  * Records the stored files on the report in one transaction: the report locked, its status and

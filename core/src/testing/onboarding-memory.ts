@@ -22,6 +22,7 @@ import type { QuizMode } from "../onboarding/model.ts";
 import { type Delegation, Delegations, type DelegationsPort } from "../practice/model.ts";
 import { Transactor } from "../shared/ports.ts";
 import type { TestServices, TestWorld } from "./memory.ts";
+import { rollbackOnFailure } from "./rollback.ts";
 
 /**
  * In-memory onboarding, practice and notification ports over a test world (memory.ts). The
@@ -177,35 +178,7 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
       lastUploads: (ids) => Effect.sync(() => new Map(ids.flatMap((id) => (uploads.has(id) ? [[id, uploads.get(id)!] as const] : [])))),
     }),
   );
-  const snapshot = () => ({
-    babies: new Map(babies),
-    delegations: new Map(delegations),
-    notifications: new Map(notifications),
-    lengths: [baaSignatures.length, quizAttempts.length, leads.length] as const,
-  });
-  const restore = (s: ReturnType<typeof snapshot>) => {
-    for (const [target, source] of [
-      [babies, s.babies],
-      [delegations, s.delegations],
-      [notifications, s.notifications],
-    ] as const) {
-      (target as Map<string, unknown>).clear();
-      for (const [k, v] of source as Map<string, unknown>) (target as Map<string, unknown>).set(k, v);
-    }
-    baaSignatures.length = s.lengths[0];
-    quizAttempts.length = s.lengths[1];
-    leads.length = s.lengths[2];
-  };
-  const transactor = Layer.effect(
-    Transactor,
-    Effect.map(Transactor, (inner) => ({
-      run: <A, E, R>(self: Effect.Effect<A, E, R>) =>
-        Effect.suspend(() => {
-          const before = snapshot();
-          return Effect.onExit(inner.run(self), (exit) => Effect.sync(() => (Exit.isFailure(exit) ? restore(before) : undefined)));
-        }),
-    })),
-  );
+  const transactor = rollbackOnFailure([babies, delegations, notifications], [baaSignatures, quizAttempts, leads]);
   const layer: Layer.Layer<OnboardingServices, never, TestServices> = Layer.mergeAll(ports, Layer.provide(onboardingHooksLayer, ports), transactor);
 
   const provide = <A, E>(effect: Effect.Effect<A, E, TestServices | OnboardingServices>) => Effect.provide(effect, layer);

@@ -13,6 +13,7 @@ import {
   type ReportPatch,
   Reports,
   type ReportsPort,
+  INITIAL_REPORT_STATUS,
   type ReportStatus,
   type ReportVersion,
   ReportVersions,
@@ -20,11 +21,16 @@ import {
   ReviewActions,
   type ReviewActionsPort,
   type UploadCut,
+  reviewable,
+  statusesWhere,
 } from "@crown/core/report/index";
 import { Effect, Layer, Option } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { contains, run } from "../executor.ts";
 import type { AttachmentsTable, Database, MeasurementsTable, ReportVersionsTable, ReportsTable } from "../schema.ts";
+
+/** The statuses a reviewer works on, from the lifecycle (never a list of our own). */
+const REVIEWABLE = statusesWhere(reviewable);
 
 /*
  * Repositories of the report pipeline (migration 2026-11-22T0600). Tables are in schema.ts. JSON columns are written as text and read back parsed by both drivers.
@@ -129,7 +135,7 @@ export const makeReports = (db: Kysely<Database>): ReportsPort => ({
   },
   reviewQueue: ({ page: n, perPage }) =>
     run(db, async (ex) => {
-      const base = ex.selectFrom("reports").where("status", "in", ["analyzed", "in_review"]);
+      const base = ex.selectFrom("reports").where("status", "in", [...REVIEWABLE]);
       const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
       const rows = await base.selectAll().orderBy("submitted_at", "asc").orderBy("id").limit(perPage).offset((n - 1) * perPage).execute();
       return page(rows.map(reportFromRow), Number(count));
@@ -174,11 +180,23 @@ export const makeReports = (db: Kysely<Database>): ReportsPort => ({
         }),
   uploadsForBaby: (babyId, { page: n, perPage }) =>
     run(db, async (ex) => {
-      const base = ex.selectFrom("reports").where("baby_id", "=", babyId).where("status", "<>", "draft");
+      const base = ex.selectFrom("reports").where("baby_id", "=", babyId).where("status", "<>", INITIAL_REPORT_STATUS);
       const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
       const rows = await base.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(perPage).offset((n - 1) * perPage).execute();
       return page(rows.map(reportFromRow), Number(count));
     }),
+  parentsOf: (reportIds) =>
+    reportIds.length === 0
+      ? Effect.succeed(new Map())
+      : run(db, (ex) =>
+          ex
+            .selectFrom("reports as r")
+            .innerJoin("babies as b", "b.id", "r.baby_id")
+            .innerJoin("users as u", "u.id", "b.parent_id")
+            .select(["r.id as report_id", "u.first_name", "u.last_name"])
+            .where("r.id", "in", [...reportIds])
+            .execute(),
+        ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.report_id, { firstName: row.first_name, lastName: row.last_name }])))),
   lastSubmitted: (babyIds) =>
     babyIds.length === 0
       ? Effect.succeed(new Map())

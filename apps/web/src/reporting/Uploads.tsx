@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
 import { Link } from "react-router-dom";
+import { awaitsRecapture, isPublished } from "@crown/core/report/lifecycle";
 import { messageOf } from "../api/client.ts";
 import { PatientPicker, type PickedBaby } from "../capture/PatientPicker.tsx";
 import { isProvider } from "../capture/rules.ts";
@@ -158,7 +159,7 @@ export default function Uploads() {
               <section key={upload.identifier} className="upload-group" aria-label={`Upload of ${formatUsDate(upload.upload_date ?? upload.uploaded_date)}`}>
                 <h2 className="upload-title">
                   {upload.baby_name} · Uploaded on {formatUsDate(upload.upload_date ?? upload.uploaded_date)}{" "}
-                  <span className="pill">{upload.status === "published" ? "Result ready" : upload.status === "recapture_requested" ? "Recapture requested" : "In review"}</span>
+                  <span className="pill">{upload.status && isPublished(upload.status) ? "Result ready" : upload.status && awaitsRecapture(upload.status) ? "Recapture requested" : "In review"}</span>
                 </h2>
                 {upload.recapture_reasons && upload.recapture_reasons.length > 0 ? <p className="muted small">Please capture again: {upload.recapture_reasons.join("; ")}</p> : null}
                 <ul className="thumb-grid">

@@ -1,10 +1,12 @@
 import { API_BASE, ApiError, FALLBACK_MESSAGE, request, requestBlob, UNAUTHORISED_MESSAGE } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
 import { sessionActor } from "../session/store.ts";
+import { ANALYSIS_TYPES } from "@crown/core/report/entities";
+import type { ReportStatus } from "@crown/core/report/lifecycle";
 
 /** Reports, uploads, results and downloads (spec section 7; api-contract.md "Reports"). */
 
-export const ANALYSIS_TYPE = "head_ci_cvai_analysis";
+export const ANALYSIS_TYPE = ANALYSIS_TYPES[0];
 
 export interface Attachment {
   readonly identifier: string;
@@ -21,7 +23,7 @@ export interface UploadItem {
   readonly baby_name: string;
   readonly upload_date?: string;
   readonly uploaded_date?: string;
-  readonly status?: string;
+  readonly status?: ReportStatus;
   readonly attachments: ReadonlyArray<Attachment>;
   readonly recapture_reasons?: ReadonlyArray<string>;
 }

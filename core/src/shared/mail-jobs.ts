@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect";
-import { Mailer, type OutgoingMail } from "../shared/ports.ts";
-import { JobQueue } from "./model.ts";
+import { JobQueue } from "./jobs.ts";
+import { Mailer, type OutgoingMail } from "./ports.ts";
 
 /**
  * E-mails that tell of a committed change go through the job queue (docs/adr/0015-mail-through-job-queue.md):

@@ -1,0 +1,160 @@
+import type { AggregatedIndices } from "../measurement/aggregate.ts";
+import type { IndexAgreement } from "../measurement/agreement.ts";
+import type { Segment } from "../measurement/geometry.ts";
+import type { Point } from "../measurement/image.ts";
+import type { VerdictOutcome } from "../measurement/verdict.ts";
+import type { PageOf, PageRequest } from "../onboarding/model.ts";
+import type { ReportStatus } from "./lifecycle.ts";
+
+/**
+ * The report's entities as plain data (no Effect): the browser imports their types, e.g. the
+ * overlay's `PhotoGeometry`. The ports that store them are in model.ts.
+ */
+/** Reports, their attachments, measurements, review actions, published versions and read flags. */
+
+export const ANALYSIS_TYPES = ["head_ci_cvai_analysis"] as const;
+export type AnalysisType = (typeof ANALYSIS_TYPES)[number];
+
+/** Why a report needs a person's eye, or what the analysis could not do (shown in review and in the report). */
+export interface AnalysisSummary extends AggregatedIndices {
+  /** Photos and frames measured in this round. */
+  readonly measured: number;
+  readonly problems: ReadonlyArray<string>;
+  /** CI and CVAI of the counted photos against the model's error (absent on summaries made before it was checked). */
+  readonly agreement?: ReadonlyArray<IndexAgreement>;
+  /** Counted photos the reviewer has neither accepted nor rejected: while the photos disagree, this must be 0 to publish. */
+  readonly unconfirmed?: number;
+}
+
+export interface Report {
+  readonly id: string;
+  readonly babyId: string;
+  /** The baby's name when the report was prepared (searchable without a join; refreshed on publish). */
+  readonly babyName: string;
+  /** Who prepared the report and uploads to it. */
+  readonly uploaderId: string;
+  /** The baby's physician at preparation; null for 'No Physician'. */
+  readonly physicianId: string | null;
+  readonly analysisType: AnalysisType;
+  readonly status: ReportStatus;
+  /** 1 for the first upload; a retake after a recapture request starts round 2, and so on. */
+  readonly round: number;
+  readonly submittedAt: Date | null;
+  readonly analyzedAt: Date | null;
+  readonly publishedAt: Date | null;
+  readonly reviewerId: string | null;
+  readonly reviewNote: string | null;
+  readonly recaptureReasons: ReadonlyArray<string>;
+  readonly analysis: AnalysisSummary | null;
+  /** The last upload that ended early (connection cut), until the next complete one. */
+  readonly uploadCut: UploadCut | null;
+  /** Published versions so far (0 until the first publish). */
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+/** An upload that ended before its body did: only its whole files were kept (ADR 0028). */
+export interface UploadCut {
+  /** ISO 8601 time of the cut. */
+  readonly at: string;
+  /** The names of the whole files kept from that upload. */
+  readonly kept: ReadonlyArray<string>;
+}
+
+export type ReportPatch = Partial<Omit<Report, "id" | "babyId" | "uploaderId" | "createdAt" | "analysisType">>;
+
+export type AttachmentKind = "image" | "video" | "frame";
+
+export interface Attachment {
+  readonly id: string;
+  readonly reportId: string;
+  readonly round: number;
+  readonly kind: AttachmentKind;
+  /** The name the client gave (display only; never used as a key). */
+  readonly fileName: string;
+  /** Decided by the bytes: jpg, png, mp4 or mov. */
+  readonly extension: string;
+  readonly mime: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly blobKey: string;
+  /** For frames: the video they were taken from and the time in seconds. */
+  readonly sourceId: string | null;
+  readonly frameTime: number | null;
+  readonly createdAt: Date;
+}
+
+/** What the overlay draws, in the pixels of the EXIF-oriented (and possibly scaled) photo. */
+export interface PhotoGeometry {
+  readonly imageWidth: number;
+  readonly imageHeight: number;
+  readonly outline: ReadonlyArray<Point>;
+  readonly noseTip: Point | null;
+  readonly centre: Point | null;
+  readonly apAxis: Point | null;
+  readonly length: number | null;
+  readonly width: number | null;
+  readonly lengthEnds: Segment | null;
+  readonly widthEnds: Segment | null;
+  readonly diagonals: { readonly a: number; readonly b: number; readonly endpoints: { readonly a: Segment; readonly b: Segment } } | null;
+  readonly sticker: { readonly centre: Point; readonly radius: number } | null;
+}
+
+export type ReviewDecision = "accepted" | "rejected";
+
+export interface Measurement {
+  readonly attachmentId: string;
+  readonly reportId: string;
+  readonly round: number;
+  /** The automatic verdict: accepted iff verdict === "accept"; "refer" waits for a reviewer. */
+  readonly accepted: boolean;
+  readonly verdict: VerdictOutcome;
+  readonly reasons: ReadonlyArray<string>;
+  readonly qualityMargin: number | null;
+  readonly ci: number | null;
+  readonly cvai: number | null;
+  readonly cvaMm: number | null;
+  readonly geometry: PhotoGeometry | null;
+  /** The photo could not be read or measured at all. */
+  readonly error: string | null;
+  /** The reviewer's decision, which wins over the automatic verdict. */
+  readonly decision: ReviewDecision | null;
+  readonly noseCorrected: boolean;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+export const isCounted = (m: Pick<Measurement, "accepted" | "decision" | "ci">) => (m.decision ?? (m.accepted ? "accepted" : "rejected")) === "accepted" && m.ci !== null;
+
+export interface ReviewAction {
+  readonly id: string;
+  readonly reportId: string;
+  readonly reviewerId: string;
+  readonly action: string;
+  readonly details: Record<string, unknown>;
+  readonly at: Date;
+}
+
+export interface ReportVersion {
+  readonly id: string;
+  readonly reportId: string;
+  readonly version: number;
+  readonly blobKey: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly publishedBy: string;
+  readonly publishedAt: Date;
+  /** The figures printed in this version (the PDF is immutable; these are for lists and charts). */
+  readonly summary: AnalysisSummary;
+}
+
+export type ResultFilter = "all" | "new" | "reviewed";
+
+/** A published report in a physician's or parent's results list. */
+export interface ResultRow {
+  readonly report: Report;
+  /** For the physician of the query; always true for parents' lists. */
+  readonly read: boolean;
+}
+
+export type Page<T> = PageOf<T>;
+export type { PageRequest };

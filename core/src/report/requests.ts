@@ -1,0 +1,131 @@
+import { Schema } from "effect";
+import { OneOf, OptionalText, Required } from "../shared/validation.ts";
+import { ANALYSIS_TYPES } from "./model.ts";
+
+/** The report feature's requests (each parsed before anything else) and its messages, every one defined here. */
+
+/** The spec's messages (capture-and-reporting.md §5) and the pipeline's own. */
+export const UPLOAD_MESSAGES = {
+  tooMany: "You can select upto 20 files to upload",
+  tooLarge: "Please select files with size upto 100 MB",
+  format: "Files with only .jpg, .jpeg, .png, .mov or .mp4 formats are allowed for upload",
+  prepared: "Report prepared successfully",
+  uploaded: "Images Uploaded Successfully",
+  finalized: "We will review your photos and videos and get back to you soon",
+  noPhoto: "Please upload at least one photo before finalizing the report.",
+  noFiles: "Please choose at least one file to upload.",
+  reportRequired: "Report identifier is required",
+  closed: "This report no longer accepts files.",
+  cutShort: "The upload ended before all files arrived; only the files that arrived whole were kept.",
+} as const;
+
+export const REVIEW_MESSAGES = {
+  queue: "Review queue fetched successfully",
+  detail: "Report fetched successfully",
+  decided: "Photo decision saved",
+  corrected: "Nose tip corrected and photo re-measured",
+  noted: "Note saved",
+  published: "Report published successfully",
+  previewed: "Report preview rendered",
+  recapture: "Recapture requested successfully",
+  reopened: "Report reopened for review",
+  noAccepted: "At least one accepted, measured photo is needed to publish the report.",
+  badNose: "The head cannot be measured with the nose tip there: place it at the front of the head, away from its centre.",
+  notReviewable: "This report is not waiting for a review.",
+  noGeometry: "This photo has no head outline to re-measure.",
+  reasonsRequired: "Please choose at least one reason for the recapture.",
+  reasonUnknown: "Each reason must be one of the quiz's bad-image reasons.",
+  changedWhilePublishing: "The report kept changing while it was being published. Please publish again.",
+} as const;
+
+export const RESULT_MESSAGES = {
+  results: "Results fetched successfully",
+  uploads: "Uploads fetched successfully",
+  list: "Reports fetched successfully",
+  downloaded: "Report downloaded successfully",
+  attachment: "Attachment fetched successfully",
+} as const;
+
+/** What the analysis could not do, written down for the reviewer and the report. */
+export const ANALYSIS_PROBLEMS = {
+  noModel: "The head-contour model is not installed on the server, so no photo was measured automatically.",
+  unreadable: (name: string) => `${name}: the file could not be read as an image.`,
+  noAccepted: "No photo passed the automatic quality check.",
+  noFrames: (name: string, why: string) => `${name}: frames could not be taken from the video (${why}). The video is kept for review.`,
+  noFfmpeg: (why: string) => `Videos were not analysed: ${why}. The videos are kept for review.`,
+  failed: "The automatic analysis failed after several attempts; please review the photos by hand",
+} as const;
+
+/** A lifecycle event refused in the report's status (409, api-contract.md: a state conflict). */
+export const notAllowedWhile = (status: string) => `This report cannot do that while it is ${status.replace("_", " ")}.`;
+
+// ---- Capture ----------------------------------------------------------------------------------------
+
+export const PrepareRequest = Schema.Struct({
+  baby_identifier: Required("Baby"),
+  analysis_type: OneOf(ANALYSIS_TYPES, "Analysis type"),
+});
+export const ReportIdentifierRequest = Schema.Struct({ report_identifier: Required("Report identifier") });
+
+// ---- Review -----------------------------------------------------------------------------------------
+
+export const QueueRequest = Schema.Struct({
+  per_page: Schema.optionalWith(Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.int(), Schema.between(1, 100)), { nullable: true }),
+});
+
+export const DecisionRequest = Schema.Struct({
+  attachment_identifier: Required("Attachment"),
+  decision: Schema.Literal("accept", "reject", "accepted", "rejected").annotations({ message: () => "Decision must be accept or reject" }),
+});
+
+export const NoseTipRequest = Schema.Struct({
+  attachment_identifier: Required("Attachment"),
+  x: Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.finite()).annotations({ message: () => "x must be a number" }),
+  y: Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.finite()).annotations({ message: () => "y must be a number" }),
+});
+
+export const NoteRequest = Schema.Struct({ note: OptionalText(2000) });
+
+export const RecaptureRequest = Schema.Struct({
+  reasons: Schema.Array(Schema.String),
+  note: OptionalText(2000),
+});
+
+// ---- Results ----------------------------------------------------------------------------------------
+
+const PerPage = Schema.optionalWith(
+  Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
+    message: () => ({ message: "Per page must be a whole number between 1 and 100", override: true }),
+  }),
+  { nullable: true },
+);
+const Search = Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100)), { nullable: true });
+const FilterType = Schema.optionalWith(Schema.Literal("all", "new", "reviewed").annotations({ message: () => "Type must be one of all, new or reviewed" }), {
+  nullable: true,
+});
+const OptionalId = Schema.optionalWith(Schema.String, { nullable: true });
+
+export const ResultsRequest = Schema.Struct({
+  per_page: PerPage,
+  search: Search,
+  type: FilterType,
+  results_for_staff: Schema.optionalWith(Schema.Union(Schema.Boolean, Schema.String), { nullable: true }),
+  physician_id: OptionalId,
+  physician_identifier: OptionalId,
+});
+export const ParentResultsRequest = Schema.Struct({ per_page: PerPage, search: Search, type: FilterType, baby_identifier: OptionalId });
+export const ListRequest = Schema.Struct({
+  per_page: PerPage,
+  search: Search,
+  type: FilterType,
+  baby_identifier: OptionalId,
+  physician_id: OptionalId,
+  physician_identifier: OptionalId,
+});
+export const UploadsRequest = Schema.Struct({ per_page: PerPage, baby_identifier: Schema.String.pipe(Schema.minLength(1)).annotations({ message: () => "Baby is required" }) });
+
+/** Search only starts past 2 characters (the spec's client rule, kept on the server too). */
+export const searchText = (search: string | null | undefined) => {
+  const s = search?.trim() ?? "";
+  return s.length > 2 ? s : null;
+};

@@ -1,0 +1,33 @@
+import { Effect } from "effect";
+import { QUALITY_REASONS } from "../measurement/verdict.ts";
+import { Attachments, Measurements, ReviewActions } from "./model.ts";
+import { presentAttachment, presentForReview, presentMeasurement, presentSummary } from "./present.ts";
+import { babyOf, previousResults } from "./queries.ts";
+import { reportForReview } from "./review-action.ts";
+
+/** `GET /review/report/{id}`: everything a reviewer looks at, each photo and frame with its overlay and measurement. */
+export const reviewDetail = (reportId: string) =>
+  Effect.gen(function* () {
+    const { report } = yield* reportForReview(reportId);
+    const baby = yield* babyOf(report);
+    const attachments = yield* (yield* Attachments).listByReport(report.id);
+    const measurements = new Map((yield* (yield* Measurements).listByReport(report.id)).map((m) => [m.attachmentId, m]));
+    const actions = yield* (yield* ReviewActions).listByReport(report.id);
+    return {
+      ...presentForReview(report, baby),
+      round: report.round,
+      note: report.reviewNote,
+      recapture_reasons: report.recaptureReasons,
+      version: report.version,
+      summary: presentSummary(report.analysis),
+      previous_results: yield* previousResults(report),
+      attachments: attachments
+        .filter((a) => a.round === report.round)
+        .map((a) => {
+          const m = measurements.get(a.id);
+          return { ...presentAttachment(a), kind: a.kind, source_identifier: a.sourceId, frame_time: a.frameTime, measurement: m ? presentMeasurement(m) : null };
+        }),
+      actions: actions.map((a) => ({ action: a.action, reviewer_identifier: a.reviewerId, details: a.details, at: a.at.toISOString() })),
+      recapture_reason_options: QUALITY_REASONS,
+    };
+  });
