@@ -1,3 +1,4 @@
+import type { UserType } from "@crown/core/accounts/status";
 import type { KioskDeviceInfo } from "@crown/core/kiosk/machine";
 
 /**
@@ -78,7 +79,7 @@ export const call = async <T>(
 };
 
 export interface DeviceOverview extends KioskDeviceInfo {
-  readonly staff: ReadonlyArray<{ identifier: string; name: string; type: string }>;
+  readonly staff: ReadonlyArray<{ identifier: string; name: string; type: UserType }>;
 }
 export interface Patient {
   readonly identifier: string;

@@ -1,4 +1,5 @@
 import { Effect, Option, Schema } from "effect";
+import { UPLOAD_RULE_MESSAGES } from "../capture/limits.ts";
 import { publishToAll } from "../live/service.ts";
 import { babyName } from "../onboarding/model.ts";
 import { Conflict, ValidationFailed } from "../shared/errors.ts";
@@ -22,9 +23,7 @@ import {
 
 /** The spec's messages (capture-and-reporting.md §5) and the pipeline's own. */
 export const UPLOAD_MESSAGES = {
-  tooMany: "You can select upto 20 files to upload",
-  tooLarge: "Please select files with size upto 100 MB",
-  format: "Files with only .jpg, .jpeg, .png, .mov or .mp4 formats are allowed for upload",
+  ...UPLOAD_RULE_MESSAGES,
   prepared: "Report prepared successfully",
   uploaded: "Images Uploaded Successfully",
   finalized: "We will review your photos and videos and get back to you soon",
