@@ -2,7 +2,7 @@ import { CalendarDays, check, PATIENT_MAX_AGE_MONTHS, PatientRequest } from "@cr
 import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { ApiError, kioskApi } from "../api.ts";
-import { handleFailure, type Send, toPatient } from "./shared.tsx";
+import { ErrorLine, handleFailure, type Send, toPatient } from "./shared.tsx";
 
 const localToday = () => CalendarDays.dayOf(new Date(Date.now() - new Date().getTimezoneOffset() * 60_000));
 const earliestBirth = () => {
@@ -70,11 +70,7 @@ export function AddPatient({ session, send }: { session: string; send: Send }) {
         {errors.gender ? <span className="error">{errors.gender.join(", ")}</span> : null}
       </label>
       {field("email", "Caregiver e-mail (optional)", { type: "email", autoComplete: "off" })}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine message={error} />
       <Button type="submit" className="big" isDisabled={pending}>
         Add patient
       </Button>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { type DeviceOverview, kioskApi } from "../api.ts";
 import { PinPad, type PinPadStaff } from "./PinPad.tsx";
-import { handleFailure, Header, type Send } from "./shared.tsx";
+import { ErrorLine, handleFailure, Header, type Send } from "./shared.tsx";
 
 /** The attract screen: the practice, and the staff who can sign in with their PIN. */
 export function Attract({ context, send }: { context: KioskContext; send: Send }) {
@@ -30,11 +30,7 @@ export function Attract({ context, send }: { context: KioskContext; send: Send }
     <section className="attract">
       <Header title="Crown head-shape scan" subtitle={`${context.device?.name ?? ""} · ${overview?.practice ?? context.device?.practice ?? ""}`} />
       <p className="lead">Tap your name to sign in with your PIN.</p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine message={error} />
       <div className="tiles">
         {(overview?.staff ?? []).map((s) => (
           <Button key={s.identifier} className="tile" onPress={() => setPicked(s)}>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { ApiError, kioskApi, storeDevice } from "../api.ts";
-import { Header, type Send } from "./shared.tsx";
+import { ErrorLine, Header, type Send } from "./shared.tsx";
 
 /** An unpaired tablet: the one-time pairing code from the portal enrols it. */
 export function Pairing({ send }: { send: Send }) {
@@ -34,11 +34,7 @@ export function Pairing({ send }: { send: Send }) {
           <Label>Pairing code</Label>
           <Input className="code-input" autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={12} data-testid="pairing-code" />
         </TextField>
-        {error ? (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorLine message={error} />
         <Button type="submit" className="big" isDisabled={pending || code.replace(/[\s-]/g, "").length < 8}>
           Enrol tablet
         </Button>

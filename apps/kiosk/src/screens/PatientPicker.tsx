@@ -4,7 +4,7 @@ import { Button, Input, TextField } from "react-aria-components";
 import { kioskApi, type Patient } from "../api.ts";
 import { AddPatient } from "./AddPatient.tsx";
 import { QrLookup } from "./QrLookup.tsx";
-import { handleFailure, Header, type Send, toPatient } from "./shared.tsx";
+import { ErrorLine, handleFailure, Header, type Send, toPatient } from "./shared.tsx";
 
 /** Search the practice's patients (more than 2 characters), add one, or scan a parent's QR code. */
 export function PatientPicker({ context, send }: { context: KioskContext; send: Send }) {
@@ -47,11 +47,7 @@ export function PatientPicker({ context, send }: { context: KioskContext; send: 
           Sign out
         </Button>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine message={error} />
       {mode === "search" ? (
         <>
           <TextField validationBehavior="aria" value={search} onChange={setSearch} aria-label="Search patients">

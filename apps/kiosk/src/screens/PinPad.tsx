@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button } from "react-aria-components";
 import { type DeviceOverview, kioskApi } from "../api.ts";
-import { handleFailure, Header, type Send } from "./shared.tsx";
+import { ErrorLine, handleFailure, Header, type Send } from "./shared.tsx";
 
 /** Who signs in, as the device's staff list names them (their type decides the minimum good shots). */
 export type PinPadStaff = DeviceOverview["staff"][number];
@@ -32,11 +32,7 @@ export function PinPad({ staff, send, onBack }: { staff: PinPadStaff; send: Send
         <span aria-hidden="true">{pin.length > 0 ? "●".repeat(pin.length) : "\u00a0"}</span>
         <span className="visually-hidden">{pin.length} digits entered</span>
       </p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine message={error} />
       <div className="keys">
         {["1", "2", "3", "4", "5", "6", "7", "8", "9"].map((d) => (
           <Button key={d} className="key" onPress={() => press(d)}>

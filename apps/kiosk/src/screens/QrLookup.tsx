@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { kioskApi } from "../api.ts";
 import { createQrReader } from "../qr.ts";
-import { handleFailure, type Send, toPatient } from "./shared.tsx";
+import { ErrorLine, handleFailure, type Send, toPatient } from "./shared.tsx";
 
 /** How often the scanner looks at the camera: often enough to feel instant, rarely enough to leave the tablet responsive. */
 const QR_SCAN_INTERVAL_MS = 200;
@@ -96,11 +96,7 @@ export function QrLookup({ session, send }: { session: string; send: Send }) {
           Find patient
         </Button>
       </form>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine message={error} />
     </div>
   );
 }
