@@ -9,14 +9,16 @@ const frameworks = "^(hono|@hono/|kysely|pg|pg-boss|graphile-worker|@electric-sq
 const neighbours = {
   accounts: ["live", "notifications", "practice", "report"],
   audit: ["accounts", "onboarding", "practice"],
+  capture: ["accounts", "measurement"],
   chat: ["accounts", "live", "notifications", "onboarding", "practice", "report"],
-  kiosk: ["accounts", "onboarding", "practice", "report"],
+  fhir: ["accounts", "measurement", "onboarding", "practice", "report"],
+  kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
   measurement: [],
   notifications: ["accounts", "live", "onboarding"],
   onboarding: ["accounts", "notifications", "practice"],
   practice: ["accounts", "notifications", "onboarding"],
-  report: ["accounts", "live", "measurement", "notifications", "onboarding", "practice"],
+  report: ["accounts", "capture", "live", "measurement", "notifications", "onboarding", "practice"],
 };
 const testSupport = "(\\.test\\.ts|\\.test-d\\.ts|/testing\\.ts)$";
 const featureRules = Object.entries(neighbours).flatMap(([feature, allowed]) => [
@@ -42,8 +44,7 @@ module.exports = {
       name: "apps-import-adapters-through-their-package-exports",
       comment: "an app reaches an adapter as @crown/<adapter>[/<export>], never by a relative path into adapters/*/src.",
       severity: "error",
-      // Pending: the capture screens' worker client, until `@crown/inference/web` is a package export (r17capture).
-      from: { path: "^apps/", pathNot: "^apps/(web/src/capture/(inference\\.ts|CapturePage\\.tsx)|kiosk/src/inference\\.ts)$" },
+      from: { path: "^apps/" },
       to: { path: "^adapters/", dependencyTypes: ["local"] },
     },
     {

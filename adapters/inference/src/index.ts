@@ -1,4 +1,4 @@
-// Server-side entry; the browser imports web.ts, worker.ts and worker-protocol.ts directly.
+// Server-side entry; the browser imports `@crown/inference/web` (web.ts), which starts worker.ts.
 export * from "./card.ts";
 export * from "./node.ts";
 export * from "./frames.ts";

@@ -8,7 +8,7 @@ import { analyzePhoto, letterbox, type PhotoAnalysis } from "@crown/core/measure
 import { analyzeOptionsFrom } from "./card.ts";
 import { decodeImage, loadHeadContourModel, ortWasmDir, readModelCard, type LoadedHeadContourModel } from "./node.ts";
 import { modelAvailable, modelPath, samplePhotos } from "./testing.ts";
-import { loadHeadContourModelWeb, type LoadedWebModel } from "./web.ts";
+import { loadHeadContourModelWeb, type LoadedWebModel } from "./wasm-model.ts";
 
 /** Largest distance from a point of one outline to the nearest point of the other. */
 export const outlineDistance = (a: PhotoAnalysis["outline"], b: PhotoAnalysis["outline"]): number => {

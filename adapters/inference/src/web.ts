@@ -1,63 +1,72 @@
-// Browser and kiosk side of the inference port: onnxruntime-web on its wasm backend, meant to run
-// inside a Web Worker (see worker.ts) so a frame's inference never blocks the camera preview.
-import * as ort from "onnxruntime-web/wasm";
-import type { HeadContourModel, HeadContourOutputs } from "@crown/core/measurement/index";
-import { checkModelCard, OUTPUT_NAMES, type ModelCard } from "./card.ts";
+// The browser entry (`@crown/inference/web`), for the portal's capture page and the kiosk: the
+// head-contour model in a module Web Worker (worker.ts: onnxruntime-web + core's analyzePhoto),
+// reached through the small client of worker-protocol.ts. No onnxruntime import here, so a page's
+// bundle stays small; pages load this module lazily, so the model is never part of the login bundle.
+import type { PhotoAnalysis } from "@crown/core/measurement/index";
+import { connectHeadContourWorker, type HeadContourWorkerClient } from "./worker-protocol.ts";
 
-export interface WebModelOptions {
-  /**
-   * Where Crown serves onnxruntime-web's .wasm/.mjs files (ortWasmDir() on the server), never a CDN.
-   * A URL path prefix ending in "/" (the default "/ort/"), or a file:// URL when run in Node.
-   */
-  readonly wasmPaths?: string;
-  /** Wasm threads; more than 1 needs a cross-origin-isolated page (COOP/COEP headers). */
-  readonly threads?: number;
+export type { PhotoAnalysis };
+export type { FramePixels, HeadContourWorkerClient } from "./worker-protocol.ts";
+
+/** Where Crown serves the model, its card and onnxruntime-web's wasm (apps/server static assets). */
+export const MODEL_URL = "/models/head-contour.onnx";
+export const CARD_URL = "/models/head-contour.json";
+export const WASM_PATHS = "/ort/";
+
+let shared: Promise<HeadContourWorkerClient> | null = null;
+
+/** The one worker of the page, loaded on first use; a failed load is forgotten so the next call tries again. */
+export const headContourWorker = (): Promise<HeadContourWorkerClient> => {
+  if (!shared) {
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "head-contour" });
+    const client = connectHeadContourWorker(worker);
+    shared = client.load({ modelUrl: MODEL_URL, cardUrl: CARD_URL, wasmPaths: WASM_PATHS }).then(() => client);
+    shared.catch(() => {
+      worker.terminate();
+      shared = null;
+    });
+  }
+  return shared;
+};
+
+/** The model judges frames at most this large (longest side); shots are kept at most SHOT_MAX_SIDE. */
+export const ANALYSIS_MAX_SIDE = 640;
+export const SHOT_MAX_SIDE = 1600;
+
+export const scaledSize = (width: number, height: number, max: number) => {
+  const k = Math.min(1, max / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * k)), height: Math.max(1, Math.round(height * k)) };
+};
+
+/** A video's current frame (or a canvas, or a decoded image) on a new canvas, longest side at most `max`; null before the video has a frame. */
+export const drawScaled = (source: HTMLVideoElement | HTMLCanvasElement | ImageBitmap, max: number): HTMLCanvasElement | null => {
+  const [width, height] = source instanceof HTMLVideoElement ? [source.videoWidth, source.videoHeight] : [source.width, source.height];
+  if ((source instanceof HTMLVideoElement && source.readyState < 2) || !width || !height) return null;
+  const size = scaledSize(width, height, max);
+  const canvas = document.createElement("canvas");
+  canvas.width = size.width;
+  canvas.height = size.height;
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  if (!context) return null;
+  context.drawImage(source, 0, 0, size.width, size.height);
+  return canvas;
+};
+
+/** A judged frame: the analysis, in the pixels of the analysed (scaled) frame, for drawing the outline over the preview. */
+export interface JudgedFrame {
+  readonly width: number;
+  readonly height: number;
+  readonly analysis: PhotoAnalysis;
 }
 
-export interface LoadedWebModel extends HeadContourModel {
-  readonly card: ModelCard;
-  close(): Promise<void>;
-}
-
-/** Set once: onnxruntime-web's environment is global to the worker. */
-const configure = (options: WebModelOptions): void => {
-  ort.env.wasm.wasmPaths = options.wasmPaths ?? "/ort/";
-  ort.env.wasm.numThreads = options.threads ?? 1;
-  // Already off the main thread; a proxy worker would only add a copy.
-  ort.env.wasm.proxy = false;
+/** Judges a shot or frame with the model, scaled down to ANALYSIS_MAX_SIDE first. */
+export const judgeFrame = async (client: HeadContourWorkerClient, canvas: HTMLCanvasElement): Promise<JudgedFrame | null> => {
+  const small = drawScaled(canvas, ANALYSIS_MAX_SIDE);
+  const context = small?.getContext("2d", { willReadFrequently: true });
+  if (!small || !context) return null;
+  const { analysis } = await client.analyzeFrame(context.getImageData(0, 0, small.width, small.height));
+  return { width: small.width, height: small.height, analysis };
 };
 
-/** `model` is the .onnx bytes (or a URL to fetch them from); `card` is model.json's content. */
-export const loadHeadContourModelWeb = async (
-  model: Uint8Array | string,
-  card: unknown,
-  options: WebModelOptions = {},
-): Promise<LoadedWebModel> => {
-  const checked = checkModelCard(card, typeof model === "string" ? model : "model");
-  configure(options);
-  const bytes = typeof model === "string" ? await fetchBytes(model) : model;
-  const session = await ort.InferenceSession.create(bytes, { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
-  const missing = OUTPUT_NAMES.filter((name) => !session.outputNames.includes(name));
-  if (missing.length > 0) throw new Error(`Not a head-contour model: missing outputs ${missing.join(", ")}`);
-  return {
-    card: checked,
-    async run(input, n) {
-      const size = checked.input_size;
-      const results = await session.run({ image: new ort.Tensor("float32", input, [n, 3, size, size]) });
-      const read = (name: (typeof OUTPUT_NAMES)[number]): Float32Array => {
-        const data = results[name]?.data;
-        if (!(data instanceof Float32Array)) throw new Error(`The model's "${name}" output is not float32`);
-        return data;
-      };
-      const outputs: HeadContourOutputs = { mask: read("mask"), nose: read("nose"), sticker: read("sticker"), quality: read("quality") };
-      return outputs;
-    },
-    close: () => session.release(),
-  };
-};
-
-const fetchBytes = async (url: string): Promise<Uint8Array> => {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`The model ${url} could not be fetched (${response.status})`);
-  return new Uint8Array(await response.arrayBuffer());
-};
+/** A kept shot as the JPEG that is uploaded. */
+export const jpegOf = (canvas: HTMLCanvasElement) => new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));

@@ -3,7 +3,7 @@
 // with core's analyzePhoto, the same pipeline the server runs. Bundle it for the web app and kiosk.
 import { analyzePhoto, type AnalyzeOptions } from "@crown/core/measurement/index";
 import { analyzeOptionsFrom } from "./card.ts";
-import { loadHeadContourModelWeb, type LoadedWebModel } from "./web.ts";
+import { loadHeadContourModelWeb, type LoadedWebModel } from "./wasm-model.ts";
 import type { WorkerRequest, WorkerResponse } from "./worker-protocol.ts";
 
 declare const self: DedicatedWorkerGlobalScope;

@@ -1,4 +1,6 @@
 import { assign, not, setup, stateIn } from "xstate";
+import type { UserType } from "../accounts/lifecycle.ts";
+import { autoCaptureComplete, type CapturedShot, enoughShots, keepShot, minGoodShots } from "../capture/rules.ts";
 
 /**
  * The kiosk tablet's lifecycle as one machine: paired (or not), the attract screen, a staff member
@@ -8,11 +10,12 @@ import { assign, not, setup, stateIn } from "xstate";
  *
  * Patient data (the patient, the shots, the queued uploads) lives only in this context, in memory,
  * and every way back to the attract screen or to `done` wipes it: the property tests walk every path.
+ *
+ * The shots follow the one set of capture rules (capture/rules.ts, docs/adr/0044-one-capture-machine.md):
+ * Auto Capture's 10 good shots, and the minimum good shots of whoever signed in (a physician 3, their
+ * staff 5), the same rule as the portal's capture page.
  */
 
-export const AUTO_CAPTURE_SHOTS = 10;
-/** Physicians and their staff need at least 3 good shots (capture-and-reporting.md §9). */
-export const MIN_KIOSK_SHOTS = 3;
 export const DEFAULT_IDLE_TIMEOUT_MS = 2 * 60 * 1000;
 
 export interface KioskDeviceInfo {
@@ -24,6 +27,8 @@ export interface KioskDeviceInfo {
 export interface KioskStaff {
   readonly identifier: string;
   readonly name: string;
+  /** The physician or one of their staff: decides the minimum good shots. */
+  readonly role: UserType;
 }
 export interface KioskPatient {
   readonly identifier: string;
@@ -31,10 +36,7 @@ export interface KioskPatient {
   readonly date_of_birth?: string | null;
 }
 /** A captured frame. `image` is whatever the app holds (a Blob in the browser); core never reads it. */
-export interface KioskShot {
-  readonly id: string;
-  readonly image: unknown;
-}
+export type KioskShot = CapturedShot;
 export type UploadStep = "prepare" | "upload" | "finalize";
 export interface UploadProgress {
   readonly step: UploadStep;
@@ -111,6 +113,9 @@ const patientWiped = {
   error: null,
 } satisfies Partial<KioskContext>;
 
+/** The minimum good shots for the staff member signed in (capture/rules.ts, as on the portal). */
+export const kioskMinimumShots = (context: Pick<KioskContext, "staff">) => minGoodShots(context.staff?.role);
+
 /** True when the context holds nothing about a patient (the property every wipe must keep). */
 export const holdsNoPatientData = (context: KioskContext) =>
   context.patient === null && context.shots.length === 0 && context.queue.length === 0 && context.upload === null;
@@ -119,9 +124,9 @@ export const kioskMachine = setup({
   types: {} as { context: KioskContext; events: KioskEvent; input: KioskInput },
   guards: {
     paired: ({ context }) => context.device !== null,
-    enoughShots: ({ context }) => context.shots.length >= MIN_KIOSK_SHOTS,
+    enoughShots: ({ context }) => enoughShots(context.shots.length, context.staff?.role),
     hasShots: ({ context }) => context.shots.length > 0,
-    allShotsTaken: ({ context }) => context.shots.length >= AUTO_CAPTURE_SHOTS,
+    allShotsTaken: ({ context }) => autoCaptureComplete(context.shots),
   },
   actions: {
     wipeSession: assign(() => wiped),
@@ -184,7 +189,7 @@ export const kioskMachine = setup({
     capturing: {
       always: { guard: "allShotsTaken", target: "reviewing" },
       on: {
-        SHOT_TAKEN: { actions: assign({ shots: ({ context, event }) => [...context.shots, event.shot].slice(0, AUTO_CAPTURE_SHOTS) }) },
+        SHOT_TAKEN: { actions: assign({ shots: ({ context, event }) => keepShot("auto", context.shots, event.shot) }) },
         STOP_CAPTURE: { guard: "hasShots", target: "reviewing" },
         CHANGE_PATIENT: "signedIn",
         IDLE_TIMEOUT: "idle",

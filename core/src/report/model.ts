@@ -1,4 +1,5 @@
 import { Context, Effect, Option } from "effect";
+import { UPLOAD_LIMITS } from "../capture/limits.ts";
 import { FALLBACK_MEASUREMENT_ERROR, type MeasurementError } from "../measurement/agreement.ts";
 import type { RgbImage } from "../measurement/image.ts";
 import type { AnalyzeOptions } from "../measurement/analyze.ts";
@@ -153,8 +154,8 @@ export interface ReportSettings {
   readonly measurementError: MeasurementError;
 }
 export const defaultReportSettings: ReportSettings = {
-  maxFiles: 20,
-  maxFileBytes: 100 * 1024 * 1024,
+  maxFiles: UPLOAD_LIMITS.maxFiles,
+  maxFileBytes: UPLOAD_LIMITS.maxBytes,
   analysisMaxSide: 1024,
   videoFps: 2,
   framesPerVideo: 24,

@@ -1,4 +1,5 @@
 import { Schema } from "effect";
+import { UPLOAD_RULE_MESSAGES } from "../capture/limits.ts";
 import { OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { ANALYSIS_TYPES } from "./model.ts";
 
@@ -6,9 +7,7 @@ import { ANALYSIS_TYPES } from "./model.ts";
 
 /** The spec's messages (capture-and-reporting.md §5) and the pipeline's own. */
 export const UPLOAD_MESSAGES = {
-  tooMany: "You can select upto 20 files to upload",
-  tooLarge: "Please select files with size upto 100 MB",
-  format: "Files with only .jpg, .jpeg, .png, .mov or .mp4 formats are allowed for upload",
+  ...UPLOAD_RULE_MESSAGES,
   prepared: "Report prepared successfully",
   uploaded: "Images Uploaded Successfully",
   finalized: "We will review your photos and videos and get back to you soon",

@@ -2,7 +2,7 @@ import { Link, useParams } from "react-router-dom";
 import { useSession } from "../session/store.ts";
 import { Collapsible } from "./Collapsible.tsx";
 import { Illustration, type IllustrationName } from "./Illustrations.tsx";
-import { isProvider, minGoodShots } from "./rules.ts";
+import { isProvider, minimumShotsFor } from "./rules.ts";
 
 interface Step {
   readonly title: string;
@@ -54,7 +54,7 @@ export function CapInstructions({ variant }: { variant: CapVariant }) {
   const session = useSession();
   const provider = isProvider(session);
   const physician = session?.userRole === "physician";
-  const min = minGoodShots(session);
+  const min = minimumShotsFor(session);
   const steps: Step[] = [
     { title: "Place the cap", art: "cap", body: <p>Pull the cap over the head until it is fully stretched and smooth. It must not cover the ears.</p> },
     { title: "Place the sticker", art: "sticker", body: <p>Put a round sticker on the cap, roughly at the centre of the head as seen from above.</p> },

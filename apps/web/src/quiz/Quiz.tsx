@@ -7,7 +7,8 @@ import { submitQuiz } from "../api/onboarding.ts";
 import { updateSession, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
-import { drawQuestions, FEEDBACK_TEXT, passes, type QuizManifest, quizMachine, type QuizPool, type QuizQuestion } from "./quizMachine.ts";
+import { type QuizMode, quizPassed } from "@crown/core/onboarding/model";
+import { drawQuestions, QUIZ_FEEDBACK_TEXT, type QuizManifest, quizMachine, type QuizQuestion } from "@crown/core/onboarding/quiz-machine";
 
 export type QuizKind = "quiz" | "optional-quiz" | "no-cap-quiz";
 
@@ -32,17 +33,17 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
   const [state, send] = useMachine(quizMachine, { input: { questions } });
   const [saveError, setSaveError] = useState<string | null>(null);
   const recorded = useRef(false);
-  const { index, score, answers, verdict } = state.context;
+  const { index, score, answers, feedback: verdict } = state.context;
   const total = questions.length;
   const q = questions[index]!;
   const done = state.matches("result");
-  const passed = passes(score, total);
+  const passed = quizPassed(score, total);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     if (!done || recorded.current) return;
     recorded.current = true;
-    const mode: QuizPool = kind === "no-cap-quiz" ? "nocap" : "cap";
+    const mode: QuizMode = kind === "no-cap-quiz" ? "nocap" : "cap";
     submitQuiz({ identifier: session?.userIdentifier, mode, answers })
       .then(({ results }) => {
         // The server's grade decides: only a cap pass clears the quiz due.
@@ -96,7 +97,7 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
       <img className="quiz-image" src={q.image} alt={`Quiz photo ${index + 1} of ${total}: a baby's head seen from above`} width={480} height={480} />
       {feedback ? (
         <div className={`quiz-feedback ${verdict === "correct" ? "ok" : "wrong"}`} role="status">
-          <p className="quiz-verdict">{FEEDBACK_TEXT[verdict]}</p>
+          <p className="quiz-verdict">{QUIZ_FEEDBACK_TEXT[verdict]}</p>
           <p>{q.reason}</p>
           <Button className="btn btn-secondary" onPress={() => send({ type: "NEXT" })}>
             {index + 1 < total ? "Next question" : "See my score"}

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
 import { ApiError, messageOf } from "../api/client.ts";
-import { checkSelection, extensionOf, isVideoName, minGoodShots, UPLOAD_LIMITS } from "../capture/rules.ts";
+import { checkSelection, extensionOf, isVideoName, UPLOAD_LIMITS } from "@crown/core/capture/limits";
+import { minimumShotsFor } from "../capture/rules.ts";
 import { useSession } from "../session/store.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { FormMessage } from "../ui/fields.tsx";
@@ -38,7 +39,7 @@ function Progress({ value, label }: { value: number; label: string }) {
  */
 export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentifier: string | null; readonly babyName?: string; readonly initialFiles?: ReadonlyArray<File>; readonly onClose: (uploaded: boolean) => void }) {
   const session = useSession();
-  const min = Math.max(minGoodShots(session), 1);
+  const min = Math.max(minimumShotsFor(session), 1);
   const [items, setItems] = useState<Item[]>(() => itemsOf(p.initialFiles ?? []));
   const [problem, setProblem] = useState<string | null>(null);
   const [phase, setPhase] = useState<"select" | "sending" | "attention" | "finalizing" | "success">("select");

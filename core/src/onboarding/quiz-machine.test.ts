@@ -1,21 +1,23 @@
+import { fc, test as prop } from "@fast-check/vitest";
 import { describe, expect, test, vi } from "vitest";
 import { createActor } from "xstate";
-import { checkSelection, UPLOAD_RULE_MESSAGES } from "../capture/rules.ts";
-import { drawQuestions, FEEDBACK_MS, passes, quizMachine, type QuizQuestion } from "./quizMachine.ts";
+import { quizPassed } from "./model.ts";
+import { QUIZ_LENGTH } from "./quiz.ts";
+import { drawQuestions, QUIZ_FEEDBACK_MS, quizMachine, type QuizQuestion } from "./quiz-machine.ts";
 
 const pool: QuizQuestion[] = Array.from({ length: 49 }, (_, i) => ({ image: `/quiz/cap/${i}.jpg`, good: i % 2 === 0, reason: i % 2 ? "Image is blurry" : "Good image" }));
 
-describe("quiz", () => {
+describe("the quiz machine", () => {
   test("draws 10 distinct questions from the pool", () => {
     const q = drawQuestions(pool);
-    expect(q).toHaveLength(10);
-    expect(new Set(q.map((x) => x.image)).size).toBe(10);
+    expect(q).toHaveLength(QUIZ_LENGTH);
+    expect(new Set(q.map((x) => x.image)).size).toBe(QUIZ_LENGTH);
   });
 
   test("pass mark is 8 of 10", () => {
-    expect(passes(8, 10)).toBe(true);
-    expect(passes(7, 10)).toBe(false);
-    expect(passes(10, 10)).toBe(true);
+    expect(quizPassed(8, 10)).toBe(true);
+    expect(quizPassed(7, 10)).toBe(false);
+    expect(quizPassed(10, 10)).toBe(true);
   });
 
   test("feedback names the kind of mistake, then the next question comes after 5 seconds", () => {
@@ -24,8 +26,8 @@ describe("quiz", () => {
     const actor = createActor(quizMachine, { input: { questions } }).start();
     actor.send({ type: "ANSWER", good: !questions[0]!.good });
     expect(actor.getSnapshot().value).toBe("feedback");
-    expect(actor.getSnapshot().context.verdict).toBe(questions[0]!.good ? "saidBadOnGood" : "saidGoodOnBad");
-    vi.advanceTimersByTime(FEEDBACK_MS);
+    expect(actor.getSnapshot().context.feedback).toBe(questions[0]!.good ? "saidBadOnGood" : "saidGoodOnBad");
+    vi.advanceTimersByTime(QUIZ_FEEDBACK_MS);
     expect(actor.getSnapshot().value).toBe("question");
     expect(actor.getSnapshot().context.index).toBe(1);
     for (let i = 1; i < 10; i++) {
@@ -40,14 +42,17 @@ describe("quiz", () => {
     );
     vi.useRealTimers();
   });
-});
 
-describe("upload rules", () => {
-  const file = (name: string, size = 1000) => ({ name, size });
-  test("the spec's three messages, before anything is sent", () => {
-    expect(checkSelection(Array.from({ length: 21 }, (_, i) => file(`${i}.jpg`)))).toBe(UPLOAD_RULE_MESSAGES.tooMany);
-    expect(checkSelection([file("a.gif")])).toBe(UPLOAD_RULE_MESSAGES.format);
-    expect(checkSelection([file("a.mp4", 100 * 1024 * 1024 + 1)])).toBe(UPLOAD_RULE_MESSAGES.tooLarge);
-    expect(checkSelection([file("a.JPG"), file("b.jpeg"), file("c.png"), file("d.MOV"), file("e.mp4")])).toBeNull();
+  prop.prop([fc.array(fc.boolean(), { minLength: QUIZ_LENGTH, maxLength: QUIZ_LENGTH })])("the score counts the right answers, one answer per photo", (rights) => {
+    const questions = drawQuestions(pool);
+    const actor = createActor(quizMachine, { input: { questions } }).start();
+    rights.forEach((right, i) => {
+      actor.send({ type: "ANSWER", good: right === questions[i]!.good });
+      actor.send({ type: "NEXT" });
+    });
+    const { score, answers } = actor.getSnapshot().context;
+    expect(score).toBe(rights.filter(Boolean).length);
+    expect(new Set(answers.map((a) => a.image)).size).toBe(QUIZ_LENGTH);
+    expect(actor.getSnapshot().status).toBe("done");
   });
 });

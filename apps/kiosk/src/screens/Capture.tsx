@@ -1,24 +1,11 @@
-import { AUTO_CAPTURE_SHOTS, type KioskShot } from "@crown/core/kiosk/machine";
+import { AUTO_CAPTURE_SHOTS } from "@crown/core/capture/rules";
+import type { KioskShot } from "@crown/core/kiosk/machine";
+import { frameMessage } from "@crown/core/measurement/verdict";
+import { drawScaled, headContourWorker, type JudgedFrame, jpegOf, judgeFrame, SHOT_MAX_SIDE } from "@crown/inference/web";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
-import { frameMessage } from "@crown/core/measurement/verdict";
-import { headContourWorker, type PhotoAnalysis } from "./inference.ts";
 
-const ANALYSIS_MAX_SIDE = 640;
-const SHOT_MAX_SIDE = 1600;
-
-const scaled = (w: number, h: number, max: number) => {
-  const k = Math.min(1, max / Math.max(w, h));
-  return { width: Math.max(1, Math.round(w * k)), height: Math.max(1, Math.round(h * k)) };
-};
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
-const reasonText = (a: PhotoAnalysis) => frameMessage(a);
-
-interface Overlay {
-  readonly width: number;
-  readonly height: number;
-  readonly analysis: PhotoAnalysis;
-}
 
 /**
  * The rear camera full screen with the model's outline and the reason for a bad frame. Auto Capture
@@ -26,7 +13,7 @@ interface Overlay {
  */
 export function Capture({ taken, onShot, onStop, onCancel }: { taken: number; onShot: (shot: KioskShot) => void; onStop: () => void; onCancel: () => void }) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [overlay, setOverlay] = useState<Overlay | null>(null);
+  const [overlay, setOverlay] = useState<JudgedFrame | null>(null);
   const [status, setStatus] = useState("Starting the camera…");
   const [problem, setProblem] = useState<string | null>(null);
   const takenRef = useRef(taken);
@@ -59,34 +46,28 @@ export function Capture({ taken, onShot, onStop, onCancel }: { taken: number; on
       }
       setStatus("Point the camera at the top of the baby's head");
       while (live && takenRef.current < AUTO_CAPTURE_SHOTS) {
-        if (video.readyState < 2 || !video.videoWidth) {
+        const canvas = drawScaled(video, SHOT_MAX_SIDE);
+        if (!canvas) {
           await sleep(100);
           continue;
         }
-        const full = scaled(video.videoWidth, video.videoHeight, SHOT_MAX_SIDE);
-        const canvas = document.createElement("canvas");
-        canvas.width = full.width;
-        canvas.height = full.height;
-        canvas.getContext("2d")!.drawImage(video, 0, 0, full.width, full.height);
-        const small = scaled(full.width, full.height, ANALYSIS_MAX_SIDE);
-        const c = document.createElement("canvas");
-        c.width = small.width;
-        c.height = small.height;
-        const ctx = c.getContext("2d", { willReadFrequently: true })!;
-        ctx.drawImage(canvas, 0, 0, small.width, small.height);
-        let analysis: PhotoAnalysis;
+        let judged: JudgedFrame | null;
         try {
-          analysis = (await worker.analyzeFrame(ctx.getImageData(0, 0, small.width, small.height))).analysis;
+          judged = await judgeFrame(worker, canvas);
         } catch {
+          judged = null;
+        }
+        if (!judged) {
           await sleep(100);
           continue;
         }
         if (!live) break;
-        setOverlay({ width: small.width, height: small.height, analysis });
-        setStatus(reasonText(analysis));
-        if (analysis.accepted) {
-          const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, "image/jpeg", 0.92));
-          if (blob && live) onShotRef.current({ id: `shot-${Date.now()}-${nextId++}`, image: blob });
+        setOverlay(judged);
+        setStatus(frameMessage(judged.analysis));
+        // Auto Capture keeps good frames only; the machine applies the same rule (capture/rules.ts).
+        if (judged.analysis.accepted) {
+          const blob = await jpegOf(canvas);
+          if (blob && live) onShotRef.current({ id: `shot-${Date.now()}-${nextId++}`, image: blob, verdict: judged.analysis.verdict, reasons: judged.analysis.reasons });
         }
         await sleep(30);
       }

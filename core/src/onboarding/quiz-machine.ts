@@ -1,5 +1,12 @@
-import { QUIZ_PASS_MARK } from "@crown/core";
 import { assign, setup } from "xstate";
+import type { QuizMode } from "./model.ts";
+import { QUIZ_LENGTH, type QuizAnswerValue } from "./quiz.ts";
+
+/**
+ * The photo quiz as the person takes it: question → feedback (5 s, or Next) → next question … →
+ * result. The score it shows uses the one pass rule (`quizPassed`, ADR 0011) and the one quiz length
+ * (`QUIZ_LENGTH`); the server grades the answers again with the same rule (quiz.ts) and records it.
+ */
 
 /** One question: an image of the pool, whether it is good, and the reason (bad) or the generic good-image text. */
 export interface QuizQuestion {
@@ -8,14 +15,10 @@ export interface QuizQuestion {
   readonly reason: string;
 }
 
-export type QuizPool = "cap" | "nocap";
-export type QuizManifest = Readonly<Record<QuizPool, ReadonlyArray<QuizQuestion>>>;
+/** The portal's quiz manifest: the questions of each pool. */
+export type QuizManifest = Readonly<Record<QuizMode, ReadonlyArray<QuizQuestion>>>;
 
-export const QUIZ_LENGTH = 10;
-export const FEEDBACK_MS = 5000;
-
-/** Pass mark: 8 of 10 (docs/adr/0011-quiz-pass-mark.md), the same rule the server applies. */
-export const passes = (score: number, total: number) => score * QUIZ_PASS_MARK.total >= QUIZ_PASS_MARK.score * total;
+export const QUIZ_FEEDBACK_MS = 5000;
 
 /** `count` questions drawn without repetition, in random order (Fisher-Yates). */
 export const drawQuestions = (pool: ReadonlyArray<QuizQuestion>, count = QUIZ_LENGTH, random: () => number = Math.random): QuizQuestion[] => {
@@ -27,9 +30,9 @@ export const drawQuestions = (pool: ReadonlyArray<QuizQuestion>, count = QUIZ_LE
   return copy.slice(0, Math.min(count, copy.length));
 };
 
-export type Verdict = "correct" | "saidGoodOnBad" | "saidBadOnGood";
+export type QuizFeedback = "correct" | "saidGoodOnBad" | "saidBadOnGood";
 
-export const FEEDBACK_TEXT: Record<Verdict, string> = {
+export const QUIZ_FEEDBACK_TEXT: Record<QuizFeedback, string> = {
   correct: "Correct!",
   saidGoodOnBad: "Not quite: this image is not good enough for a measurement.",
   saidBadOnGood: "Not quite: this image is good enough for a measurement.",
@@ -38,41 +41,40 @@ export const FEEDBACK_TEXT: Record<Verdict, string> = {
 /** What the server grades: each photo shown and the answer given (POST /user/update-quiz). */
 export interface QuizAnswer {
   readonly image: string;
-  readonly answer: "GOOD" | "BAD";
+  readonly answer: QuizAnswerValue;
 }
 
-interface Ctx {
+export interface QuizRunContext {
   readonly questions: ReadonlyArray<QuizQuestion>;
   readonly index: number;
   /** The score shown while taking the quiz; the server's grade decides what is recorded. */
   readonly score: number;
   readonly answers: ReadonlyArray<QuizAnswer>;
-  readonly verdict: Verdict | null;
+  readonly feedback: QuizFeedback | null;
 }
 
-type Ev = { type: "ANSWER"; good: boolean } | { type: "NEXT" };
+export type QuizRunEvent = { type: "ANSWER"; good: boolean } | { type: "NEXT" };
 
-/** Question → feedback (5 s, or Next) → next question … → result. */
 export const quizMachine = setup({
-  types: {} as { context: Ctx; events: Ev; input: { questions: ReadonlyArray<QuizQuestion> } },
-  delays: { feedback: FEEDBACK_MS },
+  types: {} as { context: QuizRunContext; events: QuizRunEvent; input: { questions: ReadonlyArray<QuizQuestion> } },
+  delays: { feedback: QUIZ_FEEDBACK_MS },
   guards: { more: ({ context }) => context.index + 1 < context.questions.length },
   actions: {
     judge: assign(({ context, event }) => {
       if (event.type !== "ANSWER") return {};
       const q = context.questions[context.index]!;
-      const verdict: Verdict = event.good === q.good ? "correct" : q.good ? "saidBadOnGood" : "saidGoodOnBad";
+      const feedback: QuizFeedback = event.good === q.good ? "correct" : q.good ? "saidBadOnGood" : "saidGoodOnBad";
       return {
-        verdict,
-        score: context.score + (verdict === "correct" ? 1 : 0),
+        feedback,
+        score: context.score + (feedback === "correct" ? 1 : 0),
         answers: [...context.answers, { image: q.image, answer: event.good ? "GOOD" : "BAD" } as const],
       };
     }),
-    advance: assign(({ context }) => ({ index: context.index + 1, verdict: null })),
+    advance: assign(({ context }) => ({ index: context.index + 1, feedback: null })),
   },
 }).createMachine({
   id: "quiz",
-  context: ({ input }) => ({ questions: input.questions, index: 0, score: 0, answers: [], verdict: null }),
+  context: ({ input }) => ({ questions: input.questions, index: 0, score: 0, answers: [], feedback: null }),
   initial: "question",
   states: {
     question: { on: { ANSWER: { target: "feedback", actions: "judge" } } },

@@ -1,0 +1,72 @@
+import type { KioskContext } from "@crown/core/kiosk/machine";
+import { useEffect, useState } from "react";
+import { Button, Input, TextField } from "react-aria-components";
+import { kioskApi, type Patient } from "../api.ts";
+import { AddPatient } from "./AddPatient.tsx";
+import { QrLookup } from "./QrLookup.tsx";
+import { ErrorLine, handleFailure, Header, type Send, toPatient } from "./shared.tsx";
+
+/** Search the practice's patients (more than 2 characters), add one, or scan a parent's QR code. */
+export function PatientPicker({ context, send }: { context: KioskContext; send: Send }) {
+  const session = context.session!;
+  const [mode, setMode] = useState<"search" | "add" | "qr">("search");
+  const [search, setSearch] = useState("");
+  const [results, setResults] = useState<Patient[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (mode !== "search") return;
+    const text = search.trim();
+    if (text.length > 0 && text.length <= 2) return;
+    let live = true;
+    const timer = window.setTimeout(() => {
+      kioskApi
+        .patients(session, text)
+        .then((page) => live && setResults(page.data))
+        .catch((e) => live && handleFailure(e, send, setError));
+    }, 250);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [search, mode, session, send]);
+
+  return (
+    <section className="panel">
+      <Header title="Choose the patient" subtitle={`Signed in: ${context.staff?.name ?? ""}`} />
+      <div className="row tabs">
+        <Button className={`big ${mode === "search" ? "" : "secondary"}`} onPress={() => setMode("search")}>
+          Search
+        </Button>
+        <Button className={`big ${mode === "add" ? "" : "secondary"}`} onPress={() => setMode("add")}>
+          Add patient
+        </Button>
+        <Button className={`big ${mode === "qr" ? "" : "secondary"}`} onPress={() => setMode("qr")}>
+          Scan parent's QR
+        </Button>
+        <Button className="big secondary" onPress={() => send({ type: "SIGN_OUT" })}>
+          Sign out
+        </Button>
+      </div>
+      <ErrorLine message={error} />
+      {mode === "search" ? (
+        <>
+          <TextField validationBehavior="aria" value={search} onChange={setSearch} aria-label="Search patients">
+            <Input className="search" placeholder="Search patients (more than 2 characters)" autoComplete="off" />
+          </TextField>
+          <ul className="patients">
+            {(results ?? []).map((p) => (
+              <li key={p.identifier}>
+                <Button className="tile wide" onPress={() => send({ type: "PATIENT_CHOSEN", patient: toPatient(p) })}>
+                  <strong>{p.name}</strong> <span>born {p.date_of_birth}</span>
+                </Button>
+              </li>
+            ))}
+            {results && results.length === 0 ? <li>No patient found</li> : null}
+          </ul>
+        </>
+      ) : null}
+      {mode === "add" ? <AddPatient session={session} send={send} /> : null}
+      {mode === "qr" ? <QrLookup session={session} send={send} /> : null}
+    </section>
+  );
+}

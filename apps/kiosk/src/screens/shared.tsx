@@ -1,0 +1,33 @@
+import type { KioskEvent, KioskPatient } from "@crown/core/kiosk/machine";
+import { ApiError, type Patient } from "../api.ts";
+
+/** How a screen talks to the kiosk machine. */
+export type Send = (event: KioskEvent) => void;
+
+/** What a failed call means for the tablet: revoked, session over, or a message to show. */
+export const handleFailure = (error: unknown, send: Send, show: (message: string) => void) => {
+  if (error instanceof ApiError && error.deviceRefused) return send({ type: "REVOKED" });
+  if (error instanceof ApiError && error.status === 401) return send({ type: "SESSION_ENDED" });
+  if (error instanceof ApiError && error.offline) return show("The network is down. Please try again when it is back.");
+  show(error instanceof Error ? error.message : "Some error occurred");
+};
+
+export const toPatient = (p: Patient): KioskPatient => ({ identifier: p.identifier, name: p.name, date_of_birth: p.date_of_birth });
+
+export function Header({ title, subtitle }: { title: string; subtitle?: string }) {
+  return (
+    <header className="kiosk-header">
+      <h1>{title}</h1>
+      {subtitle ? <p>{subtitle}</p> : null}
+    </header>
+  );
+}
+
+/** A message for the person at the tablet, announced as it appears. */
+export function ErrorLine({ message }: { message: string | null }) {
+  return message ? (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}
