@@ -1,4 +1,3 @@
-import { SignInRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { Link, useLocation, useNavigate } from "react-router-dom";
@@ -9,7 +8,7 @@ import { homeFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
 import { AppLinks } from "../ui/AppLinks.tsx";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { focusFirstError, useForm } from "../ui/form.ts";
+import { firstMessages, focusFirstError, useFormState } from "../ui/form-state.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { FormField } from "../forms/fields.tsx";
@@ -33,7 +32,7 @@ export default function Login() {
   const navigate = useNavigate();
   const location = useLocation();
   const notice = useNotice();
-  const form = useForm({ email: "", password: "" });
+  const form = useFormState({ email: "", password: "" });
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<LoginError | null>(null);
   const [pending, setPending] = useState(false);
@@ -46,8 +45,15 @@ export default function Login() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const valid = form.validate(SignInRequest);
-    if (!valid) return focusFirstError();
+    // The schemas (and Effect's runtime under them) load on the first submit, not with the page (issue 19).
+    const [{ SignInRequest }, { check }, { Either }] = await Promise.all([import("@crown/core/accounts/schemas"), import("@crown/core/shared/validation"), import("effect")]);
+    const checked = check(SignInRequest, form.values);
+    if (Either.isLeft(checked)) {
+      form.setErrors(firstMessages(checked.left.errors));
+      return focusFirstError();
+    }
+    form.setErrors({});
+    const valid = checked.right;
     setPending(true);
     try {
       const { results } = await signIn(valid.email, form.values.password, remember);
