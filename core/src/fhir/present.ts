@@ -2,6 +2,7 @@ import type { User } from "../accounts/model.ts";
 import { bandOf, CI_BANDS, CVAI_BANDS, type SeverityBand } from "../measurement/bands.ts";
 import { type Baby, babyName } from "../onboarding/model.ts";
 import { displayName } from "../practice/access.ts";
+import { isPublished } from "../report/lifecycle.ts";
 import { bandCode, CODES, type Code, type Measure, MEASURES, SYSTEMS } from "./codes.ts";
 import type { MeasuringDevice, Reference, Resource } from "./model.ts";
 import type { PublishedPdf, PublishedRecord } from "./records.ts";
@@ -105,7 +106,7 @@ export const pdfUrl = (apiUrl: string, reportId: string, relation: string) =>
 export const presentDiagnosticReport = (record: PublishedRecord, pdf: PublishedPdf, url: string, options: { data?: string } = {}): Resource => {
   const reviewer = record.reviewer ? [practitionerRef(record.reviewer)] : [];
   // The note as published: while a report is back in review, its draft note is nobody's to export.
-  const note = record.report.status === "published" ? record.report.reviewNote : null;
+  const note = isPublished(record.report.status) ? record.report.reviewNote : null;
   return {
     resourceType: "DiagnosticReport",
     id: record.report.id,

@@ -242,3 +242,6 @@ export const kioskMachine = setup({
 });
 
 export type KioskState = "starting" | "unpaired" | "idle" | "signedIn" | "patientChosen" | "capturing" | "reviewing" | "uploading" | "done" | "revoked";
+
+/** Paired and not revoked: the tablet reports to the server (the heartbeat) in every state but these. */
+export const reachesServer = (state: KioskState) => state !== "starting" && state !== "unpaired" && state !== "revoked";

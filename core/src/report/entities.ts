@@ -125,6 +125,10 @@ export interface Measurement {
 }
 export const isCounted = (m: Pick<Measurement, "accepted" | "decision" | "ci">) => (m.decision ?? (m.accepted ? "accepted" : "rejected")) === "accepted" && m.ci !== null;
 
+/** What a reviewer did, as the review log (and the audit's `review.*` actions) names it. */
+export const REVIEW_ACTIONS = ["photo_decision", "nose_tip_corrected", "note", "published", "recapture_requested", "reopened"] as const;
+export type ReviewActionName = (typeof REVIEW_ACTIONS)[number];
+
 export interface ReviewAction {
   readonly id: string;
   readonly reportId: string;

@@ -2,6 +2,7 @@ import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
 import { assign, createActor, setup } from "xstate";
 import type { Baby, Notification, PhysicianRef, SignInResult } from "../api/types.ts";
 import { forgetToken, keepToken, keptToken } from "../session/persist.ts";
+import { ACTIVE_STATUS } from "@crown/core/accounts/lifecycle";
 
 /**
  * The signed-in session of the portal as one machine: who is signed in, their flags and the
@@ -110,7 +111,7 @@ export const sessionFromSignIn = (r: SignInResult, rememberMe = false): Session 
     userIdentifier: r.identifier,
     isQuizTime: Boolean(r.is_quiz_time ?? r.isQuizTime),
     isFirstLogin: Boolean(r.first_time_login ?? r.isFirstLogin),
-    status: (r.status ?? r.userStatus ?? "Active") as UserStatus,
+    status: (r.status ?? r.userStatus ?? ACTIVE_STATUS) as UserStatus,
     step: r.step,
     email: r.email ?? r.userEmail ?? "",
     firstName: r.first_name,

@@ -1,4 +1,5 @@
 import type { Session } from "../machines/session.ts";
+import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */
 export const mustSignBaa = (s: Session) => s.step === "baa";
@@ -10,7 +11,7 @@ export const mustSignBaa = (s: Session) => s.step === "baa";
  * consoles for Crown's internal roles).
  */
 export const homeFor = (s: Session): string => {
-  if (s.step === "babyDetails") return "/baby-details";
+  if (needsBabyDetails(s.step)) return "/baby-details";
   if (mustSignBaa(s)) return "/baa";
   if (s.userRole === "reviewer") return "/review";
   if (s.userRole === "admin") return "/admin";
