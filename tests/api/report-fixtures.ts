@@ -106,7 +106,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const app = createServerApp(config, services, (line) => {
     if (line.level === "error") console.error(line);
   });
-  const worker = options.worker === false ? null : startReportWorker(testDb.db, services.run as never, undefined, { pollMs: 100 });
+  const worker = options.worker === false ? null : startReportWorker(testDb.db, services.run, undefined, { pollMs: 100 });
   let address = 0;
   const call = async (method: string, url: string, opts: { body?: unknown; token?: string | null; form?: FormData } = {}) => {
     const headers: Record<string, string> = { "x-forwarded-for": `10.1.0.${(address++ % 250) + 1}` };
