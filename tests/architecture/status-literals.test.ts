@@ -88,6 +88,7 @@ export const documentKind: "published" | "preview" = "published";
 type FileState = "ready" | "uploading" | "failed";
 export const file = (s: FileState) => s === "uploading";
 export const active = user.status;
+export const joined = (table: string) => \`select id from \${table} where status in ('published')\`;
 `;
 const PROBE_EXPECTED = [
   `${PROBE}:6: report "submitted"`,
@@ -96,6 +97,7 @@ const PROBE_EXPECTED = [
   `${PROBE}:9: account "WaitingApproval"`,
   `${PROBE}:10: report "analyzed"`,
   `${PROBE}:10: report "uploading"`,
+  `${PROBE}:16: report "published"`,
 ];
 
 const compilerOptions = (): ts.CompilerOptions => {
