@@ -1,8 +1,8 @@
 import type { Session } from "../machines/session.ts";
-import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
+import { baaDue, needsBabyDetails, quizDue } from "@crown/core/onboarding/lifecycle";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */
-export const mustSignBaa = (s: Session) => s.step === "baa";
+export const mustSignBaa = (s: Session) => baaDue(s.step);
 
 /**
  * Where a signed-in user belongs, from core's onboarding step (core/src/onboarding/lifecycle.ts):
@@ -15,6 +15,6 @@ export const homeFor = (s: Session): string => {
   if (mustSignBaa(s)) return "/baa";
   if (s.userRole === "reviewer") return "/review";
   if (s.userRole === "admin") return "/admin";
-  if (s.step === "quiz") return "/quiz-instructions";
+  if (quizDue(s.step)) return "/quiz-instructions";
   return "/dashboard";
 };
