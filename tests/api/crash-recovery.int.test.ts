@@ -186,6 +186,8 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     await waitUntil("the analysis finishes after the restart", server!, async () => (await status(analysed)).status === "analyzed", left());
     await waitUntil("no orphan blob, nothing pending, no temporary file", server!, async () =>
       (await unnamedBlobs()).length === 0 && (await pending("")) === 0 && (await blobFiles(blobRoot)).temporary.length === 0, left());
+    // The figure the issue asks for: restart to everything recovered (start-up included).
+    console.log(`recovered ${Date.now() - restarted} ms after the restart (budget ${RECOVERY_BUDGET_MS} ms)`);
     expect(Date.now() - restarted).toBeLessThan(RECOVERY_BUDGET_MS);
 
     // The analysis: one measurement per photo, one analysis recorded, no job left running.

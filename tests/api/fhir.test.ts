@@ -55,7 +55,12 @@ describe("FHIR R4 API of published reports (PostgreSQL)", () => {
       expect((await s.upload(who.parent.token, id, photos)).status).toBe(200);
       await s.post("/report/finalize", { report_identifier: id }, who.parent.token);
       await s.waitFor(who.parent.token, id, ["analyzed"]);
-      if (month === 2) await s.post(`/review/report/${id}/note`, { note: "Mild asymmetry; recheck in one month." }, who.reviewer.token);
+      if (month === 2) {
+        await s.post(`/review/report/${id}/note`, { note: "Mild asymmetry; recheck in one month." }, who.reviewer.token);
+        // The third month as if analysed before models were recorded (migration 2026-11-24T1520), published after.
+        await sql`update measurements set model_name = null, model_version = null where report_id = ${id}`.execute(s.db);
+        await sql`update reports set analysis = analysis::jsonb - 'models' where id = ${id}`.execute(s.db);
+      }
       await publish(id);
       await sql`update reports set submitted_at = ${new Date(MONTHS[month]!)} where id = ${id}`.execute(s.db);
       reports.push(id);
@@ -161,18 +166,12 @@ describe("FHIR R4 API of published reports (PostgreSQL)", () => {
     expect((await fhir(`/Observation/${reports[1]}-ci`, who.otherPhysician!.token)).status).toBe(404);
   });
 
-  test("Observation of a version published before models were recorded: no device, still valid R4", async () => {
-    // As a version published before migration 2026-11-24T1520 reads: its summary names no model.
-    await sql`update report_versions set summary = summary::jsonb - 'models' where report_id = ${reports[2]}`.execute(s.db);
-    try {
-      for (const measure of ["ci", "cvai", "cva"]) expect(await valid(`/Observation/${reports[2]}-${measure}`, who.parent!.token)).not.toHaveProperty("device");
-      const document = await valid(`/DiagnosticReport/${reports[2]}/$document`, who.parent!.token);
-      const observations = document.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === "Observation");
-      expect(observations).toHaveLength(3);
-      expect(observations.some((e: { resource: object }) => "device" in e.resource)).toBe(false);
-    } finally {
-      await sql`update report_versions set summary = summary::jsonb || ${JSON.stringify({ models: [COLOUR_MODEL] })}::jsonb where report_id = ${reports[2]}`.execute(s.db);
-    }
+  test("Observation of a report measured before models were recorded: no device, still valid R4", async () => {
+    for (const measure of ["ci", "cvai", "cva"]) expect(await valid(`/Observation/${reports[2]}-${measure}`, who.parent!.token)).not.toHaveProperty("device");
+    const document = await valid(`/DiagnosticReport/${reports[2]}/$document`, who.parent!.token);
+    const observations = document.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === "Observation");
+    expect(observations).toHaveLength(3);
+    expect(observations.some((e: { resource: object }) => "device" in e.resource)).toBe(false);
   });
 
   test("Observation search: nine for three months, sorted by date, paged with links; code and date filters; bad parameters are 400", async () => {
