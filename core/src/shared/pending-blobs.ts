@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect";
+import { Context, Effect, Exit, Option } from "effect";
 import { BlobStore } from "./ports.ts";
 
 /**
@@ -59,7 +59,9 @@ export const putThenName = <A, E, R>(
   Effect.suspend(() => {
     const written: string[] = [];
     const writes = Effect.forEach(blobs, (blob) => Effect.zipRight(Effect.sync(() => written.push(blob.key)), putPending(blob.key, blob.body, blob.contentType)), { discard: true });
-    return Effect.zipRight(writes, naming).pipe(Effect.tapErrorCause(() => discardBlobs(written)));
+    // onExit, not tapErrorCause: an interrupted request (the client went away) discards too, rather
+    // than leaving blobs pending under a lease that stays alive.
+    return Effect.zipRight(writes, naming).pipe(Effect.onExit((exit) => (Exit.isFailure(exit) ? discardBlobs(written) : Effect.void)));
   });
 
 /** Removes pending blobs their writer no longer wants, and forgets them. */
