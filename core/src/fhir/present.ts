@@ -4,7 +4,7 @@ import { type Baby, babyName } from "../onboarding/model.ts";
 import { displayName } from "../practice/access.ts";
 import { isPublished } from "../report/lifecycle.ts";
 import { bandCode, CODES, type Code, type Measure, MEASURES, SYSTEMS } from "./codes.ts";
-import type { MeasuringDevice, Reference, Resource } from "./model.ts";
+import type { Reference, Resource } from "./model.ts";
 import type { PublishedPdf, PublishedRecord } from "./records.ts";
 
 /**
@@ -67,10 +67,17 @@ const bandsOf = (measure: Measure) =>
       ? { kind: "cvai" as const, bands: CVAI_BANDS as readonly SeverityBand[], normal: (b: SeverityBand) => b === CVAI_BANDS[0] }
       : null;
 
-const deviceRef = (device: MeasuringDevice | null) => (device ? { device: { display: `${device.name} ${device.version}` } } : {});
+/**
+ * The model(s) that measured the counted photos, as recorded when they measured (ADR 0066) — never
+ * the model installed now. Omitted where that is unknown (photos measured before it was recorded).
+ */
+const deviceRef = (record: PublishedRecord) => {
+  const models = record.version.summary.models ?? [];
+  return models.length > 0 ? { device: { display: models.map((m) => `${m.name} ${m.version}`).join(", ") } } : {};
+};
 
 /** One Observation per measure of the version's printed figures (the median of the counted photos). */
-export const presentObservations = (record: PublishedRecord, device: MeasuringDevice | null): ReadonlyArray<Resource> =>
+export const presentObservations = (record: PublishedRecord): ReadonlyArray<Resource> =>
   MEASURES.map((measure) => {
     const spread = record.version.summary[measure.key];
     const table = bandsOf(measure);
@@ -94,7 +101,7 @@ export const presentObservations = (record: PublishedRecord, device: MeasuringDe
         : {}),
       ...(spread ? { note: [{ text: `Median of ${spread.count} counted photo${spread.count === 1 ? "" : "s"} (${spread.min} to ${spread.max})` }] } : {}),
       method: concept(CODES.method),
-      ...deviceRef(device),
+      ...deviceRef(record),
       ...(table ? { referenceRange: referenceRanges(measure, table.bands, table.normal) } : {}),
     };
   });
