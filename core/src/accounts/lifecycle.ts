@@ -80,6 +80,9 @@ export const ACTIVE_STATUS = "Active" satisfies UserStatus;
 export const isActive = (user: { readonly status: UserStatus }) => user.status === ACTIVE_STATUS;
 /** Blocked by an admin: nothing works for the account until it is unblocked. */
 export const isBlocked = (user: { readonly status: UserStatus }) => user.status === "Blocked";
+/** Made by an invitation (or a sign-up) whose e-mail is not verified yet: nobody has chosen its password. */
+export const awaitsEmailVerification = (user: { readonly status: UserStatus; readonly emailVerifiedAt: Date | null }) =>
+  user.emailVerifiedAt === null && user.status === "EmailVerificationRequired";
 
 /** What the machine reads of a stored account. */
 export interface AccountHolder {
