@@ -18,6 +18,7 @@ export { addStaff } from "./add-staff.ts";
 export { acceptLinkRequest, declineLinkRequest, myLinkRequests } from "./link-requests.ts";
 export { presentPatient, presentStaff } from "./present.ts";
 export { LinkAnswerRequest, MESSAGES } from "./requests.ts";
+export { INVITATION_LIMIT_MESSAGE, INVITATIONS_PER_PRACTICE, invitationBucket } from "./policy.ts";
 
 export const listPatients = (page: number, input: unknown) =>
   Effect.gen(function* () {
