@@ -78,8 +78,6 @@ const KNOWN: ReadonlyArray<string> = [
   `core/src/practice/access.ts: account "Active"`,
   `core/src/practice/access.ts: account "Blocked"`,
   `core/src/practice/access.ts: account "WaitingApproval"`,
-  `core/src/practice/service.ts: account "Blocked"`,
-  `core/src/practice/service.ts: account "EmailVerificationRequired"`,
   `core/src/report/analyze-report.ts: report "analyzed"`,
   `core/src/report/analyze-report.ts: report "analyzing"`,
   `core/src/report/model.ts: report "published"`,
