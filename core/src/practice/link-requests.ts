@@ -6,10 +6,11 @@ import { Babies, type Baby, babyName } from "../onboarding/model.ts";
 import { Conflict, NotFound } from "../shared/errors.ts";
 import { audit, auditAll, now, type OutgoingMail, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
-import { displayName, physicianName, requireActive } from "./access.ts";
+import { displayName, requireActive } from "./access.ts";
 import { consentAfter, consentCan, delegationConsent, PENDING_CONSENT } from "./consent.ts";
 import { linkDeclinedMail } from "./emails.ts";
 import { type Delegation, Delegations, type PatientLinkRequest, PatientLinkRequests } from "./model.ts";
+import { type LinkRequestView, presentPatientRequest, presentStaffOffer } from "./present.ts";
 import { LinkAnswerRequest, MESSAGES } from "./requests.ts";
 import { practiceVerified } from "./verification.ts";
 
@@ -28,13 +29,11 @@ const practiceMayLink = (physician: Option.Option<User>): physician is Option.So
 const babyMayJoin = (baby: Option.Option<Baby>, request: PatientLinkRequest): baby is Option.Some<Baby> =>
   Option.isSome(baby) && baby.value.parentId === null && baby.value.physicianId === request.physicianId;
 
-const presentPhysician = (physician: User) => ({ identifier: physician.id, name: physicianName(physician) });
-
 /** `GET /user/link-requests`: the caller's requests awaiting an answer that could still be accepted. Each baby shown is audited. */
 export const myLinkRequests = Effect.gen(function* () {
   const caller = yield* requireActive("parent", "physician_staff");
   const users = yield* Users;
-  const rows: Array<Record<string, unknown> & { created_at: string }> = [];
+  const rows: LinkRequestView[] = [];
   if (caller.user.type === "parent") {
     const babies = yield* Babies;
     const shown: Array<{ request: PatientLinkRequest; baby: Baby }> = [];
@@ -42,21 +41,14 @@ export const myLinkRequests = Effect.gen(function* () {
       const [baby, physician] = [yield* babies.findById(request.babyId), yield* users.findById(request.physicianId)];
       if (!babyMayJoin(baby, request) || !practiceMayLink(physician)) continue;
       shown.push({ request, baby: baby.value });
-      rows.push({
-        identifier: request.id,
-        kind: "patient",
-        physician: presentPhysician(physician.value),
-        baby: { identifier: baby.value.id, name: babyName(baby.value), date_of_birth: baby.value.dateOfBirth },
-        staff_type: null,
-        created_at: request.createdAt.toISOString(),
-      });
+      rows.push(presentPatientRequest(request, baby.value, physician.value));
     }
     yield* auditAll(shown.map(({ request, baby }) => ({ action: "baby.link_request_viewed", actorId: caller.user.id, subjectId: baby.id, details: { request: request.id } })));
   } else {
     for (const offer of yield* (yield* Delegations).listOffered(caller.user.id)) {
       const physician = yield* users.findById(offer.physicianId);
       if (!practiceMayLink(physician)) continue;
-      rows.push({ identifier: offer.id, kind: "staff", physician: presentPhysician(physician.value), baby: null, staff_type: offer.staffType, created_at: offer.createdAt.toISOString() });
+      rows.push(presentStaffOffer(offer, physician.value));
     }
   }
   return { data: rows };

@@ -3,7 +3,9 @@ import { type Baby, babyName } from "../onboarding/model.ts";
 import { displayName, physicianName } from "./access.ts";
 import { delegationConsent, PENDING_CONSENT } from "./consent.ts";
 import { isPendingInvitation } from "./invitations.ts";
-import type { Delegation } from "./model.ts";
+import type { StaffType } from "../onboarding/schemas.ts";
+import type { Delegation, PatientLinkRequest } from "./model.ts";
+import type { LinkKind } from "./requests.ts";
 
 /** The practice's wire shapes. */
 
@@ -49,3 +51,35 @@ export const presentStaff = (member: { delegation: Delegation; user: User }) => 
     ...base,
   };
 };
+
+/** A request awaiting the invitee's answer, as the invitee sees it (ADR 56). */
+export interface LinkRequestView {
+  readonly identifier: string;
+  readonly kind: LinkKind;
+  readonly physician: { readonly identifier: string; readonly name: string };
+  /** The baby a parent is asked to take into their account; null for a staff offer. */
+  readonly baby: { readonly identifier: string; readonly name: string; readonly date_of_birth: string } | null;
+  /** The role a staff member is offered; null for a patient. */
+  readonly staff_type: StaffType | null;
+  readonly created_at: string;
+}
+
+const physicianView = (physician: User) => ({ identifier: physician.id, name: physicianName(physician) });
+
+export const presentPatientRequest = (request: PatientLinkRequest, baby: Baby, physician: User): LinkRequestView => ({
+  identifier: request.id,
+  kind: "patient",
+  physician: physicianView(physician),
+  baby: { identifier: baby.id, name: babyName(baby), date_of_birth: baby.dateOfBirth },
+  staff_type: null,
+  created_at: request.createdAt.toISOString(),
+});
+
+export const presentStaffOffer = (offer: Delegation, physician: User): LinkRequestView => ({
+  identifier: offer.id,
+  kind: "staff",
+  physician: physicianView(physician),
+  baby: null,
+  staff_type: offer.staffType,
+  created_at: offer.createdAt.toISOString(),
+});
