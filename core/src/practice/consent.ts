@@ -40,3 +40,6 @@ export const PENDING_CONSENT = "pending" satisfies ConsentStatus;
  */
 export const delegationConsent = (d: { acceptedAt: Date | null; endedAt: Date | null; endedBy: string | null; staffId: string }): ConsentStatus =>
   d.acceptedAt !== null ? "accepted" : d.endedAt === null ? "pending" : d.endedBy === d.staffId ? "declined" : "withdrawn";
+
+/** Only an accepted delegation that has not ended lets its staff member act (the repository's `findActive` asks the same). */
+export const delegationActs = (d: { acceptedAt: Date | null; endedAt: Date | null }) => d.acceptedAt !== null && d.endedAt === null;
