@@ -25,6 +25,7 @@ describe("consent before linking", () => {
   test("an existing parent follows the e-mailed link, signs in, and accepts the practice's request: the baby joins the account", async () => {
     const email = uniqueEmail("existing.parent");
     const physician = await signInApi(server, DEMO.physician, server.password(DEMO.physician));
+    await finishOnboarding(server, physician, true);
     // A parent with an account of their own: verified, first baby registered, disclaimer and quiz done.
     await signUpVerified(server, "parent", { email, password: PASSWORD, first: "Rosa", last: "Rivers" });
     const parent = await signInApi(server, email, PASSWORD);
