@@ -59,7 +59,12 @@ describe("consent before linking", () => {
     await expectPath(page, /^\/$/);
     await signInThroughForm(page, email, PASSWORD);
     await expectPath(page, /\/link-requests$/);
-    await page.getByRole("heading", { level: 1, name: "Requests from practices" }).waitFor();
+    await page
+      .getByRole("heading", { level: 1, name: "Requests from practices" })
+      .waitFor()
+      .catch(async (e) => {
+        throw new Error(`${e}\n${await page.locator("body").innerText()}\n${errors.join("\n")}`);
+      });
     const request = page.getByRole("listitem").filter({ hasText: "asks to add Lily Rivers" });
     await request.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
