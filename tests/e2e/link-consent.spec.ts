@@ -59,12 +59,7 @@ describe("consent before linking", () => {
     await expectPath(page, /^\/$/);
     await signInThroughForm(page, email, PASSWORD);
     await expectPath(page, /\/link-requests$/);
-    await page
-      .getByRole("heading", { level: 1, name: "Requests from practices" })
-      .waitFor()
-      .catch(async (e) => {
-        throw new Error(`${e}\n${await page.locator("body").innerText()}\n${errors.join("\n")}`);
-      });
+    await page.getByRole("heading", { level: 1, name: "Requests from practices" }).waitFor();
     const request = page.getByRole("listitem").filter({ hasText: "asks to add Lily Rivers" });
     await request.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
