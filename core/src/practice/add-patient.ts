@@ -28,11 +28,11 @@ const caregiverFor = (email: string, lastName: string, phone: string | null) =>
       return { kind: "invited", parent: invited.user, url: invited.url, ttlDays: invited.ttlDays } satisfies Caregiver;
     }
     const account = existing.value;
+    yield* sameWorkAsAnInvitation;
     // Someone invited before who never set a password has no account of their own yet: a fresh link.
     if (account.type === "parent" && isPendingInvitation(account)) {
       return { kind: "invited", parent: account, url: yield* invitationLink(account), ttlDays: invitationDays((yield* AccountsConfig).invitationTtlSeconds) } satisfies Caregiver;
     }
-    yield* sameWorkAsAnInvitation;
     // A parent's account is asked; any other account (staff, a physician, a blocked parent) is left alone.
     return (account.type === "parent" && !isBlocked(account) ? { kind: "asked", parent: account } : { kind: "none" }) satisfies Caregiver;
   });

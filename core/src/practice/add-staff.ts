@@ -53,8 +53,8 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
           invitationUrl = invited.url;
         } else {
           staff = found.value;
+          yield* sameWorkAsAnInvitation;
           if (staff.type === "physician_staff" && isPendingInvitation(staff)) invitationUrl = yield* invitationLink(staff);
-          else yield* sameWorkAsAnInvitation;
         }
         const delegation: Delegation = {
           id: (yield* Random).identifier(),
