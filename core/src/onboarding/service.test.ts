@@ -66,7 +66,9 @@ describe("onboarding use cases (in-memory world)", () => {
     expect(shape(unlinked)).toEqual(shape(fresh));
     expect(shape(added)).toEqual({ ...shape(fresh), first_name: "Ivy", last_name: "Test", name: expect.any(String) });
     expect([...ob.babies.values()].find((b) => b.id === unlinked.identifier)?.parentId).toBeNull();
-    expect(world.mails.length).toBe(mails + 1); // only the new address's invitation
+    // The new address's invitation, and to the physician's address a notice that nothing was added (one e-mail per add: no timing oracle).
+    expect(world.mails.length).toBe(mails + 2);
+    expect(world.lastMailTo(doctor.email)?.subject).toBe("Dr. doc Test used your e-mail address on Crown");
   });
 
   it("an invited caregiver sets a password from the link and is Active with the baby; the physician is told", async () => {

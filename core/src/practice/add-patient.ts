@@ -8,7 +8,7 @@ import { PatientRequest, validateForm } from "../onboarding/schemas.ts";
 import { audit, now, type OutgoingMail, Random, transaction } from "../shared/ports.ts";
 import { actingPhysician, physicianName } from "./access.ts";
 import { PENDING_CONSENT } from "./consent.ts";
-import { caregiverInvitationMail, patientLinkRequestMail } from "./emails.ts";
+import { caregiverInvitationMail, nothingLinkedMail, patientLinkRequestMail } from "./emails.ts";
 import { invitationDays, invitationLink, inviteAccount, isPendingInvitation, linkRequestsUrl, sameWorkAsAnInvitation, throttleInvitations } from "./invitations.ts";
 import { type PatientLinkRequest, PatientLinkRequests } from "./model.ts";
 import { presentPatient } from "./present.ts";
@@ -18,6 +18,8 @@ import { blanksAsAbsent, orNull, renamePhoneErrors } from "./requests.ts";
 type Caregiver =
   | { readonly kind: "invited"; readonly parent: User; readonly url: string; readonly ttlDays: number }
   | { readonly kind: "asked"; readonly parent: User }
+  /** An account that cannot be a caregiver: told that nothing was added. */
+  | { readonly kind: "refused"; readonly account: User }
   | { readonly kind: "none" };
 
 const caregiverFor = (email: string, lastName: string, phone: string | null) =>
@@ -34,14 +36,15 @@ const caregiverFor = (email: string, lastName: string, phone: string | null) =>
       return { kind: "invited", parent: account, url: yield* invitationLink(account), ttlDays: invitationDays((yield* AccountsConfig).invitationTtlSeconds) } satisfies Caregiver;
     }
     // A parent's account is asked; any other account (staff, a physician, a blocked parent) is left alone.
-    return (account.type === "parent" && !isBlocked(account) ? { kind: "asked", parent: account } : { kind: "none" }) satisfies Caregiver;
+    return (account.type === "parent" && !isBlocked(account) ? { kind: "asked", parent: account } : { kind: "refused", account }) satisfies Caregiver;
   });
 
 /**
  * Adds a patient of the acting physician. A caregiver e-mail with no account invites the caregiver
  * (set-password link) and the baby is theirs once they accept; an existing parent's account is only
- * asked (a notification and an e-mail): the baby joins it when the parent accepts (ADR 56). The answer
- * is the same whichever it was. Every add with an e-mail counts against the practice's daily limit.
+ * asked (a notification and an e-mail): the baby joins it when the parent accepts (ADR 56); any other
+ * account is told by e-mail that nothing was added. The answer, and the work done, are the same whichever
+ * it was. Every add with an e-mail counts against the practice's daily limit.
  */
 export const addPatient = (input: unknown) =>
   Effect.gen(function* () {
@@ -80,6 +83,7 @@ export const addPatient = (input: unknown) =>
         const doctor = physicianName(acting.physician);
         const mails: OutgoingMail[] = [];
         if (caregiver.kind === "invited") mails.push(caregiverInvitationMail(caregiver.parent.email, doctor, caregiver.url, caregiver.ttlDays));
+        if (caregiver.kind === "refused") mails.push(nothingLinkedMail(caregiver.account.email, doctor, "patient"));
         if (caregiver.kind === "asked") {
           const asked: PatientLinkRequest = {
             id: random.identifier(),
@@ -100,7 +104,7 @@ export const addPatient = (input: unknown) =>
           actorId: acting.caller.user.id,
           subjectId: baby.id,
           onBehalfOf: acting.delegation === null ? null : acting.physician.id,
-          details: { physician: acting.physician.id, caregiver: caregiver.kind === "none" ? null : caregiver.parent.id, invited: caregiver.kind === "invited", consent_requested: caregiver.kind === "asked" },
+          details: { physician: acting.physician.id, caregiver: caregiver.kind === "invited" || caregiver.kind === "asked" ? caregiver.parent.id : null, invited: caregiver.kind === "invited", consent_requested: caregiver.kind === "asked" },
         });
         return { patient: presentPatient(baby, acting.physician), mails };
       }),

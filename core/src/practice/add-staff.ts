@@ -7,7 +7,7 @@ import { Forbidden, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, type OutgoingMail, Random, transaction } from "../shared/ports.ts";
 import { actingPhysician, physicianName } from "./access.ts";
 import { delegationConsent, PENDING_CONSENT } from "./consent.ts";
-import { staffInvitationMail, staffLinkRequestMail } from "./emails.ts";
+import { nothingLinkedMail, staffInvitationMail, staffLinkRequestMail } from "./emails.ts";
 import { invitationDays, invitationLink, inviteAccount, isPendingInvitation, linkRequestsUrl, sameWorkAsAnInvitation, throttleInvitations } from "./invitations.ts";
 import { type Delegation, Delegations } from "./model.ts";
 import { presentStaff } from "./present.ts";
@@ -17,7 +17,8 @@ import { blanksAsAbsent, MESSAGES } from "./requests.ts";
  * Adds a staff member for the acting physician. A new address gets an invitation (set-password link)
  * and becomes physician_staff; an existing account is only offered the delegation (a notification and
  * an e-mail) and acts for the practice once it accepts (ADR 56). The answer is the same for any address
- * (an account that cannot be staff is offered nothing it could accept, and told nothing). Someone the
+ * (an account that cannot be staff is offered nothing it could accept and is told so by e-mail: every
+ * add sends one e-mail and hashes one password, so timing tells nothing either). Someone the
  * practice has added already, answered or not, is refused as its staff list shows them. A staff member
  * acting for the physician may add nurses only. Every add counts against the practice's daily limit.
  */
@@ -76,6 +77,8 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
         } else if (staff.type === "physician_staff" && isActive(staff)) {
           yield* notify(staff.id, "link_requested", `${doctor} asks you to join their staff.`, delegation.id);
           mails.push(staffLinkRequestMail(staff.email, staff.firstName, doctor, staffType, linkRequestsUrl(config.publicUrl)));
+        } else {
+          mails.push(nothingLinkedMail(staff.email, doctor, "staff"));
         }
         yield* audit({
           action: invitationUrl !== null ? "staff.added" : "staff.offered",

@@ -68,3 +68,21 @@ export const linkDeclinedMail = (to: string, firstName: string, signInUrl: strin
     paragraphs: ["Someone you asked to link on Crown declined, so nothing was linked. Your notifications on Crown tell which request it was."],
     action: { label: "Sign in", url: signInUrl },
   });
+
+/**
+ * To an address whose account cannot take what the practice asked (a physician's as a caregiver, a
+ * parent's as staff, a blocked account): nothing changed. Every add with an e-mail sends one e-mail,
+ * so neither the answer nor its timing tells whether the address has an account (ADR 22, 56).
+ */
+export const nothingLinkedMail = (to: string, physicianName: string, asked: "patient" | "staff"): OutgoingMail =>
+  composeMail({
+    to,
+    subject: `${mailName(physicianName)} used your e-mail address on Crown`,
+    greeting: "Hello,",
+    paragraphs: [
+      asked === "patient"
+        ? `${mailName(physicianName)} registered a patient on Crown with this e-mail address as the caregiver's. The account of this address cannot hold a patient, so nothing was added to it.`
+        : `${mailName(physicianName)} asked to add this e-mail address to their staff on Crown. The account of this address cannot act as staff, so nothing was changed.`,
+      "If you are the person the practice meant, please give them another e-mail address.",
+    ],
+  });
