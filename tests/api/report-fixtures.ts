@@ -155,7 +155,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const delegate = async (physicianId: string, staffId: string) =>
     run(
       Effect.flatMap(Delegations, (d) =>
-        d.insert({ id: `01D${Math.random().toString(36).slice(2, 12).toUpperCase().padEnd(23, "0")}`.slice(0, 26), physicianId, staffId, staffType: "nurse", createdBy: physicianId, createdAt: new Date(), endedAt: null, endedBy: null }),
+        d.insert({ id: `01D${Math.random().toString(36).slice(2, 12).toUpperCase().padEnd(23, "0")}`.slice(0, 26), physicianId, staffId, staffType: "nurse", createdBy: physicianId, createdAt: new Date(), acceptedAt: new Date(), endedAt: null, endedBy: null }),
       ),
     );
   const upload = async (token: string, reportId: string, files: Array<{ name: string; bytes: Uint8Array; type?: string }>, identifierFirst = true) => {

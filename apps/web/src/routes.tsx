@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
 import { type Audience, isFor } from "./session/access.ts";
-import { homeFor, mustSignBaa } from "./session/home.ts";
+import { landingFor, mustSignBaa } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
@@ -37,7 +37,9 @@ const NotAvailable = lazy(() => import("./pages/NotAvailable.tsx"));
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {
   const session = useSession();
-  if (session && isActive(session)) return <Navigate to={homeFor(session)} replace />;
+  const location = useLocation();
+  // The same landing as the login's own: a return path (an e-mailed link) is not lost to the home page.
+  if (session && isActive(session)) return <Navigate to={landingFor(session, location.state)} replace />;
   return <>{children}</>;
 }
 

@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
 import { ApiError, FALLBACK_MESSAGE } from "../api/client.ts";
 import { sessionFromSignIn } from "../machines/session.ts";
-import { homeFor } from "../session/home.ts";
+import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
 import { AppLinks } from "../ui/AppLinks.tsx";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
@@ -23,12 +23,6 @@ interface LoginError {
   readonly httpStatus: number;
   readonly status?: string | undefined;
 }
-
-/** A signed-in route the guard sent the visitor away from (e.g. /remove-account opened in a new tab), if it is safe to return to. */
-const returnPath = (state: unknown): string | null => {
-  const from = state && typeof state === "object" ? (state as { from?: unknown }).from : undefined;
-  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") && from !== "/" ? from : null;
-};
 
 export default function Login() {
   const navigate = useNavigate();
@@ -65,10 +59,7 @@ export default function Login() {
         return;
       }
       sessionActor.send({ type: "SIGNED_IN", session });
-      // Onboarding steps (baby details, BAA, disclaimer, a due quiz) come first; otherwise back to where the user was going.
-      const home = homeFor(session);
-      const back = returnPath(location.state);
-      navigate(back && !session.isFirstLogin && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home, { replace: true });
+      navigate(landingFor(session, location.state), { replace: true });
     } catch (err) {
       if (err instanceof ApiError) {
         form.serverErrors(err);

@@ -17,6 +17,8 @@ export const ROLES = {
   /** The practice's screens: results, patients, staff, workflow. */
   provider: ["physician", "physician_staff"],
   parent: ["parent"],
+  /** Who answers a practice's request to link an existing account (ADR 56): a parent, a staff member. */
+  invitee: ["parent", "physician_staff"],
   reviewer: ["reviewer"],
   /** The support inbox: Crown's own team answers the chat. */
   support: ["reviewer", "admin"],

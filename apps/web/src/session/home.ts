@@ -18,3 +18,20 @@ export const homeFor = (s: Session): string => {
   if (quizDue(s.step)) return "/quiz-instructions";
   return "/dashboard";
 };
+
+/** A signed-in route the guard sent the visitor away from (e.g. an e-mailed link to /link-requests), if it is safe to return to. */
+export const returnPath = (state: unknown): string | null => {
+  const from = state && typeof state === "object" ? (state as { from?: unknown }).from : undefined;
+  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") && from !== "/" ? from : null;
+};
+
+/**
+ * Where sign-in leads: onboarding steps (baby details, BAA, disclaimer, a due quiz) come first;
+ * otherwise back to where the user was going. The login page and the guard that sends a signed-in
+ * user away from it both ask this, so neither overrides the other.
+ */
+export const landingFor = (s: Session, state: unknown): string => {
+  const home = homeFor(s);
+  const back = returnPath(state);
+  return back && !s.isFirstLogin && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home;
+};
