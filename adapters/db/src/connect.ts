@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { PGliteDialect } from "kysely-pglite-dialect";
 import pg from "pg";
@@ -117,6 +118,8 @@ export const connectPglite = async (
       ...(dataDir !== undefined ? { dataDir } : {}),
       ...(options.loadDataDir !== undefined ? { loadDataDir: options.loadDataDir } : {}),
       parsers: pgliteParsers,
+      // Trigram search, as on PostgreSQL (the list indexes, ADR 0072).
+      extensions: { pg_trgm },
     });
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     return { db, kind: "pglite", pglite: client, close: () => db.destroy().finally(unlock) };
