@@ -5,6 +5,7 @@ import {
   type Caller,
   CurrentUser,
   defaultAccountsSettings,
+  directoryText,
   type OneTimeToken,
   OneTimeTokens,
   type OneTimeTokensPort,
@@ -155,6 +156,14 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         if (user) users.set(id, { ...user, ...patch });
       }),
     listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
+    directory: (q, p) =>
+      Effect.sync(() => {
+        const rows = [...users.values()]
+          .filter((u) => (!q.type || u.type === q.type) && (!q.status || u.status === q.status))
+          .filter((u) => !q.search || directoryText(u).toLowerCase().includes(q.search.toLowerCase()))
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+        return { data: rows.slice((p.page - 1) * p.perPage, p.page * p.perPage), total: rows.length };
+      }),
   };
 
   const sessionsPort: SessionsPort = {
