@@ -108,7 +108,8 @@ const results = (token: string, search: string | null): autocannon.Request => ({
 });
 
 const main = async () => {
-  const lines: string[] = [];
+  // Each line is printed as soon as it is measured (a run cut short keeps what it measured).
+  const lines = { push: (line: string) => console.log(line) };
   const name = `crown_bench_${randomBytes(5).toString("hex")}`;
   await admin(`create database ${name}`);
   const url = new URL(ADMIN_URL);
@@ -204,7 +205,6 @@ const main = async () => {
     await server?.stop();
     await admin(`drop database if exists ${name} with (force)`);
   }
-  console.log(lines.join("\n"));
 };
 
 main().then(

@@ -1,9 +1,9 @@
 import { type AnalysisSummary, type ReportListing, type ReportsPort, type ReportWithSummary, INITIAL_REPORT_STATUS, reviewable, statusesWhere } from "@crown/core/report/index";
 import { Effect } from "effect";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { contains, type Executor, run } from "../executor.ts";
 import { anchorOf, countOf, rememberAnchor } from "../paging.ts";
-import type { Database } from "../schema.ts";
+import type { Database, ReportsTable } from "../schema.ts";
 
 /**
  * The report lists (ADR 0072): each query reads only the columns its page shows (the analysis JSON
@@ -36,26 +36,10 @@ const LISTING = [
   "r.updated_at",
 ] as const;
 
-interface ListingRow {
-  id: string;
-  baby_id: string;
-  baby_name: string;
-  uploader_id: string;
-  physician_id: string | null;
-  analysis_type: string;
-  status: ReportListing["status"];
-  round: number;
-  submitted_at: Date | null;
-  analyzed_at: Date | null;
-  published_at: Date | null;
-  reviewer_id: string | null;
-  recapture_reasons: unknown;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A report's row without the columns lists never read. */
+type ListingRow = Omit<Selectable<ReportsTable>, "analysis" | "upload_cut" | "review_note">;
 
-const listingFromRow = (row: ListingRow): ReportListing => ({
+export const listingFromRow = (row: ListingRow): ReportListing => ({
   id: row.id,
   babyId: row.baby_id,
   babyName: row.baby_name,

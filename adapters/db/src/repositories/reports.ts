@@ -23,7 +23,7 @@ import {
 import { Effect, Layer, Option } from "effect";
 import type { Kysely, Selectable } from "kysely";
 import { run } from "../executor.ts";
-import { makeReportLists } from "./report-lists.ts";
+import { listingFromRow, makeReportLists } from "./report-lists.ts";
 import type { AttachmentsTable, Database, MeasurementsTable, ReportVersionsTable, ReportsTable } from "../schema.ts";
 
 /*
@@ -36,25 +36,10 @@ const json = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(
 // ---- Reports ---------------------------------------------------------------------------------------
 
 export const reportFromRow = (row: Selectable<ReportsTable>): Report => ({
-  id: row.id,
-  babyId: row.baby_id,
-  babyName: row.baby_name,
-  uploaderId: row.uploader_id,
-  physicianId: row.physician_id,
-  analysisType: row.analysis_type as Report["analysisType"],
-  status: row.status,
-  round: row.round,
-  submittedAt: row.submitted_at,
-  analyzedAt: row.analyzed_at,
-  publishedAt: row.published_at,
-  reviewerId: row.reviewer_id,
+  ...listingFromRow(row),
   reviewNote: row.review_note,
-  recaptureReasons: json<string[]>(row.recapture_reasons),
   analysis: row.analysis === null ? null : json<AnalysisSummary>(row.analysis),
   uploadCut: row.upload_cut === null ? null : json<UploadCut>(row.upload_cut),
-  version: row.version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
 });
 
 const reportPatchToRow = (patch: ReportPatch) => {
