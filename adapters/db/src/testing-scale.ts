@@ -30,6 +30,7 @@ export interface ScaleData {
 const FIRST = "Olivia Liam Emma Noah Amelia Oliver Ava Elijah Sophia Mateo Isabella Lucas Mia Levi Evelyn Asher Harper James Luna Leo Camila Grayson Gianna Ezra Elizabeth Luca Eleanor Ethan Ella Aiden Abigail Wyatt Sofia Sebastian Avery Jack Scarlett Daniel Emily Henry".split(" ");
 const LAST = "Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts".split(" ");
 
+// The shape of core's AnalysisSummary (a report's figures as the lists present them).
 const SUMMARY = JSON.stringify({
   accepted: 5,
   measured: 6,
@@ -38,8 +39,8 @@ const SUMMARY = JSON.stringify({
   cva_mm: { median: 4.1, min: 3.7, max: 4.6, count: 5 },
   problems: [],
   agreement: [
-    { index: "ci", spread: 1.3, allowed: 2.4, agrees: true },
-    { index: "cvai", spread: 0.8, allowed: 1.9, agrees: true },
+    { index: "CI", min: 81.9, max: 83.2, count: 5, limit: 2.4, disagree: false },
+    { index: "CVAI", min: 2.8, max: 3.6, count: 5, limit: 1.9, disagree: false },
   ],
 });
 
