@@ -1,3 +1,5 @@
+import { ACTIVE_STATUS } from "@crown/core/accounts/lifecycle";
+import { reopenable, reviewable, statusesWhere } from "@crown/core/report/index";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "./schema.ts";
 
@@ -31,6 +33,10 @@ const FIRST = "Olivia Liam Emma Noah Amelia Oliver Ava Elijah Sophia Mateo Isabe
 const LAST = "Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts".split(" ");
 
 // The shape of core's AnalysisSummary (a report's figures as the lists present them).
+/** The statuses from the lifecycle: published (it can be reopened) and waiting for a reviewer. */
+const PUBLISHED = statusesWhere(reopenable)[0]!;
+const WAITING = statusesWhere(reviewable)[0]!;
+
 const SUMMARY = JSON.stringify({
   accepted: 5,
   measured: 6,
@@ -54,7 +60,7 @@ export const seedScale = async (db: Kysely<Database>, options: ScaleOptions): Pr
   await sql`
     insert into users (id, email, password_hash, type, status, first_name, last_name, email_verified_at, password_changed_at,
                        disclaimer_accepted_at, baa_signed_at, quiz_passed_at, npi, practice_verified_at, created_at)
-    select id, email, ${hash}, type, 'Active', 'Scale', name, now(), now(), now(), now(), now(), npi, now(), now()
+    select id, email, ${hash}, type, ${ACTIVE_STATUS}, 'Scale', name, now(), now(), now(), now(), now(), npi, now(), now()
     from (values ${sql.join([
       sql`(${reviewer.id}, ${reviewer.email}, 'reviewer', 'Reviewer', null::text)`,
       ...physicians.map((d, k) => sql`(${d.id}, ${d.email}, 'physician', ${`Physician${k}`}, ${String(1_000_000_000 + k)})`),
@@ -64,7 +70,7 @@ export const seedScale = async (db: Kysely<Database>, options: ScaleOptions): Pr
     // Parents, their babies, ten published reports per baby a minute apart, newest first.
     await sql`
       insert into users (id, email, password_hash, type, status, first_name, last_name, email_verified_at, password_changed_at, created_at)
-      select ${p} || '-parent-' || ${k} || '-' || i, ${p} || '-parent-' || ${k} || '-' || i || '@example.com', ${hash}, 'parent', 'Active',
+      select ${p} || '-parent-' || ${k} || '-' || i, ${p} || '-parent-' || ${k} || '-' || i || '@example.com', ${hash}, 'parent', ${ACTIVE_STATUS},
              ${first}[1 + i % 40], ${last}[1 + (i / 40) % 50], now(), now(), now() - i * interval '1 second'
       from generate_series(1, ${babies}) i`.execute(db);
     await sql`
@@ -76,7 +82,7 @@ export const seedScale = async (db: Kysely<Database>, options: ScaleOptions): Pr
       insert into reports (id, baby_id, baby_name, uploader_id, physician_id, analysis_type, status, round, submitted_at, analyzed_at,
                            published_at, reviewer_id, analysis, version, created_at, updated_at)
       select ${p} || '-report-' || ${k} || '-' || i, b.id, b.first_name || ' ' || b.last_name, ${d.id}, ${d.id}, 'head_ci_cvai_analysis',
-             'published', 1, t - interval '2 hours', t - interval '1 hour', t, ${reviewer.id}, ${SUMMARY}::jsonb, 1, t - interval '3 hours', t
+             ${PUBLISHED}, 1, t - interval '2 hours', t - interval '1 hour', t, ${reviewer.id}, ${SUMMARY}::jsonb, 1, t - interval '3 hours', t
       from generate_series(1, ${d.reports}) i
       cross join lateral (select now() - i * interval '1 minute' as t) times
       join babies b on b.id = ${p} || '-baby-' || ${k} || '-' || (1 + (i - 1) % ${babies})`.execute(db);
@@ -88,7 +94,7 @@ export const seedScale = async (db: Kysely<Database>, options: ScaleOptions): Pr
       insert into reports (id, baby_id, baby_name, uploader_id, physician_id, analysis_type, status, round, submitted_at, analyzed_at,
                            analysis, version, created_at, updated_at)
       select ${p} || '-waiting-' || ${k} || '-' || i, ${p} || '-baby-' || ${k} || '-' || i, 'Waiting Baby', ${d.id}, ${d.id}, 'head_ci_cvai_analysis',
-             'analyzed', 1, now() - i * interval '1 minute', now(), ${SUMMARY}::jsonb, 0, now(), now()
+             ${WAITING}, 1, now() - i * interval '1 minute', now(), ${SUMMARY}::jsonb, 0, now(), now()
       from generate_series(1, least(${babies}, 25)) i`.execute(db);
   }
   await sql`vacuum (analyze) reports, report_reads, babies, users`.execute(db);
