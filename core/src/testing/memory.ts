@@ -5,7 +5,6 @@ import {
   type Caller,
   CurrentUser,
   defaultAccountsSettings,
-  directoryText,
   type OneTimeToken,
   OneTimeTokens,
   type OneTimeTokensPort,
@@ -38,8 +37,8 @@ import {
   Transactor,
   type TransactorPort,
 } from "../shared/ports.ts";
-
 import { type ControllableClock, DEFAULT_START, makeControllableClock } from "./clock.ts";
+import { directoryPage } from "./directory.ts";
 import { makeTestContentSniffer, readAll } from "./content.ts";
 import { makeTestPasswordHasher, makeTestRandom, makeTestSecrets } from "./crypto.ts";
 
@@ -156,14 +155,7 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         if (user) users.set(id, { ...user, ...patch });
       }),
     listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
-    directory: (q, p) =>
-      Effect.sync(() => {
-        const rows = [...users.values()]
-          .filter((u) => (!q.type || u.type === q.type) && (!q.status || u.status === q.status))
-          .filter((u) => !q.search || directoryText(u).toLowerCase().includes(q.search.toLowerCase()))
-          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
-        return { data: rows.slice((p.page - 1) * p.perPage, p.page * p.perPage), total: rows.length };
-      }),
+    directory: (q, p) => Effect.sync(() => directoryPage(users.values(), q, p)),
   };
 
   const sessionsPort: SessionsPort = {
