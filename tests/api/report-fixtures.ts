@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Effect } from "effect";
+import type { KyselyPlugin } from "kysely";
 import sharp from "sharp";
 import { Accounts, Babies, Delegations, type UserType } from "@crown/core";
 import { aBaby } from "@crown/core/testing/babies";
@@ -96,13 +97,15 @@ export const headVideo = async (s: HeadShape, seconds = 2): Promise<Uint8Array |
 };
 
 /** The real server app on a fresh database with the colour model and the job worker running. */
-export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean } = {}) => {
+export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean; observe?: KyselyPlugin } = {}) => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crown-reports-"));
   const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1" });
   const testDb: TestDatabase = await createTestDatabase(kind);
+  // `observe` sees every statement the server sends (e.g. to count them per request).
+  const db = options.observe ? testDb.db.withPlugin(options.observe) : testDb.db;
   const services = await composeServices(
     config,
-    { db: testDb.db, kind, close: async () => undefined },
+    { db, kind, close: async () => undefined },
     options.model === "real"
       ? await loadModel()
       : { model: options.model === false ? null : colourModel(), analyze: { inputSize: 160 }, problem: options.model === false ? "no model in this test" : null },

@@ -118,7 +118,7 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     // The physician's list: unread, then read after the download.
     const unread = await s.post("/report/results?page=1", { per_page: 10, type: "new" }, physician.token);
     expect(unread.json.results.data.map((r: any) => [r.identifier, r.read])).toEqual([[reportId, false]]);
-    // The baby's parent by name, read with the page in one query (repositories/reports.ts `parentsOf`).
+    // The baby's parent by name, joined into the page query (repositories/report-lists.ts).
     expect(unread.json.results.data[0].parent_name).toBe("Alex Rivera");
     const dashboard = await s.post("/report/list?page=1", {}, physician.token);
     expect(dashboard.json.results.data.find((r: any) => r.identifier === reportId)?.parent_name).toBe("Alex Rivera");

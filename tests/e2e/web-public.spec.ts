@@ -156,7 +156,7 @@ describe("public screens", () => {
     expect(await page.locator(".mobile-app-banner").getByRole("link", { name: /App Store/ }).getAttribute("href")).toBe(APP_STORE_URL);
   });
 
-  test("the login route loads at most 200 KB of JavaScript (gzip), without the ONNX runtime", async () => {
+  test("the login route loads at most 150 KB of JavaScript (gzip), without the ONNX runtime", async () => {
     const { page } = await openTab(browser, server.url);
     const scripts = new Set<string>();
     page.on("response", (r) => {
@@ -171,7 +171,7 @@ describe("public screens", () => {
       const body = Buffer.from(await (await fetch(url)).arrayBuffer());
       total += gzipSync(body, { level: 9 }).length;
     }
-    expect(total).toBeLessThanOrEqual(200 * 1024);
+    expect(total).toBeLessThanOrEqual(150 * 1024);
   });
 
   test("the portal's files go out brotli-compressed; hashed assets are cached for a year, the HTML checked each time", async () => {

@@ -13,7 +13,8 @@ import type {
 } from "@crown/core";
 import { Effect, Option } from "effect";
 import { type Kysely, sql } from "kysely";
-import { inTransaction, run } from "./executor.ts";
+import { contains, inTransaction, run } from "./executor.ts";
+import { countOf } from "./paging.ts";
 import type { Database, OneTimeTokenRow, SessionRow, UserRow, UserRowUpdate } from "./schema.ts";
 
 /*
@@ -129,6 +130,19 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
     run(db, (ex) => ex.selectFrom("users").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").execute()).pipe(
       Effect.map((rows) => rows.map(userFromRow)),
     ),
+  directory: (q, page) =>
+    run(db, async (ex) => {
+      // The same text as directoryText and the trigram index (migration 2026-11-24T1540).
+      let matching = ex.selectFrom("users");
+      if (q.type) matching = matching.where("type", "=", q.type);
+      if (q.status) matching = matching.where("status", "=", q.status);
+      if (q.search) matching = matching.where(sql<string>`(first_name || ' ' || last_name || ' ' || email)`, "ilike", contains(q.search));
+      const [rows, total] = await Promise.all([
+        matching.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(page.perPage).offset((page.page - 1) * page.perPage).execute(),
+        countOf(ex, `users:${q.type ?? ""}:${q.status ?? ""}:${q.search ?? ""}`, matching),
+      ]);
+      return { data: rows.map(userFromRow), total };
+    }),
 });
 
 // ---- Sessions --------------------------------------------------------------------------------------

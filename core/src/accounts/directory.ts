@@ -45,16 +45,10 @@ export const listUsers = (page: number, input: unknown, perPage = 10) =>
   Effect.gen(function* () {
     yield* requireActive("admin");
     const q = yield* validate(DirectoryQuery, input);
-    const users = yield* Users;
-    const statuses = q.status ? [q.status] : USER_STATUSES;
-    const all: User[] = [];
-    for (const s of statuses) all.push(...(yield* users.listByStatus(s)));
-    const needle = q.search && q.search.trim().length > 2 ? q.search.trim().toLowerCase() : null;
-    const rows = all
-      .filter((u) => !q.type || u.type === q.type)
-      .filter((u) => !needle || `${u.firstName} ${u.lastName} ${u.email}`.toLowerCase().includes(needle))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-    return pageOf(rows.slice((page - 1) * perPage, page * perPage).map(present), rows.length, page, perPage);
+    const search = q.search && q.search.trim().length > 2 ? q.search.trim() : null;
+    // One page from the database (ADR 0072): never every account into memory.
+    const rows = yield* (yield* Users).directory({ search, type: q.type ?? null, status: q.status ?? null }, { page, perPage });
+    return pageOf(rows.data.map(present), rows.total, page, perPage);
   });
 
 const target = (input: unknown) =>

@@ -71,7 +71,19 @@ export interface UsersPort {
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>;
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<void>;
   readonly listByStatus: (status: UserStatus) => Effect.Effect<ReadonlyArray<User>>;
+  /**
+   * The admin's directory, newest first: by type and status, `search` (3+ characters) in the name and
+   * e-mail. One page read through an index; `total` exact up to a threshold, estimated beyond (ADR 0072).
+   */
+  readonly directory: (query: DirectoryFilter, page: { readonly page: number; readonly perPage: number }) => Effect.Effect<{ readonly data: ReadonlyArray<User>; readonly total: number }>;
 }
+export interface DirectoryFilter {
+  readonly search: string | null;
+  readonly type: UserType | null;
+  readonly status: UserStatus | null;
+}
+/** What the directory searches: first name, last name and e-mail, in this order (the trigram index is on the same text). */
+export const directoryText = (u: Pick<User, "firstName" | "lastName" | "email">) => `${u.firstName} ${u.lastName} ${u.email}`;
 export class Users extends Context.Tag("crown/Users")<Users, UsersPort>() {}
 
 export interface Session {

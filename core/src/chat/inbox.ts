@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { CurrentUser, Users } from "../accounts/model.ts";
 import { Babies, babyName } from "../onboarding/model.ts";
-import { type Report, Reports } from "../report/model.ts";
+import { type ReportListing, Reports } from "../report/model.ts";
 import { pageOf } from "../shared/page.ts";
 import { audit } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
@@ -36,7 +36,7 @@ export const inbox = (page: number, query: unknown) =>
   });
 
 /** A report as support sees it beside a conversation. */
-const presentContextReport = (r: Report) => ({
+const presentContextReport = (r: ReportListing) => ({
   identifier: r.id,
   baby_identifier: r.babyId,
   baby_name: r.babyName,

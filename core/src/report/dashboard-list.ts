@@ -1,11 +1,11 @@
 import { Effect } from "effect";
 import { Babies } from "../onboarding/model.ts";
-import { actingPhysician, requireActive } from "../practice/access.ts";
+import { actingPhysician, displayName, requireActive } from "../practice/access.ts";
 import { NotFound } from "../shared/errors.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports } from "./model.ts";
 import { uploadItem } from "./present.ts";
-import { attachmentsOf, parentNames } from "./queries.ts";
+import { attachmentsOf } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ListRequest, searchText } from "./requests.ts";
 import { pageOf } from "../notifications/service.ts";
@@ -34,10 +34,9 @@ export const dashboardList = (page: number, input: unknown) =>
     const result = yield* (yield* Reports).resultsForPhysician(physician.id, { search: searchText(request.search), filter: request.type ?? "all" }, { page, perPage });
     const reports = result.data.map((r) => r.report);
     const attachments = yield* attachmentsOf(reports);
-    const parents = yield* parentNames(reports);
     yield* auditReportReads(READ_AUDIT.listed, caller, reports, { list: "dashboard" });
     return pageOf(
-      result.data.map(({ report, read }) => ({ ...uploadItem(report, attachments.get(report.id) ?? [], parents.get(report.id) ?? null), read })),
+      result.data.map(({ report, read, parent }) => ({ ...uploadItem(report, attachments.get(report.id) ?? [], parent ? displayName(parent) : null), read })),
       result.total,
       page,
       perPage,

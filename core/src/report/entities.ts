@@ -161,11 +161,22 @@ export interface ReportVersion {
 
 export type ResultFilter = "all" | "new" | "reviewed";
 
-/** A published report in a physician's or parent's results list. */
+/** What a list reads of a report: never the analysis JSON, the upload cut or the review note (ADR 0072). */
+export type ReportListing = Omit<Report, "analysis" | "uploadCut" | "reviewNote">;
+/** A listed report with its summary, for the lists that show the figures (parent results, review queue). */
+export type ReportWithSummary = ReportListing & Pick<Report, "analysis">;
+
+/** A published report in a physician's results list, with that physician's read flag and the baby's parent (joined). */
 export interface ResultRow {
-  readonly report: Report;
-  /** For the physician of the query; always true for parents' lists. */
+  readonly report: ReportListing;
   readonly read: boolean;
+  readonly parent: { readonly firstName: string; readonly lastName: string } | null;
+}
+
+/** A report waiting for review with what the queue shows of its baby (joined; null when the baby is gone). */
+export interface QueueRow {
+  readonly report: ReportWithSummary;
+  readonly baby: { readonly firstName: string; readonly middleName: string | null; readonly lastName: string; readonly dateOfBirth: string } | null;
 }
 
 export type Page<T> = PageOf<T>;

@@ -3,7 +3,7 @@ import { UPLOAD_LIMITS } from "../capture/limits.ts";
 import { FALLBACK_MEASUREMENT_ERROR, type MeasurementError } from "../measurement/agreement.ts";
 import type { RgbImage } from "../measurement/image.ts";
 import type { AnalyzeOptions } from "../measurement/analyze.ts";
-import type { AnalysisSummary, Attachment, Measurement, PhotoGeometry, Page, PageRequest, Report, ReportPatch, ReportVersion, ResultFilter, ResultRow, ReviewAction } from "./entities.ts";
+import type { AnalysisSummary, Attachment, Measurement, PhotoGeometry, Page, PageRequest, QueueRow, Report, ReportListing, ReportPatch, ReportVersion, ReportWithSummary, ResultFilter, ResultRow, ReviewAction } from "./entities.ts";
 
 /** The ports of the report feature (entities in entities.ts, re-exported here), its settings and its job. */
 export * from "./entities.ts";
@@ -14,22 +14,25 @@ export interface ReportsPort {
   /** The report, locked for the rest of the transaction (SELECT … FOR UPDATE). */
   readonly lock: (id: string) => Effect.Effect<Option.Option<Report>>;
   readonly update: (id: string, patch: ReportPatch) => Effect.Effect<void>;
-  /** Reports waiting for a reviewer (analyzed or in review), oldest submission first. */
-  readonly reviewQueue: (page: PageRequest) => Effect.Effect<Page<Report>>;
+  /** Reports waiting for a reviewer (analyzed or in review), oldest submission first, with their babies. */
+  readonly reviewQueue: (page: PageRequest) => Effect.Effect<Page<QueueRow>>;
   /** A baby's published reports, oldest first. */
   readonly publishedForBaby: (babyId: string) => Effect.Effect<ReadonlyArray<Report>>;
-  /** Published reports of a physician, newest first, with that physician's read flag. */
+  /** The published reports of these babies, oldest first (one query for a whole page of the queue). */
+  readonly publishedForBabies: (babyIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ReportWithSummary>>;
+  /**
+   * Published reports of a physician, newest first, with that physician's read flag and the parent's
+   * name. Lists read only the columns they show; `total` is exact up to a threshold, estimated beyond (ADR 0072).
+   */
   readonly resultsForPhysician: (
     physicianId: string,
     query: { search: string | null; filter: ResultFilter },
     page: PageRequest,
   ) => Effect.Effect<Page<ResultRow>>;
   /** Published reports of these babies, newest first. */
-  readonly resultsForBabies: (babyIds: ReadonlyArray<string>, query: { search: string | null }, page: PageRequest) => Effect.Effect<Page<Report>>;
+  readonly resultsForBabies: (babyIds: ReadonlyArray<string>, query: { search: string | null }, page: PageRequest) => Effect.Effect<Page<ReportWithSummary>>;
   /** Every report of a baby that has files (any status past draft), newest first. */
-  readonly uploadsForBaby: (babyId: string, page: PageRequest) => Effect.Effect<Page<Report>>;
-  /** The parent of each report's baby, by report id (one query; reports of a baby without a parent are absent). */
-  readonly parentsOf: (reportIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, { readonly firstName: string; readonly lastName: string }>>;
+  readonly uploadsForBaby: (babyId: string, page: PageRequest) => Effect.Effect<Page<ReportListing>>;
   /** The last upload (finalize) per baby, for reminders. */
   readonly lastSubmitted: (babyIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Date>>;
 }

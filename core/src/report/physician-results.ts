@@ -1,9 +1,9 @@
 import { Effect } from "effect";
+import { displayName } from "../practice/access.ts";
 import { actingPhysician } from "../practice/access.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports, type ResultFilter } from "./model.ts";
 import { uploadedDate } from "./present.ts";
-import { parentNames } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ResultsRequest, searchText } from "./requests.ts";
 import { pageOf } from "../notifications/service.ts";
@@ -16,15 +16,14 @@ export const physicianResults = (page: number, input: unknown) =>
     const perPage = request.per_page ?? 10;
     const filter: ResultFilter = request.type ?? "all";
     const result = yield* (yield* Reports).resultsForPhysician(physician.id, { search: searchText(request.search), filter }, { page, perPage });
-    const parents = yield* parentNames(result.data.map((r) => r.report));
     yield* auditReportReads(READ_AUDIT.listed, caller, result.data.map((r) => r.report), { list: "results" });
     return pageOf(
-      result.data.map(({ report, read }) => ({
+      result.data.map(({ report, read, parent }) => ({
         identifier: report.id,
         baby_name: report.babyName,
         uploaded_date: uploadedDate(report),
         published_date: report.publishedAt?.toISOString() ?? null,
-        parent_name: parents.get(report.id) ?? null,
+        parent_name: parent ? displayName(parent) : null,
         read,
         version: report.version,
       })),

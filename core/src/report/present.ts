@@ -1,7 +1,7 @@
 import { Option } from "effect";
 import { type Baby, babyName } from "../onboarding/model.ts";
 import { addMonths, compareDays, dayOf, parseDay, wholeMonthsBetween } from "../onboarding/dates.ts";
-import { isCounted, type Attachment, type Measurement, type Report } from "./model.ts";
+import { isCounted, type Attachment, type Measurement, type Report, type ReportListing } from "./model.ts";
 import { awaitsRecapture } from "./lifecycle.ts";
 import { presentAgreement } from "./photo-agreement.ts";
 
@@ -58,10 +58,10 @@ export const presentSummary = (s: Report["analysis"]) =>
         ...presentAgreement(s),
       };
 
-export const uploadedDate = (r: Report) => (r.submittedAt ?? r.createdAt).toISOString();
+export const uploadedDate = (r: Pick<ReportListing, "submittedAt" | "createdAt">) => (r.submittedAt ?? r.createdAt).toISOString();
 
 /** One upload in the dashboards and /uploads: the report with its files. */
-export const uploadItem = (report: Report, attachments: ReadonlyArray<Attachment>, parentName: string | null) => ({
+export const uploadItem = (report: ReportListing, attachments: ReadonlyArray<Attachment>, parentName: string | null) => ({
   identifier: report.id,
   report_identifier: report.id,
   baby_name: report.babyName,
@@ -75,7 +75,7 @@ export const uploadItem = (report: Report, attachments: ReadonlyArray<Attachment
 });
 
 /** What the review queue and a report's review page both show of the report and its baby. */
-export const presentForReview = (report: Report, baby: Option.Option<Baby>) => ({
+export const presentForReview = (report: ReportListing, baby: Option.Option<Pick<Baby, "firstName" | "middleName" | "lastName" | "dateOfBirth">>) => ({
   report_identifier: report.id,
   status: report.status,
   baby_name: Option.isSome(baby) ? babyName(baby.value) : report.babyName,

@@ -1,6 +1,6 @@
 import type { Caller } from "../accounts/model.ts";
 import { auditAll } from "../shared/ports.ts";
-import type { Report } from "./model.ts";
+import type { ReportListing } from "./model.ts";
 
 /** The audit actions of reading a child's reports (ADR 22). */
 export const READ_AUDIT = {
@@ -14,7 +14,7 @@ export const READ_AUDIT = {
  * and id are stamped by `auditAll`), written in a single insert however long the page.
  * Staff act for the report's physician; a kiosk's wrapper names its physician itself.
  */
-export const auditReportReads = (action: string, caller: Caller, reports: ReadonlyArray<Report>, details: Record<string, unknown> = {}) =>
+export const auditReportReads = (action: string, caller: Caller, reports: ReadonlyArray<Pick<ReportListing, "id" | "physicianId" | "babyId">>, details: Record<string, unknown> = {}) =>
   auditAll(
     reports.map((report) => ({
       action,

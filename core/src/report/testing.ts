@@ -130,6 +130,10 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
   const read = <A>(f: () => A) => Effect.sync(f);
   const page = <T>(items: T[], p: { page: number; perPage: number }) => ({ data: items.slice((p.page - 1) * p.perPage, p.page * p.perPage), total: items.length });
   const time = (d: Date | null) => d?.getTime() ?? 0;
+  const parentOf = (babyId: string): User | null => {
+    const parentId = onboarding.babies.get(babyId)?.parentId;
+    return (parentId ? onboarding.world.users.get(parentId) : undefined) ?? null;
+  };
 
   const ports = Layer.mergeAll(
     Layer.succeed(Reports, {
@@ -142,14 +146,24 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
           if (r) reports.set(id, { ...r, ...patch });
         }),
       reviewQueue: (p) =>
-        read(() => page([...reports.values()].filter((r) => reviewable(r.status)).sort((a, b) => time(a.submittedAt) - time(b.submittedAt)), p)),
+        read(() =>
+          page(
+            [...reports.values()]
+              .filter((r) => reviewable(r.status))
+              .sort((a, b) => time(a.submittedAt) - time(b.submittedAt))
+              .map((report) => ({ report, baby: onboarding.babies.get(report.babyId) ?? null })),
+            p,
+          ),
+        ),
       publishedForBaby: (babyId) => read(() => [...reports.values()].filter((r) => r.babyId === babyId && r.version > 0).sort((a, b) => time(a.submittedAt) - time(b.submittedAt))),
+      publishedForBabies: (babyIds) =>
+        read(() => [...reports.values()].filter((r) => babyIds.includes(r.babyId) && r.version > 0).sort((a, b) => time(a.submittedAt) - time(b.submittedAt))),
       resultsForPhysician: (physicianId, q, p) =>
         read(() =>
           page(
             [...reports.values()]
               .filter((r) => r.physicianId === physicianId && r.version > 0)
-              .map((report) => ({ report, read: reads.has(`${report.id}:${physicianId}`) }))
+              .map((report) => ({ report, read: reads.has(`${report.id}:${physicianId}`), parent: parentOf(report.babyId) }))
               .filter((row) => (q.filter === "new" ? !row.read : q.filter === "reviewed" ? row.read : true))
               .filter((row) => !q.search || row.report.babyName.toLowerCase().includes(q.search.toLowerCase())),
             p,
@@ -157,16 +171,6 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
         ),
       resultsForBabies: (ids, _q, p) => read(() => page([...reports.values()].filter((r) => ids.includes(r.babyId) && r.version > 0), p)),
       uploadsForBaby: (babyId, p) => read(() => page([...reports.values()].filter((r) => r.babyId === babyId && r.status !== INITIAL_REPORT_STATUS), p)),
-      parentsOf: (ids) =>
-        read(() => {
-          const parents = new Map<string, User>();
-          for (const id of ids) {
-            const parentId = onboarding.babies.get(reports.get(id)?.babyId ?? "")?.parentId;
-            const parent = parentId ? onboarding.world.users.get(parentId) : undefined;
-            if (parent) parents.set(id, parent);
-          }
-          return parents;
-        }),
       lastSubmitted: () => read(() => new Map()),
     }),
     Layer.succeed(Attachments, {

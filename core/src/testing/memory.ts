@@ -37,8 +37,8 @@ import {
   Transactor,
   type TransactorPort,
 } from "../shared/ports.ts";
-
 import { type ControllableClock, DEFAULT_START, makeControllableClock } from "./clock.ts";
+import { directoryPage } from "./directory.ts";
 import { makeTestContentSniffer, readAll } from "./content.ts";
 import { makeTestPasswordHasher, makeTestRandom, makeTestSecrets } from "./crypto.ts";
 
@@ -155,6 +155,7 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         if (user) users.set(id, { ...user, ...patch });
       }),
     listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
+    directory: (q, p) => Effect.sync(() => directoryPage(users.values(), q, p)),
   };
 
   const sessionsPort: SessionsPort = {

@@ -13,24 +13,18 @@ import {
   type ReportPatch,
   Reports,
   type ReportsPort,
-  INITIAL_REPORT_STATUS,
-  type ReportStatus,
   type ReportVersion,
   ReportVersions,
   type ReportVersionsPort,
   ReviewActions,
   type ReviewActionsPort,
   type UploadCut,
-  reviewable,
-  statusesWhere,
 } from "@crown/core/report/index";
 import { Effect, Layer, Option } from "effect";
-import { type Kysely, type Selectable, sql } from "kysely";
-import { contains, run } from "../executor.ts";
+import type { Kysely, Selectable } from "kysely";
+import { run } from "../executor.ts";
+import { listingFromRow, makeReportLists } from "./report-lists.ts";
 import type { AttachmentsTable, Database, MeasurementsTable, ReportVersionsTable, ReportsTable } from "../schema.ts";
-
-/** The statuses a reviewer works on, from the lifecycle (never a list of our own). */
-const REVIEWABLE = statusesWhere(reviewable);
 
 /*
  * Repositories of the report pipeline (migration 2026-11-22T0600). Tables are in schema.ts. JSON columns are written as text and read back parsed by both drivers.
@@ -42,25 +36,10 @@ const json = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(
 // ---- Reports ---------------------------------------------------------------------------------------
 
 export const reportFromRow = (row: Selectable<ReportsTable>): Report => ({
-  id: row.id,
-  babyId: row.baby_id,
-  babyName: row.baby_name,
-  uploaderId: row.uploader_id,
-  physicianId: row.physician_id,
-  analysisType: row.analysis_type as Report["analysisType"],
-  status: row.status,
-  round: row.round,
-  submittedAt: row.submitted_at,
-  analyzedAt: row.analyzed_at,
-  publishedAt: row.published_at,
-  reviewerId: row.reviewer_id,
+  ...listingFromRow(row),
   reviewNote: row.review_note,
-  recaptureReasons: json<string[]>(row.recapture_reasons),
   analysis: row.analysis === null ? null : json<AnalysisSummary>(row.analysis),
   uploadCut: row.upload_cut === null ? null : json<UploadCut>(row.upload_cut),
-  version: row.version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
 });
 
 const reportPatchToRow = (patch: ReportPatch) => {
@@ -87,8 +66,6 @@ const reportPatchToRow = (patch: ReportPatch) => {
   if (patch.uploadCut !== undefined) row.upload_cut = patch.uploadCut === null ? null : JSON.stringify(patch.uploadCut);
   return row;
 };
-
-const page = <T>(rows: T[], total: number) => ({ data: rows, total });
 
 export const makeReports = (db: Kysely<Database>): ReportsPort => ({
   insert: (r) =>
@@ -133,70 +110,11 @@ export const makeReports = (db: Kysely<Database>): ReportsPort => ({
     if (Object.keys(row).length === 0) return Effect.void;
     return Effect.asVoid(run(db, (ex) => ex.updateTable("reports").set(row).where("id", "=", id).execute()));
   },
-  reviewQueue: ({ page: n, perPage }) =>
-    run(db, async (ex) => {
-      const base = ex.selectFrom("reports").where("status", "in", [...REVIEWABLE]);
-      const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-      const rows = await base.selectAll().orderBy("submitted_at", "asc").orderBy("id").limit(perPage).offset((n - 1) * perPage).execute();
-      return page(rows.map(reportFromRow), Number(count));
-    }),
   publishedForBaby: (babyId) =>
     run(db, (ex) =>
       ex.selectFrom("reports").selectAll().where("baby_id", "=", babyId).where("version", ">", 0).orderBy("submitted_at", "asc").orderBy("id").execute(),
     ).pipe(Effect.map((rows) => rows.map(reportFromRow))),
-  resultsForPhysician: (physicianId, { search, filter }, { page: n, perPage }) =>
-    run(db, async (ex) => {
-      let base = ex
-        .selectFrom("reports as r")
-        .leftJoin("report_reads as rr", (j) => j.onRef("rr.report_id", "=", "r.id").on("rr.physician_id", "=", physicianId))
-        .where("r.physician_id", "=", physicianId)
-        .where("r.version", ">", 0);
-      if (search) base = base.where("r.baby_name", "ilike", contains(search));
-      if (filter === "new") base = base.where("rr.report_id", "is", null);
-      if (filter === "reviewed") base = base.where("rr.report_id", "is not", null);
-      const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-      const rows = await base
-        .selectAll("r")
-        .select(sql<boolean>`rr.report_id is not null`.as("is_read"))
-        .orderBy("r.published_at", "desc")
-        .orderBy("r.id", "desc")
-        .limit(perPage)
-        .offset((n - 1) * perPage)
-        .execute();
-      return page(
-        rows.map((row) => ({ report: reportFromRow(row as unknown as Selectable<ReportsTable>), read: Boolean((row as { is_read: boolean }).is_read) })),
-        Number(count),
-      );
-    }),
-  resultsForBabies: (babyIds, { search }, { page: n, perPage }) =>
-    babyIds.length === 0
-      ? Effect.succeed(page([], 0))
-      : run(db, async (ex) => {
-          let base = ex.selectFrom("reports").where("baby_id", "in", [...babyIds]).where("version", ">", 0);
-          if (search) base = base.where("baby_name", "ilike", contains(search));
-          const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-          const rows = await base.selectAll().orderBy("published_at", "desc").orderBy("id", "desc").limit(perPage).offset((n - 1) * perPage).execute();
-          return page(rows.map(reportFromRow), Number(count));
-        }),
-  uploadsForBaby: (babyId, { page: n, perPage }) =>
-    run(db, async (ex) => {
-      const base = ex.selectFrom("reports").where("baby_id", "=", babyId).where("status", "<>", INITIAL_REPORT_STATUS);
-      const { count } = await base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
-      const rows = await base.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(perPage).offset((n - 1) * perPage).execute();
-      return page(rows.map(reportFromRow), Number(count));
-    }),
-  parentsOf: (reportIds) =>
-    reportIds.length === 0
-      ? Effect.succeed(new Map())
-      : run(db, (ex) =>
-          ex
-            .selectFrom("reports as r")
-            .innerJoin("babies as b", "b.id", "r.baby_id")
-            .innerJoin("users as u", "u.id", "b.parent_id")
-            .select(["r.id as report_id", "u.first_name", "u.last_name"])
-            .where("r.id", "in", [...reportIds])
-            .execute(),
-        ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.report_id, { firstName: row.first_name, lastName: row.last_name }])))),
+  ...makeReportLists(db),
   lastSubmitted: (babyIds) =>
     babyIds.length === 0
       ? Effect.succeed(new Map())

@@ -1,0 +1,83 @@
+import { CompiledQuery, type SelectQueryBuilder, sql } from "kysely";
+import type { Executor } from "./executor.ts";
+
+/**
+ * Paging that costs the same on page 1 and page 5,000, at 1k or 100k rows (ADR 0072). The spec's
+ * API stays `?page=N`; behind it:
+ * - keyset: the sort key of the last row of page N is remembered for page N+1, so the next page
+ *   starts at that key in the index instead of skipping N×perPage rows. Without an anchor (a jump,
+ *   another process, an expired one) the page falls back to OFFSET over a narrow index-only scan.
+ * - counts: exact up to COUNT_CAP matching rows (a count with a LIMIT, never a rescan of the list);
+ *   beyond, the planner's estimate of the query's rows, remembered for a minute per list.
+ */
+
+export const COUNT_CAP = 1000;
+const ANCHOR_TTL_MS = 60_000;
+const ESTIMATE_TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+/** A small map with a time to live and a bound on its size (the oldest entry goes first). */
+class Expiring<V> {
+  readonly #entries = new Map<string, { value: V; until: number }>();
+  constructor(private readonly ttlMs: number) {}
+  get(key: string): V | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until < Date.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+  set(key: string, value: V) {
+    this.#entries.delete(key);
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(key, { value, until: Date.now() + this.ttlMs });
+  }
+}
+
+/** Where a page starts: the sort key of the row before it (the timestamp as PostgreSQL's text, microseconds kept). */
+export interface Anchor {
+  readonly at: string;
+  readonly id: string;
+}
+
+const anchors = new Expiring<Anchor>(ANCHOR_TTL_MS);
+const estimates = new Expiring<number>(ESTIMATE_TTL_MS);
+
+/** The anchor of page `page` of the list named `list`, if the previous page was served lately. */
+export const anchorOf = (list: string, page: number): Anchor | undefined => (page > 1 ? anchors.get(`${list}#${page}`) : undefined);
+
+/** Remembers where page `page + 1` starts, from the last row of a full page `page`. */
+export const rememberAnchor = (list: string, page: number, perPage: number, rows: ReadonlyArray<{ readonly anchor_at: string | null; readonly id: string }>) => {
+  const last = rows[rows.length - 1];
+  if (rows.length === perPage && last !== undefined && last.anchor_at !== null) anchors.set(`${list}#${page + 1}`, { at: last.anchor_at, id: last.id });
+};
+
+/** The planner's row estimate for a query (EXPLAIN, nothing executed). */
+const estimateRows = async (ex: Executor, query: SelectQueryBuilder<any, any, any>): Promise<number> => {
+  const compiled = query.compile();
+  const result = await ex.executeQuery<{ "QUERY PLAN": unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]));
+  const raw = result.rows[0]?.["QUERY PLAN"];
+  const plan = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
+  return Math.round(plan[0]?.Plan["Plan Rows"] ?? 0);
+};
+
+/**
+ * The total of a list: `matching` is the list's FROM and WHERE (no select, no order). Exact up to
+ * COUNT_CAP; beyond, estimated (never below COUNT_CAP + 1, so the pages the user can reach stay reachable).
+ */
+export const countOf = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>): Promise<number> => {
+  const narrow = matching.select(sql.lit(1).as("one"));
+  const capped = await ex
+    .selectFrom(narrow.limit(COUNT_CAP + 1).as("m"))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const exact = Number(capped.n);
+  if (exact <= COUNT_CAP) return exact;
+  const known = estimates.get(list);
+  if (known !== undefined) return known;
+  const estimate = Math.max(COUNT_CAP + 1, await estimateRows(ex, narrow));
+  estimates.set(list, estimate);
+  return estimate;
+};
