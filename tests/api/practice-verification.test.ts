@@ -74,6 +74,15 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     const register = await server.post("/user/register-baby", { first_name: "Mia", last_name: "Lane", date_of_birth: "2026-09-01", gender: "female", relation: "mother", physician_identifier: doctor.identifier }, parent.token);
     expect(register.status).toBe(422);
 
+    // The admin console lists the practice as awaiting verification, with what the admin checks; only for admins.
+    const awaiting = async () => (await server.get("/admin/practices/awaiting-verification?per_page=50", admin)).json.results;
+    const listed = (await awaiting()).data.find((p: { identifier: string }) => p.identifier === doctor.identifier);
+    expect(listed).toMatchObject({ first_name: "Alex", npi: VALID_NPI, email: doctor.email, practice_name: "Morgan Pediatrics", practice_verification: "being_verified" });
+    expect(listed.signed_up_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(listed.baa_signed_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await server.get("/admin/practices/awaiting-verification", doctor.token)).status).toBe(403);
+    expect((await server.get("/admin/practices/awaiting-verification?per_page=500", admin)).status).toBe(422);
+
     // Only an admin verifies.
     expect((await server.post("/admin/practices/verify", { physician_identifier: doctor.identifier }, doctor.token)).status).toBe(403);
     const verified = await server.post("/admin/practices/verify", { physician_identifier: doctor.identifier }, admin);
@@ -86,6 +95,7 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     expect(mail).toHaveLength(1);
 
     expect(await inSearch()).toBe(true);
+    expect((await awaiting()).data.some((p: { identifier: string }) => p.identifier === doctor.identifier)).toBe(false);
     expect((await server.post("/patient/list", {}, doctor.token)).status).toBe(200);
     expect((await server.get("/user/profile", doctor.token)).json.results.practice_verification).toBe("verified");
   });

@@ -7,7 +7,7 @@ import { runUseCase, type SessionPresenter } from "@crown/http";
  */
 export const sessionPresenter: SessionPresenter = {
   signIn: async (c, user, token) => {
-    const { flags, babies, physicians } = await runUseCase(c, Onboarding.sessionExtras(user));
+    const { flags, babies, physicians, practice } = await runUseCase(c, Onboarding.sessionExtras(user));
     return {
       token,
       // Core's onboarding step: the portal routes by it rather than re-deriving it from the flags.
@@ -24,6 +24,7 @@ export const sessionPresenter: SessionPresenter = {
       last_name: user.lastName,
       babies,
       ...(user.type === "physician_staff" ? { physicians } : {}),
+      ...practice,
       // The specs' client also reads these names.
       isFirstLogin: flags.first_time_login,
       isQuizTime: flags.is_quiz_time,
@@ -33,7 +34,7 @@ export const sessionPresenter: SessionPresenter = {
     };
   },
   profile: async (c, user, base) => {
-    const { flags, babies, physicians } = await runUseCase(c, Onboarding.sessionExtras(user));
+    const { flags, babies, physicians, practice } = await runUseCase(c, Onboarding.sessionExtras(user));
     return {
       ...base,
       step: flags.step,
@@ -43,6 +44,7 @@ export const sessionPresenter: SessionPresenter = {
       baa_signed: flags.baa_signed,
       babies,
       ...(user.type === "physician_staff" ? { physicians } : {}),
+      ...practice,
     };
   },
 };

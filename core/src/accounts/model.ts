@@ -71,6 +71,11 @@ export interface UsersPort {
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>;
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<void>;
   readonly listByStatus: (status: UserStatus) => Effect.Effect<ReadonlyArray<User>>;
+  /**
+   * Active physicians whose practice is being verified (ADR 25), longest waiting first: one page
+   * and the count, both read from the pending practices alone (a partial index), never every user.
+   */
+  readonly listAwaitingPracticeVerification: (offset: number, limit: number) => Effect.Effect<{ readonly data: ReadonlyArray<User>; readonly total: number }>;
 }
 export class Users extends Context.Tag("crown/Users")<Users, UsersPort>() {}
 

@@ -1,4 +1,5 @@
 import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
+import type { PracticeVerification } from "@crown/core/practice/statuses";
 import type { WirePage } from "@crown/core/shared/page";
 import type { Api, ResultsOf } from "./wire.ts";
 
@@ -36,6 +37,8 @@ export interface SignInResult {
   readonly baa_signed?: boolean;
   /** Staff only: the physicians they act for. */
   readonly physicians?: ReadonlyArray<PhysicianRef>;
+  /** Physicians only: whether Crown has verified the practice yet (ADR 25, ADR 60). */
+  readonly practice_verification?: PracticeVerification;
   /** The session's absolute end (sign-in only). */
   readonly expires_at?: string;
 }
@@ -52,6 +55,8 @@ export interface Profile {
   readonly status: UserStatus;
   readonly photo: string | null;
   readonly fax_number?: string | null;
+  readonly npi?: string | null;
+  readonly practice_verification?: PracticeVerification;
   readonly babies?: ReadonlyArray<Baby>;
 }
 
