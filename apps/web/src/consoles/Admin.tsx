@@ -9,6 +9,7 @@ import { toast } from "../ui/toasts.tsx";
 import { approveUser, pendingUsers, type PendingUser, rejectUser, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
 import { AuditLog } from "./AuditLog.tsx";
+import { PracticeVerification } from "./PracticeVerification.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
 function PendingApprovals() {
@@ -33,7 +34,7 @@ function PendingApprovals() {
         <p className="empty">No accounts are waiting for approval.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -50,11 +51,11 @@ function PendingApprovals() {
                   <td>
                     {u.first_name} {u.last_name}
                   </td>
-                  <td>{u.email}</td>
-                  <td>{u.type}</td>
-                  <td>{formatUsDate(u.created_at)}</td>
-                  <td>{(u.babies ?? []).map((b) => `${b.name}${b.physician ? ` (${b.physician.name})` : ""}${b.referral_code ? ` code ${b.referral_code}` : ""}`).join("; ")}</td>
-                  <td className="cell-actions">
+                  <td data-label="Email">{u.email}</td>
+                  <td data-label="Type">{u.type}</td>
+                  <td data-label="Signed up">{formatUsDate(u.created_at)}</td>
+                  <td data-label="Babies">{(u.babies ?? []).map((b) => `${b.name}${b.physician ? ` (${b.physician.name})` : ""}${b.referral_code ? ` code ${b.referral_code}` : ""}`).join("; ")}</td>
+                  <td className="cell-actions" data-label="Action">
                     <Button className="btn btn-sm btn-primary" aria-label={`Approve ${u.email}`} onPress={() => void act(() => approveUser(u.identifier), "Account approved")}>
                       Approve
                     </Button>{" "}
@@ -88,7 +89,7 @@ function RemovalRequests() {
         <p className="empty">No account removal requests.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -103,11 +104,11 @@ function RemovalRequests() {
               {rows.map((r) => (
                 <tr key={r.identifier}>
                   <td>{r.user ? `${r.user.first_name} ${r.user.last_name}` : "Unknown account"}</td>
-                  <td>{r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null}</td>
-                  <td>{r.user?.type}</td>
-                  <td>{r.user?.status}</td>
-                  <td>{formatUsDate(r.requested_at)}</td>
-                  <td>{r.reason ?? <span className="muted">No reason given</span>}</td>
+                  <td data-label="Email">{r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null}</td>
+                  <td data-label="Type">{r.user?.type}</td>
+                  <td data-label="Status">{r.user?.status}</td>
+                  <td data-label="Requested">{formatUsDate(r.requested_at)}</td>
+                  <td data-label="Reason">{r.reason ?? <span className="muted">No reason given</span>}</td>
                 </tr>
               ))}
             </tbody>
@@ -119,7 +120,7 @@ function RemovalRequests() {
   );
 }
 
-/** /admin: pending approvals, users (block, unblock), removal requests and the audit log. */
+/** /admin: pending approvals, practices awaiting verification, users (block, unblock), removal requests and the audit log. */
 export default function AdminConsole() {
   const session = useSession();
   if (session?.userRole !== "admin") return <FormMessage tone="error">The admin console is for Crown's administrators.</FormMessage>;
@@ -127,6 +128,7 @@ export default function AdminConsole() {
     <div className="admin-page">
       <h1>Admin console</h1>
       <PendingApprovals />
+      <PracticeVerification />
       <AdminDirectory />
       <RemovalRequests />
       <AuditLog />

@@ -68,7 +68,7 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
         <p className="empty">No users found</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -85,11 +85,11 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
                   <td>
                     {u.first_name} {u.last_name}
                   </td>
-                  <td>{u.email}</td>
-                  <td>{TYPE_NAMES[u.type] ?? u.type}</td>
-                  <td>{u.status}</td>
-                  <td>{formatUsDate(u.created_at)}</td>
-                  <td>
+                  <td data-label="Email">{u.email}</td>
+                  <td data-label="Type">{TYPE_NAMES[u.type] ?? u.type}</td>
+                  <td data-label="Status">{u.status}</td>
+                  <td data-label="Since">{formatUsDate(u.created_at)}</td>
+                  <td className="cell-actions" data-label="Action">
                     {u.status === "Blocked" ? (
                       <Button className="btn btn-sm btn-secondary" aria-label={`Unblock ${u.email}`} onPress={() => void act(u, "unblock")}>
                         Unblock
@@ -198,7 +198,7 @@ function KioskDevices() {
         <p className="empty">No kiosk devices for this practice.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Device</th>
@@ -212,10 +212,10 @@ function KioskDevices() {
               {rows.map((d) => (
                 <tr key={d.identifier}>
                   <td>{d.name ?? d.identifier}</td>
-                  <td>{d.status ?? ""}</td>
-                  <td>{formatUsDate(d.paired_at)}</td>
-                  <td>{formatUsDate(d.last_seen_at)}</td>
-                  <td>
+                  <td data-label="Status">{d.status ?? ""}</td>
+                  <td data-label="Paired">{formatUsDate(d.paired_at)}</td>
+                  <td data-label="Last seen">{formatUsDate(d.last_seen_at)}</td>
+                  <td className="cell-actions" data-label="Action">
                     {d.status !== "revoked" ? (
                       <Button className="btn btn-sm btn-secondary" aria-label={`Revoke ${d.name ?? d.identifier}`} onPress={() => void revoke(d)}>
                         Revoke
