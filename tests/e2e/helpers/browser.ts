@@ -87,7 +87,13 @@ export const sidewaysScroll = (page: Page): Promise<string[]> =>
   page.evaluate(() => {
     const found: string[] = [];
     const doc = document.documentElement;
-    if (doc.scrollWidth > window.innerWidth) found.push(`the document is ${doc.scrollWidth} px wide in a ${window.innerWidth} px viewport`);
+    if (doc.scrollWidth > window.innerWidth) {
+      // Name the innermost elements that reach past the right edge, for the failure message.
+      const past = Array.from(document.querySelectorAll<HTMLElement>("body *")).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5);
+      const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other))).slice(0, 4);
+      const names = innermost.map((el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.trim().replace(/\s+/g, ".")}` : ""} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`);
+      found.push(`the document is ${doc.scrollWidth} px wide in a ${window.innerWidth} px viewport: ${names.join(", ")}`);
+    }
     for (const el of Array.from(document.querySelectorAll<HTMLElement>("body *"))) {
       const overflow = getComputedStyle(el).overflowX;
       if ((overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
