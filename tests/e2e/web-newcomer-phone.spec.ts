@@ -210,7 +210,7 @@ describe("a new physician on a phone: sign-up to a published report", () => {
     await visit(page, "admin-console");
     await visitBoth(page, "admin-practices-awaiting");
 
-    await row.getByRole("button", { name: `Verify the practice of Dr. ${doctor.first} ${doctor.last}` }).click();
+    await row.getByRole("button", { name: `Verify practice of Dr. ${doctor.first} ${doctor.last}` }).click();
     await page.getByText(`Dr. ${doctor.first} ${doctor.last}'s practice is verified`).waitFor();
     await row.waitFor({ state: "detached" });
     const mail = (await server.outbox()).slice(before).filter((m) => m.to.includes(doctor.email) && m.subject === "Your practice is verified on Crown");

@@ -69,7 +69,7 @@ export function PracticeVerification() {
                   </td>
                   <td data-label="Signed up">{formatUsDate(p.signed_up_at)}</td>
                   <td className="cell-actions" data-label="Action">
-                    <Button className="btn btn-sm btn-primary" aria-label={`Verify the practice of ${p.name}`} onPress={() => void act(() => verifyPractice(p.identifier), `${p.name}'s practice is verified`)}>
+                    <Button className="btn btn-sm btn-primary" aria-label={`Verify practice of ${p.name}`} onPress={() => void act(() => verifyPractice(p.identifier), `${p.name}'s practice is verified`)}>
                       Verify practice
                     </Button>{" "}
                     <Button className="btn btn-sm btn-secondary" aria-label={`Block ${p.email}`} onPress={() => void act(() => blockUser(p.identifier), `${p.email} is blocked`)}>
