@@ -245,7 +245,11 @@ describe("a new physician on a phone: sign-up to a published report", () => {
 
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     const chooser = page.getByRole("dialog", { name: "Upload photos and video" });
-    await chooser.getByLabel("Patient").selectOption({ label: patientName });
+    const option = chooser.locator("option", { hasText: patientName });
+    await option.waitFor({ state: "attached" });
+    // The portal's dates read MM/DD/YYYY (issue 22, item 10), the patient chooser's included.
+    expect(await option.textContent()).toMatch(/\(born \d{2}\/\d{2}\/\d{4}\)$/);
+    await chooser.getByLabel("Patient").selectOption((await option.getAttribute("value"))!);
     await visit(page, "upload-choose-patient");
     await chooser.getByRole("button", { name: "Continue" }).click();
     await uploadInDialog(page, "Choose files", samples(["good-4-plagio.jpg", "good-5-plagio-brachy.jpg", "good-6-plagio-dolicho.jpg"]));
