@@ -94,7 +94,7 @@ const uploadInDialog = async (page: Page, input: string, files: ReadonlyArray<st
   const dialog = page.getByRole("dialog", { name: "Upload photos and video" });
   await dialog.waitFor();
   await page.locator("label.file-btn", { hasText: input }).locator("input").setInputFiles([...files]);
-  await dialog.getByText(`${files.length} photos`, { exact: false }).waitFor();
+  await dialog.getByText(`${files.length} photos, 0 videos`, { exact: false }).waitFor();
   await visit(page, "upload-dialog");
   await dialog.getByRole("button", { name: "Upload" }).click();
   const success = page.getByRole("alertdialog", { name: "Images Uploaded Successfully" });
