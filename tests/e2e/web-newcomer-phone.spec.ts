@@ -89,11 +89,10 @@ const disclaimerAndQuiz = async (page: Page) => {
 /** The files chosen in an upload dialog, from the repository's rendered sample photos. */
 const samples = (names: ReadonlyArray<string>) => names.map((n) => path.join(SAMPLES, n));
 
-/** Uploads in the open "Upload photos and video" dialog and confirms the success dialog. */
+/** Chooses the files with the `input` button (the capture page's, or the open upload dialog's), uploads them and confirms the success dialog. */
 const uploadInDialog = async (page: Page, input: string, files: ReadonlyArray<string>) => {
-  const dialog = page.getByRole("dialog", { name: "Upload photos and video" });
-  await dialog.waitFor();
   await page.locator("label.file-btn", { hasText: input }).locator("input").setInputFiles([...files]);
+  const dialog = page.getByRole("dialog", { name: "Upload photos and video" });
   await dialog.getByText(`${files.length} photos, 0 videos`, { exact: false }).waitFor();
   await visit(page, "upload-dialog");
   await dialog.getByRole("button", { name: "Upload" }).click();
