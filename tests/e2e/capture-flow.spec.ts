@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, type Tab, uniqueEmail } from "./helpers/browser.ts";
-import { acceptPhotos, answerQuiz, api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, quizManifest, signIn, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";
+import { acceptPhotos, answerQuiz, api, type ApiUser, daysAgo, finishOnboarding, launchWithFakeCamera, queuedReport, quizManifest, signIn, signInApi, signUpVerified, snapshotWebDist } from "./helpers/capture.ts";
 import { type CrownServer, DEMO, repoRoot, startCrown } from "./helpers/server.ts";
 
 /**
@@ -266,17 +266,7 @@ describe("review and results", () => {
     const tab = await tabOf(DESKTOP);
     const { page } = tab;
     await signIn(page, "reviewer@demo.crown", server.password("reviewer@demo.crown"), /\/review$/);
-    const link = page.getByRole("link", { name: `${BABY.first} ${BABY.last}` }).first();
-    await expect
-      .poll(
-        async () => {
-          await page.reload();
-          await page.locator("h1").first().waitFor();
-          return link.count();
-        },
-        { timeout: 150_000, interval: 3000 },
-      )
-      .toBeGreaterThan(0);
+    const link = await queuedReport(page, `${BABY.first} ${BABY.last}`);
     await check(page, "review-queue");
     await link.click();
     await page.locator(".review-card").first().waitFor();

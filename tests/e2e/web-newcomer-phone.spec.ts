@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { DESKTOP, openTab, PHONE, screenshotBoth, seriousViolations, sidewaysScroll, type Tab, uniqueEmail, type Viewport } from "./helpers/browser.ts";
-import { acceptPhotos, answerQuiz, api, daysAgo, quizManifest, signIn, signInApi } from "./helpers/capture.ts";
+import { acceptPhotos, answerQuiz, api, daysAgo, queuedReport, quizManifest, signIn, signInApi } from "./helpers/capture.ts";
 import { acceptDisclaimer, expectPath, followNav, signInThroughForm, signUpThroughForm } from "./helpers/flows.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
 import { portalSuite } from "./helpers/suite.ts";
@@ -107,19 +107,7 @@ const reviewerPublishes = async (babyName: string) => {
   const tab = await tabOf(DESKTOP);
   const { page } = tab;
   await signIn(page, "reviewer@demo.crown", server.password("reviewer@demo.crown"), /\/review$/);
-  const link = page.getByRole("link", { name: babyName }).first();
-  // The photos are measured by the model on the server first; the report joins the queue then.
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        await page.locator("h1").first().waitFor();
-        return link.count();
-      },
-      { timeout: 180_000, interval: 3000 },
-    )
-    .toBeGreaterThan(0);
-  await link.click();
+  await (await queuedReport(page, babyName, 180_000)).click();
   await page.locator(".review-card").first().waitFor();
   await page.locator(".measured-photo img").first().waitFor();
   await acceptPhotos(page);

@@ -162,3 +162,16 @@ export const acceptPhotos = async (page: Page, count = Number.POSITIVE_INFINITY)
   }
   return cards;
 };
+
+/** In the review queue: reloads until the baby's report has joined it (the server measures the photos first), and answers its link. */
+export const queuedReport = async (page: Page, babyName: string, timeout = 150_000) => {
+  const link = page.getByRole("link", { name: babyName }).first();
+  const until = Date.now() + timeout;
+  for (;;) {
+    await page.reload();
+    await page.locator("h1").first().waitFor();
+    if ((await link.count()) > 0) return link;
+    if (Date.now() > until) throw new Error(`${babyName}'s report did not reach the review queue`);
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+};

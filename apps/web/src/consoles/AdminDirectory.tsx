@@ -7,7 +7,7 @@ import { Pager, SearchBox } from "../reporting/listing.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { usePagedRows } from "./usePagedRows.ts";
+import { actThenReload, usePagedRows } from "./usePagedRows.ts";
 
 interface AdminUser {
   readonly identifier: string;
@@ -37,15 +37,9 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
   );
   const missing = failure instanceof ApiError && failure.httpStatus === 404;
   const error = failure && !missing ? messageOf(failure) : null;
-  const act = async (u: AdminUser, action: "block" | "unblock") => {
-    try {
-      await request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } });
-      toast(action === "block" ? `${u.email} is blocked` : `${u.email} is unblocked`, "success");
-      reload();
-    } catch (e) {
-      toast(messageOf(e), "error");
-    }
-  };
+  const run = actThenReload(reload);
+  const act = (u: AdminUser, action: "block" | "unblock") =>
+    run(() => request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } }), action === "block" ? `${u.email} is blocked` : `${u.email} is unblocked`);
   const id = type || "all";
   return (
     <section className="panel" aria-labelledby={`${id}-title`}>
