@@ -52,6 +52,9 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     const doctor = await signUpVerified(server, "physician");
     const profile = await server.get("/user/profile", doctor.token);
     expect(profile.json.results).toMatchObject({ practice_verification: "being_verified", npi: VALID_NPI });
+    // The sign-in answer says so too: the portal shows the being-verified dashboard from it (ADR 60).
+    const signIn = () => server.post("/user/sign-in", { email: doctor.email, password: b64(PASSWORD), device_type: "web" });
+    expect((await signIn()).json.results.practice_verification).toBe("being_verified");
     const baa = await server.post("/user/sign-baa", { identifier: doctor.identifier, email: doctor.email, name: "Alex Morgan", covered_entity: "Morgan Pediatrics" }, doctor.token);
     expect(baa.status).toBe(200);
 
@@ -98,5 +101,6 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     expect((await awaiting()).data.some((p: { identifier: string }) => p.identifier === doctor.identifier)).toBe(false);
     expect((await server.post("/patient/list", {}, doctor.token)).status).toBe(200);
     expect((await server.get("/user/profile", doctor.token)).json.results.practice_verification).toBe("verified");
+    expect((await signIn()).json.results.practice_verification).toBe("verified");
   });
 });
