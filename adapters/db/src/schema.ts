@@ -336,6 +336,9 @@ export interface MeasurementsTable {
   error: string | null;
   decision: "accepted" | "rejected" | null;
   nose_corrected: boolean;
+  /** The model that measured, at measuring time (migration 2026-11-24T1520); null before it was recorded. */
+  model_name: string | null;
+  model_version: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -7,6 +7,8 @@ import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
 import { RouteError } from "./ui/RouteError.tsx";
 import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
+import { isActive } from "@crown/core/accounts/lifecycle";
+import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
 
 const AppLayout = lazy(() => import("./ui/AppLayouts.tsx"));
 const FooterOnlyLayout = lazy(() => import("./ui/AppLayouts.tsx").then((m) => ({ default: m.FooterOnlyLayout })));
@@ -36,7 +38,7 @@ const PracticeBeingVerifiedScreen = lazy(() => import("./pages/dashboard/Practic
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {
   const session = useSession();
-  if (session && session.status === "Active") return <Navigate to={homeFor(session)} replace />;
+  if (session && isActive(session)) return <Navigate to={homeFor(session)} replace />;
   return <>{children}</>;
 }
 
@@ -45,8 +47,8 @@ function RequireAuth({ children, restricted = true, audience, practice = false }
   const session = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
-  if (restricted && session.status !== "Active") {
-    return <Navigate to={session.step === "babyDetails" ? "/baby-details" : "/"} replace />;
+  if (restricted && !isActive(session)) {
+    return <Navigate to={needsBabyDetails(session.step) ? "/baby-details" : "/"} replace />;
   }
   // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
   if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;

@@ -3,6 +3,7 @@ import { Users } from "../accounts/model.ts";
 import { isActive } from "../accounts/lifecycle.ts";
 import { displayName } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
+import { STAFF_TYPES } from "../onboarding/schemas.ts";
 import { Forbidden, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, Random, Secrets, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
@@ -63,7 +64,7 @@ export const deviceStatus = (credential: string | null) =>
 export const practiceStaff = (physicianId: string) =>
   Effect.gen(function* () {
     const physician = yield* (yield* Users).findById(physicianId);
-    const staff = yield* (yield* Delegations).listStaff(physicianId, ["nurse", "office_admin"], { page: 1, perPage: 100 });
+    const staff = yield* (yield* Delegations).listStaff(physicianId, STAFF_TYPES, { page: 1, perPage: 100 });
     const people = [...(Option.isSome(physician) ? [physician.value] : []), ...staff.data.map((m) => m.user)].filter(isActive);
     const withPin = new Set(yield* (yield* KioskPins).withPin(people.map((u) => u.id)));
     return people.filter((u) => withPin.has(u.id));

@@ -6,6 +6,7 @@ import { audit, now, transaction } from "../shared/ports.ts";
 import { factsOf, onboardingFlags } from "./lifecycle.ts";
 import { freshCaller, step } from "./policy.ts";
 import { AcceptDisclaimerRequest, validateForm } from "./schemas.ts";
+import { awaitsApproval } from "../accounts/lifecycle.ts";
 
 /** The first-login disclaimer; accepting it again answers the flags as they are. */
 export const acceptDisclaimer = (input: unknown) =>
@@ -15,8 +16,8 @@ export const acceptDisclaimer = (input: unknown) =>
     if (user.disclaimerAcceptedAt !== null) return onboardingFlags(factsOf(user));
     const next = step(user, { type: "DISCLAIMER_ACCEPTED" });
     if (next === null) {
-      return yield* user.status === "WaitingApproval"
-        ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" })
+      return yield* awaitsApproval(user)
+        ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: user.status })
         : new Conflict({ message: `The disclaimer cannot be accepted while the account status is ${user.status}.` });
     }
     const at = yield* now;

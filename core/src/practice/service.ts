@@ -18,6 +18,7 @@ import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, type OutgoingMail, PasswordHasher, Random, Secrets, transaction } from "../shared/ports.ts";
 import { type ActingFor, actingPhysician, displayName, physicianName } from "./access.ts";
 import { type Delegation, Delegations } from "./model.ts";
+import { awaitsEmailVerification, isBlocked } from "../accounts/lifecycle.ts";
 
 export const MESSAGES = {
   patients: "Patients fetched successfully",
@@ -94,7 +95,7 @@ const invitationLink = (user: User) =>
     return `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}&invite=1`;
   });
 
-const isPendingInvitation = (user: User) => user.emailVerifiedAt === null && user.status === "EmailVerificationRequired";
+const isPendingInvitation = (user: User) => user.emailVerifiedAt === null && awaitsEmailVerification(user);
 
 // ---- Patients -----------------------------------------------------------------------------------------------
 
@@ -271,7 +272,7 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
         let staff: User;
         let invitationUrl: string | null = null;
         if (Option.isSome(existing)) {
-          if (existing.value.type !== "physician_staff" || existing.value.status === "Blocked") return yield* ValidationFailed.field("email", MESSAGES.staffNotStaff);
+          if (existing.value.type !== "physician_staff" || isBlocked(existing.value)) return yield* ValidationFailed.field("email", MESSAGES.staffNotStaff);
           staff = existing.value;
           if (Option.isSome(yield* delegations.findActive(acting.physician.id, staff.id))) return yield* ValidationFailed.field("email", MESSAGES.staffAlready);
           if (isPendingInvitation(staff)) invitationUrl = yield* invitationLink(staff);

@@ -1,6 +1,7 @@
 import { Effect, Either, ParseResult, Schema } from "effect";
 import { ValidationFailed } from "./errors.ts";
 import { inputProblem, MAX_INPUT_DEPTH } from "./input.ts";
+import { PHONE_PATTERN } from "./phone.ts";
 
 /**
  * Validation shared by server and browser: schemas carry the spec's exact messages, and
@@ -85,7 +86,6 @@ export const NewPassword = (label = "Password") =>
     ),
   ).annotations({ missingMessage: () => `${label} is required` });
 
-export const PHONE_PATTERN = /^\d{10}$/;
 export const Phone = Schema.propertySignature(
   Schema.String.annotations(msg("Mobile number is required")).pipe(
     Schema.minLength(1, { message: () => "Mobile number is required" }),

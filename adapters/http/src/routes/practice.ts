@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest } from "@crown/core";
+import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest, STAFF_TYPES } from "@crown/core";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
@@ -47,7 +47,7 @@ export const practiceRoutes = () =>
       return c.json(ok(Practice.MESSAGES.staffList, page), 200);
     })
     .post("/physician/staff/list", requireCaller, async (c) => {
-      const page = await runUseCase(c, Practice.listStaff(pageParam(c), await jsonBody(c), ["nurse", "office_admin"]));
+      const page = await runUseCase(c, Practice.listStaff(pageParam(c), await jsonBody(c), STAFF_TYPES));
       return c.json(ok(Practice.MESSAGES.staffList, page), 200);
     })
     .post("/physician/nurse/remove", requireCaller, async (c) => {

@@ -12,6 +12,8 @@ import { firstMessages, focusFirstError, useFormState } from "../ui/form-state.t
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { FormField } from "../forms/fields.tsx";
+import { BLOCKED_STATUS, WAITING_APPROVAL_STATUS } from "@crown/core/accounts/lifecycle";
+import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
 
 /** The server's message for an expired password; the login shows its own text with a reset link. */
 export const PASSWORD_EXPIRED_MESSAGE = "Your password has expired. Please reset your password.";
@@ -58,8 +60,8 @@ export default function Login() {
     try {
       const { results } = await signIn(valid.email, form.values.password, remember);
       const session = sessionFromSignIn(results, remember);
-      if (session.step === "waitingApproval") {
-        setError({ message: "Your account needs approval before proceeding further! We will contact you once an administrator has reviewed it.", httpStatus: 403, status: "WaitingApproval" });
+      if (waitsForApproval(session.step)) {
+        setError({ message: "Your account needs approval before proceeding further! We will contact you once an administrator has reviewed it.", httpStatus: 403, status: WAITING_APPROVAL_STATUS });
         return;
       }
       sessionActor.send({ type: "SIGNED_IN", session });
@@ -80,7 +82,7 @@ export default function Login() {
   const expired = error && (error.message === PASSWORD_EXPIRED_MESSAGE || error.status === "PasswordExpired");
   // The e-mail goes on in the router's state, not the URL: the reset or resend form starts filled in.
   const withEmail = { email: form.values.email.trim() };
-  const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== "Blocked" && error.status !== "WaitingApproval";
+  const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== BLOCKED_STATUS && error.status !== WAITING_APPROVAL_STATUS;
 
   return (
     <Card title="Sign In" subtitle="Welcome back. Sign in to upload this month's head photos and read your reports.">

@@ -9,6 +9,7 @@ import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { NewPasswordFields } from "../forms/passwords.tsx";
+import { MobileField } from "../ui/MobileField.tsx";
 
 type Role = "physician" | "parent" | "other";
 const ROLES: ReadonlyArray<{ id: Role; label: string; text: string }> = [
@@ -94,15 +95,11 @@ export default function SignUp() {
         </div>
         <Field name="email" label="Email" type="email" autoComplete="email" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
         <NewPasswordFields form={form} />
-        <Field
+        <MobileField
           name="phone"
-          label="Mobile number"
-          type="tel"
-          inputMode="numeric"
           autoComplete="tel-national"
-          maxLength={10}
           value={form.values.phone}
-          onChange={(v) => form.set("phone", v.replace(/\D/g, ""))}
+          onChange={(v) => form.set("phone", v)}
           error={form.errors.phone}
           description="10 digits, without the country code"
         />

@@ -1,7 +1,8 @@
 import type { Session } from "../machines/session.ts";
+import { baaDue, needsBabyDetails, quizDue } from "@crown/core/onboarding/lifecycle";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */
-export const mustSignBaa = (s: Session) => s.step === "baa";
+export const mustSignBaa = (s: Session) => baaDue(s.step);
 
 /**
  * A physician whose practice Crown has not verified yet (ADR 25): the server refuses every call about
@@ -17,10 +18,10 @@ export const practiceBeingVerified = (s: Session) => s.userRole === "physician" 
  * consoles for Crown's internal roles).
  */
 export const homeFor = (s: Session): string => {
-  if (s.step === "babyDetails") return "/baby-details";
+  if (needsBabyDetails(s.step)) return "/baby-details";
   if (mustSignBaa(s)) return "/baa";
   if (s.userRole === "reviewer") return "/review";
   if (s.userRole === "admin") return "/admin";
-  if (s.step === "quiz") return "/quiz-instructions";
+  if (quizDue(s.step)) return "/quiz-instructions";
   return "/dashboard";
 };
