@@ -122,6 +122,7 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "POST /admin/users/reject": ["admin"],
   "POST /admin/users/unblock": ["admin"],
   "POST /admin/practices/verify": ["admin"],
+  "GET /admin/practices/awaiting-verification": ["admin"],
   "GET /admin/audit-events": ["admin"],
   "GET /admin/audit-events/export": ["admin"],
 

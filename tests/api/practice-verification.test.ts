@@ -52,6 +52,9 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     const doctor = await signUpVerified(server, "physician");
     const profile = await server.get("/user/profile", doctor.token);
     expect(profile.json.results).toMatchObject({ practice_verification: "being_verified", npi: VALID_NPI });
+    // The sign-in answer says so too: the portal shows the being-verified dashboard from it (ADR 60).
+    const signIn = () => server.post("/user/sign-in", { email: doctor.email, password: b64(PASSWORD), device_type: "web" });
+    expect((await signIn()).json.results.practice_verification).toBe("being_verified");
     const baa = await server.post("/user/sign-baa", { identifier: doctor.identifier, email: doctor.email, name: "Alex Morgan", covered_entity: "Morgan Pediatrics" }, doctor.token);
     expect(baa.status).toBe(200);
 
@@ -74,6 +77,15 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     const register = await server.post("/user/register-baby", { first_name: "Mia", last_name: "Lane", date_of_birth: "2026-09-01", gender: "female", relation: "mother", physician_identifier: doctor.identifier }, parent.token);
     expect(register.status).toBe(422);
 
+    // The admin console lists the practice as awaiting verification, with what the admin checks; only for admins.
+    const awaiting = async () => (await server.get("/admin/practices/awaiting-verification?per_page=50", admin)).json.results;
+    const listed = (await awaiting()).data.find((p: { identifier: string }) => p.identifier === doctor.identifier);
+    expect(listed).toMatchObject({ first_name: "Alex", npi: VALID_NPI, email: doctor.email, practice_name: "Morgan Pediatrics", practice_verification: "being_verified" });
+    expect(listed.signed_up_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(listed.baa_signed_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await server.get("/admin/practices/awaiting-verification", doctor.token)).status).toBe(403);
+    expect((await server.get("/admin/practices/awaiting-verification?per_page=500", admin)).status).toBe(422);
+
     // Only an admin verifies.
     expect((await server.post("/admin/practices/verify", { physician_identifier: doctor.identifier }, doctor.token)).status).toBe(403);
     const verified = await server.post("/admin/practices/verify", { physician_identifier: doctor.identifier }, admin);
@@ -86,7 +98,9 @@ describe.each(await databaseKinds())("practice verification on %s", (kind) => {
     expect(mail).toHaveLength(1);
 
     expect(await inSearch()).toBe(true);
+    expect((await awaiting()).data.some((p: { identifier: string }) => p.identifier === doctor.identifier)).toBe(false);
     expect((await server.post("/patient/list", {}, doctor.token)).status).toBe(200);
     expect((await server.get("/user/profile", doctor.token)).json.results.practice_verification).toBe("verified");
+    expect((await signIn()).json.results.practice_verification).toBe("verified");
   });
 });

@@ -63,6 +63,44 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
       const waiting = await run(Effect.flatMap(Users, (users) => users.listByStatus("WaitingApproval")));
       expect(waiting.map((u) => u.id)).toEqual([first.id, second.id]);
     });
+
+    it("lists the Active physicians whose practice is being verified, longest waiting first, a page and the count", async () => {
+      const list = (offset: number, limit: number) => run(Effect.flatMap(Users, (users) => users.listAwaitingPracticeVerification(offset, limit)));
+      const before = (await list(0, 1000)).data.map((u) => u.id);
+      const older = await insertUser({ type: "physician", status: "Active", practiceVerifiedAt: null, createdAt: at("2020-01-01T00:00:00.000Z") });
+      const newer = await insertUser({ type: "physician", status: "Active", practiceVerifiedAt: null, createdAt: at("2020-01-02T00:00:00.000Z") });
+      // Not waiting: verified, e-mail unverified, blocked, or not a physician.
+      await insertUser({ type: "physician", status: "Active", practiceVerifiedAt: at("2020-01-03T00:00:00.000Z"), createdAt: at("2020-01-01T00:00:00.000Z") });
+      await insertUser({ type: "physician", status: "EmailVerificationRequired", practiceVerifiedAt: null, createdAt: at("2020-01-01T00:00:00.000Z") });
+      await insertUser({ type: "physician", status: "Blocked", practiceVerifiedAt: null, createdAt: at("2020-01-01T00:00:00.000Z") });
+      await insertUser({ type: "parent", status: "Active", practiceVerifiedAt: null, createdAt: at("2020-01-01T00:00:00.000Z") });
+      const all = await list(0, 1000);
+      expect(all.data.map((u) => u.id)).toEqual([older.id, newer.id, ...before]);
+      expect(all.total).toBe(before.length + 2);
+      const second = await list(1, 1);
+      expect(second.data.map((u) => u.id)).toEqual([newer.id]);
+      expect(second.total).toBe(before.length + 2);
+    });
+
+    it.runIf(kind === "postgres")("reads the practices waiting from their partial index, not every account (20,000 users seeded)", async () => {
+      const db = t.db;
+      await sql`insert into users (id, email, password_hash, type, status, first_name, last_name, password_changed_at, created_at, updated_at, practice_verified_at)
+        select 'seed-' || g, 'seed-' || g || '@example.com', 'x', case when g % 4 = 0 then 'physician' else 'parent' end,
+          case when g % 50 = 0 then 'EmailVerificationRequired' else 'Active' end, 'Seed', 'User', now(), now() - g * interval '1 minute', now(),
+          case when g % 400 = 0 then null when g % 4 = 0 then now() else null end
+        from generate_series(1, 20000) g`.execute(db);
+      await sql`analyze users`.execute(db);
+      const plan = async (query: ReturnType<typeof sql>) => (await sql<{ "QUERY PLAN": string }>`explain ${query}`.execute(db)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+      // Bound parameters, as the repository sends them (each unnamed statement is planned with its values).
+      const waiting = sql`from users where type = ${"physician"} and status = ${"Active"} and practice_verified_at is null`;
+      const page = await plan(sql`select * ${waiting} order by created_at, id offset ${20} limit ${10}`);
+      const count = await plan(sql`select count(*) ${waiting}`);
+      for (const p of [page, count]) {
+        expect(p).toContain("users_practices_awaiting_verification");
+        expect(p).not.toMatch(/Seq Scan on users/);
+      }
+      await sql`delete from users where id like 'seed-%'`.execute(db);
+    });
   });
 
   describe("Sessions", () => {

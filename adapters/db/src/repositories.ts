@@ -1,15 +1,16 @@
-import type {
-  AuditLogPort,
-  OneTimeToken,
-  OneTimeTokensPort,
-  RateLimiterPort,
-  Session,
-  SessionsPort,
-  StampedAuditEntry,
-  TransactorPort,
-  User,
-  UserPatch,
-  UsersPort,
+import {
+  ACTIVE_STATUS,
+  type AuditLogPort,
+  type OneTimeToken,
+  type OneTimeTokensPort,
+  type RateLimiterPort,
+  type Session,
+  type SessionsPort,
+  type StampedAuditEntry,
+  type TransactorPort,
+  type User,
+  type UserPatch,
+  type UsersPort,
 } from "@crown/core";
 import { Effect, Option } from "effect";
 import { type Kysely, sql } from "kysely";
@@ -142,6 +143,19 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
         countOf(ex, `users:${q.type ?? ""}:${q.status ?? ""}:${q.search ?? ""}`, matching),
       ]);
       return { data: rows.map(userFromRow), total };
+    }),
+  // Both queries carry the predicate of the partial index users_practices_awaiting_verification
+  // (migration 2026-11-24T1510), so they read only the practices waiting, never the whole table.
+  listAwaitingPracticeVerification: (offset, limit) =>
+    run(db, async (ex) => {
+      const waiting = ex
+        .selectFrom("users")
+        .where("type", "=", "physician")
+        .where("status", "=", ACTIVE_STATUS)
+        .where("practice_verified_at", "is", null);
+      const rows = await waiting.selectAll().orderBy("created_at").orderBy("id").offset(offset).limit(limit).execute();
+      const count = await waiting.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+      return { data: rows.map(userFromRow), total: Number(count.n) };
     }),
 });
 

@@ -32,6 +32,8 @@ export interface CaptureRoute {
   readonly element: ReactNode;
   /** Who the screen is for; anyone signed in when absent. */
   readonly audience?: Audience;
+  /** The screen reaches the practice's patients, reports, staff or kiosks: not while it is being verified (ADR 60). */
+  readonly practice?: true;
 }
 
 /** Header and footer. */
@@ -42,14 +44,14 @@ export const captureAppRoutes: ReadonlyArray<CaptureRoute> = [
   { path: "/optional-quiz-instructions", element: <CapInstructions variant="optional-quiz" />, audience: "quiz" },
   { path: "/optional-quiz", element: <Quiz kind="optional-quiz" />, audience: "quiz" },
   { path: "/no-cap-quiz", element: <Quiz kind="no-cap-quiz" />, audience: "quiz" },
-  { path: "/capture", element: <CapturePage />, audience: "capture" },
-  { path: "/uploads", element: <Uploads />, audience: "capture" },
-  { path: "/results", element: <Results />, audience: "provider" },
-  { path: "/staff-results", element: <Results />, audience: "provider" },
+  { path: "/capture", element: <CapturePage />, audience: "capture", practice: true },
+  { path: "/uploads", element: <Uploads />, audience: "capture", practice: true },
+  { path: "/results", element: <Results />, audience: "provider", practice: true },
+  { path: "/staff-results", element: <Results />, audience: "provider", practice: true },
   { path: "/parent-results", element: <Results parent />, audience: "parent" },
-  { path: "/my-patients", element: <MyPatients />, audience: "provider" },
-  { path: "/my-staff", element: <MyStaff />, audience: "provider" },
-  { path: "/kiosk-settings", element: <KioskSettings />, audience: "capture" },
+  { path: "/my-patients", element: <MyPatients />, audience: "provider", practice: true },
+  { path: "/my-staff", element: <MyStaff />, audience: "provider", practice: true },
+  { path: "/kiosk-settings", element: <KioskSettings />, audience: "capture", practice: true },
   { path: "/link-requests", element: <LinkRequests />, audience: "invitee" },
   { path: "/help-center", element: <HelpCenter /> },
   { path: "/workflow", element: <Workflow /> },

@@ -1,7 +1,7 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
 import { type Audience, isFor } from "./session/access.ts";
-import { landingFor, mustSignBaa } from "./session/home.ts";
+import { homeFor, landingFor, mustSignBaa, practiceBeingVerified } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
@@ -33,6 +33,7 @@ const RemoveAccount = lazy(() => import("./pages/profile/RemoveAccount.tsx"));
 const ReferralCodeHelp = lazy(() => import("./help/ReferralCodeHelp.tsx"));
 const NotFound = lazy(() => import("./pages/NotFound.tsx"));
 const NotAvailable = lazy(() => import("./pages/NotAvailable.tsx"));
+const PracticeBeingVerifiedScreen = lazy(() => import("./pages/dashboard/PracticeBeingVerified.tsx").then((m) => ({ default: m.PracticeBeingVerifiedScreen })));
 
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {
@@ -44,7 +45,7 @@ function PublicOnly({ children }: { children: ReactNode }) {
 }
 
 /** Signed-in routes need a token; restricted ones also need status Active; some are for one audience only. */
-function RequireAuth({ children, restricted = true, audience }: { children: ReactNode; restricted?: boolean; audience?: Audience | undefined }) {
+function RequireAuth({ children, restricted = true, audience, practice = false }: { children: ReactNode; restricted?: boolean; audience?: Audience | undefined; practice?: boolean }) {
   const session = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
@@ -54,11 +55,13 @@ function RequireAuth({ children, restricted = true, audience }: { children: Reac
   // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
   if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;
   if (audience && !isFor(audience, session.userRole)) return <NotAvailable />;
+  // The server refuses a practice being verified these screens' calls: say why instead of drawing them.
+  if (practice && practiceBeingVerified(session)) return <PracticeBeingVerifiedScreen />;
   return <>{children}</>;
 }
 
-const auth = (el: ReactNode, restricted = true, audience?: Audience) => (
-  <RequireAuth restricted={restricted} audience={audience}>
+const auth = (el: ReactNode, restricted = true, audience?: Audience, practice = false) => (
+  <RequireAuth restricted={restricted} audience={audience} practice={practice}>
     {el}
   </RequireAuth>
 );
@@ -106,7 +109,7 @@ export const router = createBrowserRouter([
       { path: "/support", element: auth(<SupportInbox />, true, "support") },
       { path: "/profile", element: auth(<Profile />) },
       { path: "/remove-account", element: auth(<RemoveAccount />) },
-      ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience) })),
+      ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience, r.practice) })),
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },
       { path: "*", element: <NotFound /> },

@@ -76,6 +76,11 @@ export interface UsersPort {
    * e-mail. One page read through an index; `total` exact up to a threshold, estimated beyond (ADR 0072).
    */
   readonly directory: (query: DirectoryFilter, page: { readonly page: number; readonly perPage: number }) => Effect.Effect<{ readonly data: ReadonlyArray<User>; readonly total: number }>;
+  /**
+   * Active physicians whose practice is being verified (ADR 25), longest waiting first: one page
+   * and the count, both read from the pending practices alone (a partial index), never every user.
+   */
+  readonly listAwaitingPracticeVerification: (offset: number, limit: number) => Effect.Effect<{ readonly data: ReadonlyArray<User>; readonly total: number }>;
 }
 export interface DirectoryFilter {
   readonly search: string | null;

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect";
 import { type User, Users } from "../accounts/model.ts";
 import { physicianName } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
+import { practiceVerification } from "../practice/verification.ts";
 import { factsOf, onboardingFlags } from "./lifecycle.ts";
 import { Babies, type Baby, babyName, NO_PHYSICIAN } from "./model.ts";
 import { isBlocked } from "../accounts/lifecycle.ts";
@@ -48,13 +49,18 @@ export const presentBabies = (babies: ReadonlyArray<Baby>) =>
     babies.map((b) => presentBaby(b, b.physicianId ? physicians.get(b.physicianId) ?? null : null)),
   );
 
-/** What the sign-in and profile answers add for a user: babies (parents), physicians (staff), onboarding flags. */
+/**
+ * What the sign-in and profile answers add for a user: babies (parents), physicians (staff), onboarding
+ * flags, and a physician's practice verification as it is now (the portal shows the being-verified
+ * dashboard from it, ADR 60).
+ */
 export const sessionExtras = (user: User) =>
   Effect.gen(function* () {
     const flags = onboardingFlags(factsOf(user));
     const babies = user.type === "parent" ? yield* presentBabies(yield* (yield* Babies).listByParent(user.id)) : [];
     const physicians = user.type === "physician_staff" ? yield* physiciansOfStaff(user) : [];
-    return { flags, babies, physicians };
+    const practice = user.type === "physician" ? { practice_verification: practiceVerification(user) } : {};
+    return { flags, babies, physicians, practice };
   });
 
 /** The physicians a staff member works for (live delegations), first delegated first. */

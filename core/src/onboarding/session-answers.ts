@@ -5,13 +5,13 @@ import { sessionExtras } from "./present.ts";
 
 /*
  * The sign-in and profile answers: the account plus what the clients route on (core's onboarding
- * step and flags), the parent's babies and the staff member's physicians. Typed here so the web
+ * step and flags), the parent's babies, the staff member's physicians and a physician's practice verification. Typed here so the web
  * takes their shapes from the wire (`AppType`) instead of copying them.
  */
 
 type Extras = Effect.Effect.Success<ReturnType<typeof sessionExtras>>;
 
-const onboardingPart = (user: User, { flags, babies, physicians }: Extras) => ({
+const onboardingPart = (user: User, { flags, babies, physicians, practice }: Extras) => ({
   // Core's onboarding step: the portal routes by it rather than re-deriving it from the flags.
   step: flags.step,
   first_time_login: flags.first_time_login,
@@ -20,6 +20,8 @@ const onboardingPart = (user: User, { flags, babies, physicians }: Extras) => ({
   baa_signed: flags.baa_signed,
   babies,
   ...(user.type === "physician_staff" ? { physicians } : {}),
+  // A physician's practice verification as it is now: the portal's being-verified dashboard reads it (ADR 60).
+  ...practice,
 });
 
 /** `POST /user/sign-in`'s results, but the session's end (the route adds `expires_at`). */

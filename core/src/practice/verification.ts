@@ -1,9 +1,9 @@
 import { Effect } from "effect";
 import type { User } from "../accounts/model.ts";
 import { Forbidden } from "../shared/errors.ts";
-import { PRACTICE_BEING_VERIFIED } from "./statuses.ts";
+import { PRACTICE_BEING_VERIFIED, PRACTICE_BEING_VERIFIED_MESSAGE, type PracticeVerification } from "./statuses.ts";
 
-export { PRACTICE_BEING_VERIFIED };
+export { PRACTICE_BEING_VERIFIED, type PracticeVerification };
 
 /**
  * A physician's practice as it is now (issue 15, ADR 25): a self-signed-up physician's practice is
@@ -12,16 +12,13 @@ export { PRACTICE_BEING_VERIFIED };
  * Physicians created by an operator (CLI, demo) are verified when created.
  */
 
-export type PracticeVerification = "verified" | "being_verified";
-
 export const PRACTICE_MESSAGES = {
-  beingVerified: "Your practice is being verified. You can see patients and send invitations once Crown has verified it.",
+  beingVerified: PRACTICE_BEING_VERIFIED_MESSAGE,
+  awaiting: "Practices awaiting verification fetched successfully",
   verified: "Practice verified successfully",
   alreadyVerified: "This practice is already verified.",
   notPhysician: "Only a physician's practice is verified.",
 } as const;
-
-/** The status a 403 names while the practice is being verified (the portal shows its dashboard for it). */
 
 export const practiceVerification = (user: Pick<User, "practiceVerifiedAt">): PracticeVerification =>
   user.practiceVerifiedAt === null ? "being_verified" : "verified";

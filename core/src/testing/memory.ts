@@ -156,6 +156,13 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
       }),
     listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
     directory: (q, p) => Effect.sync(() => directoryPage(users.values(), q, p)),
+    listAwaitingPracticeVerification: (offset, limit) =>
+      Effect.sync(() => {
+        const waiting = [...users.values()]
+          .filter((u) => u.type === "physician" && u.status === "Active" && u.practiceVerifiedAt === null)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+        return { data: waiting.slice(offset, offset + limit), total: waiting.length };
+      }),
   };
 
   const sessionsPort: SessionsPort = {

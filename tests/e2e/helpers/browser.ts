@@ -50,8 +50,8 @@ export const openTab = async (browser: Browser, baseURL: string, size: Viewport 
 
 export const screensDir = path.join(repoRoot, "tests/artifacts/screens");
 
-/** Saves `<name>-phone.png` and `<name>-desktop.png` of the current screen. */
-export const screenshotBoth = async (page: Page, name: string) => {
+/** Saves `<name>-phone.png` and `<name>-desktop.png` of the current screen; `atEach` runs at each width first (axe, layout). */
+export const screenshotBoth = async (page: Page, name: string, atEach?: (label: "phone" | "desktop") => Promise<void>) => {
   mkdirSync(screensDir, { recursive: true });
   const original = page.viewportSize() ?? DESKTOP;
   for (const [label, size] of [
@@ -60,6 +60,7 @@ export const screenshotBoth = async (page: Page, name: string) => {
   ] as const) {
     await page.setViewportSize(size);
     await page.waitForTimeout(150);
+    await atEach?.(label);
     await page.screenshot({ path: path.join(screensDir, `${name}-${label}.png`), fullPage: true });
   }
   await page.setViewportSize(original);
@@ -77,3 +78,27 @@ export const encodePassword = (p: string) => Buffer.from(p, "utf8").toString("ba
 
 /** A unique address per test run. */
 export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.test`;
+
+/**
+ * What makes the screen scroll sideways: the document wider than the viewport, or any element that
+ * scrolls horizontally inside it (a table wrapper hiding columns). Empty when nothing does.
+ */
+export const sidewaysScroll = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const found: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) {
+      // Name the innermost elements that reach past the right edge, for the failure message.
+      const past = Array.from(document.querySelectorAll<HTMLElement>("body *")).filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5);
+      const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other))).slice(0, 4);
+      const names = innermost.map((el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.trim().replace(/\s+/g, ".")}` : ""} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`);
+      found.push(`the document is ${doc.scrollWidth} px wide in a ${window.innerWidth} px viewport: ${names.join(", ")}`);
+    }
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>("body *"))) {
+      const overflow = getComputedStyle(el).overflowX;
+      if ((overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+        found.push(`${el.tagName.toLowerCase()}.${el.className} scrolls sideways (${el.scrollWidth} px in ${el.clientWidth} px)`);
+      }
+    }
+    return found;
+  });

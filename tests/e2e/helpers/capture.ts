@@ -110,3 +110,68 @@ export const signIn = async (page: Page, email: string, password: string, landin
 };
 
 export const daysAgo = (n: number) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
+
+export type QuizManifest = Record<"cap" | "nocap", Array<{ image: string; good: boolean }>>;
+export const quizManifest = async (server: CrownServer): Promise<QuizManifest> => (await (await fetch(`${server.url}/quiz/manifest.json`)).json()) as QuizManifest;
+
+/**
+ * Answers the quiz's 10 questions on screen from the pool's own verdicts: all right, or all wrong.
+ * `onStep` runs on each question and again once its feedback shows (screenshots, checks).
+ */
+export const answerQuiz = async (page: Page, server: CrownServer, manifest: QuizManifest, right: boolean, onStep?: (i: number, stage: "question" | "feedback") => Promise<void>) => {
+  const truth = new Map([...manifest.cap, ...manifest.nocap].map((q) => [q.image, q.good]));
+  for (let i = 1; i <= 10; i++) {
+    await page.getByRole("heading", { name: `Question ${i}/10` }).waitFor();
+    const src = new URL((await page.locator("img.quiz-image").getAttribute("src")) ?? "", server.url).pathname;
+    const good = truth.get(src);
+    if (good === undefined) throw new Error(`${src} is not in the quiz pool`);
+    await onStep?.(i, "question");
+    await page.getByRole("button", { name: good === right ? "GOOD" : "BAD", exact: true }).click();
+    await page.locator(".quiz-feedback").waitFor();
+    await onStep?.(i, "feedback");
+    await page.getByRole("button", { name: i < 10 ? "Next question" : "See my score" }).click();
+  }
+};
+
+/**
+ * In the review console's report screen: for each of the first `count` photo cards, places the nose
+ * tip where the model found none (a click at the top of the outline), then accepts the photo.
+ */
+export const acceptPhotos = async (page: Page, count = Number.POSITIVE_INFINITY) => {
+  const cards = page.locator(".review-card");
+  const n = Math.min(count, await cards.count());
+  for (let i = 0; i < n; i++) {
+    const card = cards.nth(i);
+    await card.scrollIntoViewIfNeeded();
+    if (await card.locator(".place-hint").count()) {
+      const point = await card.locator("svg.measure-overlay").evaluate((svg: SVGSVGElement) => {
+        const poly = svg.querySelector("polygon");
+        const pts = (poly?.getAttribute("points") ?? "").trim().split(/\s+/).map((p) => p.split(",").map(Number) as [number, number]);
+        const top = pts.reduce((a, b) => (b[1] < a[1] ? b : a));
+        const m = svg.getScreenCTM()!;
+        const p = new DOMPoint(top[0], top[1]).matrixTransform(m);
+        return { x: p.x, y: p.y };
+      });
+      await page.mouse.click(point.x, point.y);
+      await card.locator(".nose-handle").waitFor();
+      await page.getByText("Nose tip corrected and photo re-measured").first().waitFor();
+    }
+    const accept = card.getByRole("button", { name: /^Accept / });
+    if (await accept.isEnabled()) await accept.click();
+    await card.getByText("Accepted", { exact: true }).waitFor();
+  }
+  return cards;
+};
+
+/** In the review queue: reloads until the baby's report has joined it (the server measures the photos first), and answers its link. */
+export const queuedReport = async (page: Page, babyName: string, timeout = 150_000) => {
+  const link = page.getByRole("link", { name: babyName }).first();
+  const until = Date.now() + timeout;
+  for (;;) {
+    await page.reload();
+    await page.locator("h1").first().waitFor();
+    if ((await link.count()) > 0) return link;
+    if (Date.now() > until) throw new Error(`${babyName}'s report did not reach the review queue`);
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+};

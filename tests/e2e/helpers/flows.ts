@@ -16,7 +16,13 @@ export const signInThroughForm = async (page: Page, email: string, password: str
   await page.getByRole("button", { name: "Sign In" }).click();
 };
 
-export const signUpThroughForm = async (page: Page, role: "Provider" | "Parent" | "Other", v: { first: string; last: string; email: string; password: string; phone: string }) => {
+/** Signs up through the form; `beforeSubmit` runs on the filled form (checks, screenshots). */
+export const signUpThroughForm = async (
+  page: Page,
+  role: "Provider" | "Parent" | "Other",
+  v: { first: string; last: string; email: string; password: string; phone: string },
+  beforeSubmit?: () => Promise<void>,
+) => {
   await page.goto("/sign-up");
   await page.getByText(role, { exact: true }).click();
   await page.getByRole("button", { name: "Continue" }).click();
@@ -29,6 +35,7 @@ export const signUpThroughForm = async (page: Page, role: "Provider" | "Parent" 
   // CMS's example NPI number (a valid check digit).
   if (role === "Provider") await page.getByLabel("NPI number").fill("1234567893");
   await page.getByText("I accept the").click();
+  await beforeSubmit?.();
   await page.getByRole("button", { name: "Sign Up" }).click();
   await page.waitForURL(/\/signup-confirmation$/);
 };
@@ -113,4 +120,11 @@ export const passQuizByApi = async (server: CrownServer, email: string, password
   if (!res.ok || body.results?.is_quiz_time !== false) throw new Error(`update-quiz answered ${res.status}: ${JSON.stringify(body)}`);
   // The token was only for this call.
   await fetch(`${server.url}/api/v1/en/user/sign-out`, { headers: { authorization: `Bearer ${token}` } });
+};
+
+/** Follows a main-navigation link; on a phone the links sit behind the Menu button. */
+export const followNav = async (page: Page, label: string) => {
+  const menu = page.getByRole("button", { name: "Menu", exact: true });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
 };

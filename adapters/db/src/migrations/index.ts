@@ -13,6 +13,7 @@ import * as m20261123T1940KioskBabyCodes from "./2026-11-23T1940-kiosk-baby-code
 import * as m20261123T1950PracticeVerification from "./2026-11-23T1950-practice-verification.ts";
 import * as m20261124T0110BlobLeases from "./2026-11-24T0110-blob-leases.ts";
 import * as m20261124T1500LinkConsent from "./2026-11-24T1500-link-consent.ts";
+import * as m20261124T1510PracticesAwaitingVerification from "./2026-11-24T1510-practices-awaiting-verification.ts";
 import * as m20261124T1520MeasurementModel from "./2026-11-24T1520-measurement-model.ts";
 import * as m20261124T1540ListIndexes from "./2026-11-24T1540-list-indexes.ts";
 
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T1950-practice-verification": m20261123T1950PracticeVerification,
   "2026-11-24T0110-blob-leases": m20261124T0110BlobLeases,
   "2026-11-24T1500-link-consent": m20261124T1500LinkConsent,
+  "2026-11-24T1510-practices-awaiting-verification": m20261124T1510PracticesAwaitingVerification,
   "2026-11-24T1520-measurement-model": m20261124T1520MeasurementModel,
   "2026-11-24T1540-list-indexes": m20261124T1540ListIndexes,
 };

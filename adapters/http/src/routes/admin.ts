@@ -4,6 +4,7 @@ import { listRemovalRequests, REMOVAL_MESSAGES } from "@crown/core/accounts/remo
 import { AUDIT_VIEW_MESSAGES, exportAuditEvents, viewAuditEvents } from "@crown/core/audit/view";
 import { stringify } from "csv-stringify/sync";
 import { PRACTICE_MESSAGES } from "@crown/core/practice/verification";
+import { listPracticesAwaitingVerification } from "@crown/core/practice/practices-awaiting-verification";
 import { verifyPractice, VerifyPracticeRequest } from "@crown/core/practice/verify-practice";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
@@ -17,6 +18,7 @@ documented({ method: "post", path: "/admin/users/block", summary: "Block an acco
 documented({ method: "get", path: "/admin/removal-requests", summary: "Account removal requests for the admin console (?page=), newest first, with the account each concerns (admins)", tag, auth: true });
 documented({ method: "get", path: "/admin/audit-events", summary: "The audit log for admins, newest first (query: actor = e-mail or identifier, subject = baby/report/user identifier, action, from and to = YYYY-MM-DD inclusive, per_page up to 100, before = the previous page's next_cursor); answers { data, per_page, next_cursor }. Every view is itself audited (audit.viewed)", tag, auth: true });
 documented({ method: "get", path: "/admin/audit-events/export", summary: "The filtered audit log as CSV (same query as /admin/audit-events, newest first, at most 5000 rows), as an attachment audit-log.csv; audited (audit.exported)", tag, auth: true, response: "binary" });
+documented({ method: "get", path: "/admin/practices/awaiting-verification", summary: "Self-signed-up physicians whose practice is being verified (admins), longest waiting first (?page=, per_page up to 50): name, NPI number, contact, the practice named in the signed BAA (null while unsigned) and the sign-up date", tag, auth: true });
 documented({ method: "post", path: "/admin/practices/verify", summary: "Verify a self-signed-up physician's practice (physician_identifier; admins): from then on it appears in the provider search, reaches patients and sends invitations. Audited and e-mailed to the physician; 409 when already verified", tag, auth: true, body: VerifyPracticeRequest });
 documented({ method: "post", path: "/admin/users/unblock", summary: "Unblock a blocked account (admins)", tag, auth: true, body: UserIdentifierRequest });
 
@@ -43,6 +45,9 @@ export const adminRoutes = () =>
       );
       return c.body(csv, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="audit-log.csv"' });
     })
+    .get("/admin/practices/awaiting-verification", requireCaller, async (c) =>
+      c.json(ok(PRACTICE_MESSAGES.awaiting, await runUseCase(c, listPracticesAwaitingVerification(c.req.query()))), 200),
+    )
     .post("/admin/practices/verify", requireCaller, async (c) => c.json(ok(PRACTICE_MESSAGES.verified, await runUseCase(c, verifyPractice(await jsonBody(c)))), 200));
 
 // Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL, WEBINAR_URL, APP_STORE_URL, PLAY_STORE_URL, HELP_VIDEO_URL).

@@ -1,4 +1,4 @@
-import { BAA_REQUIRED_STATUS } from "@crown/core/practice/statuses";
+import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/practice/statuses";
 import { requestEnded, requestStarted } from "./pending.ts";
 
 /**
@@ -43,8 +43,10 @@ interface Hooks {
   onUnauthorised: (message: string) => void;
   /** A 403 naming the unsigned BAA: the session's flag is stale, the agreement is due. */
   onBaaRequired: () => void;
+  /** A 403 naming the practice as being verified: the session's flag is stale. */
+  onPracticeBeingVerified: () => void;
 }
-let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined, onBaaRequired: () => undefined };
+let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined, onBaaRequired: () => undefined, onPracticeBeingVerified: () => undefined };
 export const configureApi = (h: Hooks) => {
   hooks = h;
 };
@@ -109,6 +111,7 @@ const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> =
   const message = typeof body.message === "string" && body.message ? body.message : res.status === 401 ? UNAUTHORISED_MESSAGE : FALLBACK_MESSAGE;
   if (res.status === 401 && !opts.keepSessionOn401 && opts.auth !== false) hooks.onUnauthorised(message);
   if (res.status === 403 && body.status === BAA_REQUIRED_STATUS) hooks.onBaaRequired();
+  if (res.status === 403 && body.status === PRACTICE_BEING_VERIFIED) hooks.onPracticeBeingVerified();
   const errors = (body.errors && typeof body.errors === "object" ? body.errors : {}) as Record<string, string[]>;
   const retry = Number(res.headers.get("Retry-After"));
   return new ApiError(res.status, message, errors, typeof body.status === "string" ? body.status : undefined, Number.isFinite(retry) && retry > 0 ? retry : undefined);

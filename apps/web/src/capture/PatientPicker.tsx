@@ -1,3 +1,4 @@
+import { formatUsDate } from "@crown/core/shared/dates";
 import { useEffect, useState } from "react";
 import { messageOf } from "../api/client.ts";
 import { actingFor, listPatients, type Patient } from "../practice/api.ts";
@@ -36,7 +37,7 @@ export function PatientPicker({ value, onChange }: { value: PickedBaby | null; o
         <option value="">{patients === null ? "Loading patients…" : patients.length === 0 ? "No patients yet: add one in My Patients" : "Choose a patient"}</option>
         {(patients ?? []).map((p) => (
           <option key={p.identifier} value={p.identifier}>
-            {p.name} ({p.date_of_birth})
+            {p.name} (born {formatUsDate(p.date_of_birth)})
           </option>
         ))}
       </select>

@@ -7,7 +7,7 @@ import { Pager, SearchBox } from "../reporting/listing.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { usePagedRows } from "./usePagedRows.ts";
+import { actThenReload, usePagedRows } from "./usePagedRows.ts";
 import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
 
 interface AdminUser {
@@ -38,15 +38,9 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
   );
   const missing = failure instanceof ApiError && failure.httpStatus === 404;
   const error = failure && !missing ? messageOf(failure) : null;
-  const act = async (u: AdminUser, action: "block" | "unblock") => {
-    try {
-      await request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } });
-      toast(action === "block" ? `${u.email} is blocked` : `${u.email} is unblocked`, "success");
-      reload();
-    } catch (e) {
-      toast(messageOf(e), "error");
-    }
-  };
+  const run = actThenReload(reload);
+  const act = (u: AdminUser, action: "block" | "unblock") =>
+    run(() => request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } }), action === "block" ? `${u.email} is blocked` : `${u.email} is unblocked`);
   const id = type || "all";
   return (
     <section className="panel" aria-labelledby={`${id}-title`}>
@@ -69,7 +63,7 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
         <p className="empty">No users found</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -86,11 +80,11 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
                   <td>
                     {u.first_name} {u.last_name}
                   </td>
-                  <td>{u.email}</td>
-                  <td>{TYPE_NAMES[u.type] ?? u.type}</td>
-                  <td>{u.status}</td>
-                  <td>{formatUsDate(u.created_at)}</td>
-                  <td>
+                  <td data-label="Email">{u.email}</td>
+                  <td data-label="Type">{TYPE_NAMES[u.type] ?? u.type}</td>
+                  <td data-label="Status">{u.status}</td>
+                  <td data-label="Since">{formatUsDate(u.created_at)}</td>
+                  <td className="cell-actions" data-label="Action">
                     {isBlocked(u) ? (
                       <Button className="btn btn-sm btn-secondary" aria-label={`Unblock ${u.email}`} onPress={() => void act(u, "unblock")}>
                         Unblock
@@ -199,7 +193,7 @@ function KioskDevices() {
         <p className="empty">No kiosk devices for this practice.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Device</th>
@@ -213,10 +207,10 @@ function KioskDevices() {
               {rows.map((d) => (
                 <tr key={d.identifier}>
                   <td>{d.name ?? d.identifier}</td>
-                  <td>{d.status ?? ""}</td>
-                  <td>{formatUsDate(d.paired_at)}</td>
-                  <td>{formatUsDate(d.last_seen_at)}</td>
-                  <td>
+                  <td data-label="Status">{d.status ?? ""}</td>
+                  <td data-label="Paired">{formatUsDate(d.paired_at)}</td>
+                  <td data-label="Last seen">{formatUsDate(d.last_seen_at)}</td>
+                  <td className="cell-actions" data-label="Action">
                     {d.status !== "revoked" ? (
                       <Button className="btn btn-sm btn-secondary" aria-label={`Revoke ${d.name ?? d.identifier}`} onPress={() => void revoke(d)}>
                         Revoke

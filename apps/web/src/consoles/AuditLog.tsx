@@ -121,7 +121,7 @@ export function AuditLog() {
         <p className="empty">No audit entries match.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <caption className="sr-only">Audit entries, newest first</caption>
             <thead>
               <tr>
@@ -137,11 +137,11 @@ export function AuditLog() {
               {page.data.map((e) => (
                 <tr key={e.identifier}>
                   <td>{when(e.at)}</td>
-                  <td>{e.action}</td>
-                  <td>{e.actor_email ?? e.actor_identifier ?? <span className="muted">Crown</span>}</td>
-                  <td className="cell-code">{e.subject_identifier ?? ""}</td>
-                  <td>{e.ip ?? ""}</td>
-                  <td className="cell-code">{Object.keys(e.details).length ? JSON.stringify(e.details) : ""}</td>
+                  <td data-label="Action">{e.action}</td>
+                  <td data-label="Actor">{e.actor_email ?? e.actor_identifier ?? <span className="muted">Crown</span>}</td>
+                  <td className="cell-code" data-label="Subject">{e.subject_identifier ?? ""}</td>
+                  <td data-label="Address">{e.ip ?? ""}</td>
+                  <td className="cell-code" data-label="Details">{Object.keys(e.details).length ? JSON.stringify(e.details) : ""}</td>
                 </tr>
               ))}
             </tbody>

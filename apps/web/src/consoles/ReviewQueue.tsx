@@ -31,7 +31,7 @@ export function ReviewQueue() {
         <p className="empty">No reports are waiting for review.</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table table-stack">
             <thead>
               <tr>
                 <th scope="col">Baby</th>
@@ -49,12 +49,12 @@ export function ReviewQueue() {
                   <td>
                     <Link to={`/review/${r.report_identifier}`}>{r.baby_name}</Link>
                   </td>
-                  <td>{r.baby_age ?? ""}</td>
-                  <td>{formatUsDate(r.submitted_at)}</td>
-                  <td>{r.status.replace(/_/g, " ")}</td>
-                  <td>{fig(r.summary?.ci)}</td>
-                  <td>{fig(r.summary?.cvai)}</td>
-                  <td>{r.previous_results.length ? r.previous_results.map((p) => `${formatUsDate(p.captured_at)}: CI ${p.ci ?? "—"}, CVAI ${p.cvai ?? "—"}`).join("; ") : "—"}</td>
+                  <td data-label="Age">{r.baby_age ?? ""}</td>
+                  <td data-label="Submitted">{formatUsDate(r.submitted_at)}</td>
+                  <td data-label="Status">{r.status.replace(/_/g, " ")}</td>
+                  <td data-label="CI">{fig(r.summary?.ci)}</td>
+                  <td data-label="CVAI">{fig(r.summary?.cvai)}</td>
+                  <td data-label="Previous">{r.previous_results.length ? r.previous_results.map((p) => `${formatUsDate(p.captured_at)}: CI ${p.ci ?? "—"}, CVAI ${p.cvai ?? "—"}`).join("; ") : "—"}</td>
                 </tr>
               ))}
             </tbody>

@@ -37,3 +37,9 @@ export const rejectUser = (identifier: string, reason: string) => request<unknow
 
 export type RemovalRequestRow = ResultsOf<Api["admin"]["removal-requests"]["$get"]>["data"][number];
 export const removalRequests = (page: number) => request<ResultsOf<Api["admin"]["removal-requests"]["$get"]>>("GET", "/admin/removal-requests", { query: { page } });
+
+export type PracticeAwaiting = ResultsOf<Api["admin"]["practices"]["awaiting-verification"]["$get"]>["data"][number];
+export const practicesAwaiting = (page: number) =>
+  request<ResultsOf<Api["admin"]["practices"]["awaiting-verification"]["$get"]>>("GET", "/admin/practices/awaiting-verification", { query: { page } });
+export const verifyPractice = (physicianIdentifier: string) => request<unknown>("POST", "/admin/practices/verify", { json: { physician_identifier: physicianIdentifier } });
+export const blockUser = (identifier: string) => request<unknown>("POST", "/admin/users/block", { json: { identifier } });

@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { messageOf } from "../api/client.ts";
+import { toast } from "../ui/toasts.tsx";
 
 /** One page of a console list, as the paged admin and review calls answer it. */
 export interface PagedAnswer<T> {
@@ -30,3 +32,16 @@ export function usePagedRows<T>(load: ((page: number) => Promise<PagedAnswer<T>>
   }, [page, reloads, ...deps]);
   return { page, setPage, rows, lastPage, failure, reload: () => setReloads((n) => n + 1) };
 }
+
+/** A console row's action: run it, say how it went, and reload the list after a success. */
+export const actThenReload =
+  (reload: () => void) =>
+  async (fn: () => Promise<unknown>, ok: string): Promise<void> => {
+    try {
+      await fn();
+      toast(ok, "success");
+      reload();
+    } catch (e) {
+      toast(messageOf(e), "error");
+    }
+  };

@@ -1,4 +1,5 @@
 import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
+import type { PracticeVerification } from "@crown/core/practice/statuses";
 import { assign, createActor, setup } from "xstate";
 import type { Baby, Notification, PhysicianRef, Profile, SignInResult } from "../api/types.ts";
 import { forgetToken, keepToken, keptToken } from "../session/persist.ts";
@@ -28,6 +29,8 @@ export interface Session {
   readonly disclaimerAccepted: boolean;
   readonly baaSigned: boolean;
   readonly activePhysicianId: string | null;
+  /** A physician's practice as the server last answered (null for everyone else); session/home.ts reads it. */
+  readonly practiceVerification: PracticeVerification | null;
   /** With Remember me: the session's absolute end, until which the token outlives the browser. */
   readonly rememberUntil: string | null;
 }
@@ -126,6 +129,7 @@ export const sessionFromSignIn = (r: SessionAnswer, rememberMe = false): Session
     baaSigned: r.baa_signed,
     // Staff act for the first of their physicians until they choose another (spec section 6).
     activePhysicianId: r.physicians?.[0]?.identifier ?? null,
+    practiceVerification: r.practice_verification ?? null,
     rememberUntil: rememberMe ? (r.expires_at ?? null) : null,
   };
 };

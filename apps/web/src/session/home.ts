@@ -5,6 +5,13 @@ import { baaDue, needsBabyDetails, quizDue } from "@crown/core/onboarding/lifecy
 export const mustSignBaa = (s: Session) => baaDue(s.step);
 
 /**
+ * A physician whose practice Crown has not verified yet (ADR 25): the server refuses every call about
+ * patients, reports, staff and kiosks, so the portal shows the being-verified dashboard and makes
+ * none of them (ADR 60). Read from the sign-in and profile answers, refreshed by that dashboard.
+ */
+export const practiceBeingVerified = (s: Session) => s.userRole === "physician" && s.practiceVerification === "being_verified";
+
+/**
  * Where a signed-in user belongs, from core's onboarding step (core/src/onboarding/lifecycle.ts):
  * baby details, the BAA, the dashboard for the first-login disclaimer (which leads on to the quiz
  * instructions), the quiz instructions whenever a quiz is due; otherwise the dashboard (the

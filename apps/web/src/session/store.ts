@@ -18,6 +18,13 @@ configureApi({
     // The server's 403 BaaRequired: the agreement is the step now.
     if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false, step: "baa" } });
   },
+  onPracticeBeingVerified: () => {
+    const session = sessionActor.getSnapshot().context.session;
+    // The server's 403 PracticeBeingVerified: the being-verified dashboard replaces the practice screens.
+    if (session?.userRole === "physician" && session.practiceVerification !== "being_verified") {
+      sessionActor.send({ type: "UPDATE", patch: { practiceVerification: "being_verified" } });
+    }
+  },
 });
 
 /**

@@ -24,6 +24,7 @@ import { useLiveBellCount } from "../chat/live.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import type { Session } from "../machines/session.ts";
 import { isFor } from "../session/access.ts";
+import { practiceBeingVerified } from "../session/home.ts";
 import { signOutNow } from "../session/signOut.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
 import { Logo } from "./Brand.tsx";
@@ -181,8 +182,8 @@ export const loadProfilePicture = async () => {
 /** Who has a part in the exam-room kiosk (/kiosk-settings): physicians and staff set a PIN, parents show a baby code. */
 export const usesKiosk = (session: Session) => isFor("capture", session.userRole);
 
-/** Parents, providers and staff upload; Crown's internal roles do not. */
-const uploads = (session: Session) => usesKiosk(session);
+/** Parents, providers and staff upload; Crown's internal roles do not, nor a physician whose practice is being verified (ADR 60). */
+const uploads = (session: Session) => usesKiosk(session) && !practiceBeingVerified(session);
 
 const UploadFlow = lazy(() => import("./UploadFlow.tsx"));
 
@@ -229,7 +230,7 @@ function ProfileMenu({ session }: { session: Session }) {
           <MenuItem id="profile" className="menu-item">
             Profile
           </MenuItem>
-          {usesKiosk(session) ? (
+          {uploads(session) ? (
             <MenuItem id="kiosk" className="menu-item">
               Kiosk
             </MenuItem>

@@ -5,10 +5,12 @@ import { messageOf } from "../../api/client.ts";
 import { reminders as fetchReminders, reportList, rowsOf } from "../../api/dashboard.ts";
 import type { RecentReport, Reminder } from "../../api/types.ts";
 import type { Session } from "../../machines/session.ts";
+import { practiceBeingVerified } from "../../session/home.ts";
 import { selectedBaby, useSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 import { PageSpinner } from "../../ui/Loader.tsx";
 import { DisclaimerDialog } from "./Disclaimer.tsx";
+import { PracticeBeingVerifiedDashboard } from "./PracticeBeingVerified.tsx";
 
 export const PARENT_UPLOADS = 3;
 export const PHYSICIAN_PAGE = 5;
@@ -207,7 +209,13 @@ export default function Dashboard() {
           A short quiz is due before your next scan. <Link to="/quiz-instructions">Take the quiz</Link>
         </div>
       ) : null}
-      {provider ? <ProviderDashboard session={session} /> : <ParentDashboard session={session} />}
+      {practiceBeingVerified(session) ? (
+        <PracticeBeingVerifiedDashboard session={session} title={`${greeting()}, Dr. ${session.lastName}`} />
+      ) : provider ? (
+        <ProviderDashboard session={session} />
+      ) : (
+        <ParentDashboard session={session} />
+      )}
       <DisclaimerDialog isOpen={showDisclaimer} />
     </div>
   );
