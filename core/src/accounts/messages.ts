@@ -26,5 +26,6 @@ export const MESSAGES = {
   photoRemoved: "Profile photo removed successfully",
   photoType: "The profile photo must be a PNG or JPEG image.",
   photoMissing: "Please choose a profile photo to upload.",
+  photoTooLarge: "The profile photo must be at most 5 MB.",
   tooManyAttempts: TOO_MANY_ATTEMPTS,
 } as const;

@@ -1,4 +1,5 @@
 import { Context, Effect, Option } from "effect";
+import type { Language } from "./i18n.ts";
 
 /**
  * Ports shared by every feature. Adapters in adapters/* implement them; tests provide in-memory
@@ -101,6 +102,8 @@ export class Transactor extends Context.Tag("crown/Transactor")<Transactor, Tran
 export interface RequestInfo {
   readonly ip: string | null;
   readonly requestId: string;
+  /** The language of the call's API prefix (a new account's first language); English when not given. */
+  readonly language?: Language;
 }
 export class RequestContext extends Context.Tag("crown/RequestContext")<RequestContext, RequestInfo>() {}
 
