@@ -115,3 +115,52 @@ describe.each(await databaseKinds())("answers in Spanish on %s", (kind) => {
     expect(Number(last.response.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
+
+describe.each(await databaseKinds())("the user's language on %s", (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const mailsTo = async (email: string) => (await server.outbox()).filter((m) => m.to.includes(email));
+
+  test("a sign-up through /api/v1/es is a Spanish account: its e-mails are Spanish until the user chooses English", async () => {
+    const email = uniqueEmail("lucia");
+    const signUp = await server.call("POST", "/user/sign-up", {
+      language: "es",
+      body: { first_name: "Lucía", last_name: "Pérez", email, password: b64(PASSWORD), phone: "5551234567", type: "parent", register_type: "normal" },
+    });
+    expect(signUp.status).toBe(201);
+    const [verification] = await mailsTo(email);
+    expect(verification!.subject).toBe("Verifique su correo electrónico para Crown");
+    expect(verification!.text).toContain("Hola, Lucía:");
+    expect(verification!.text).toContain("caduca en");
+    expect(verification!.html).toContain("O copie esta dirección en su navegador:");
+    const link = new URL(server.findLink(verification!.text, "/verify-email")!);
+    const q = link.searchParams;
+    expect((await server.get(`/email/verify/${q.get("id")}/${q.get("token")}?expires=${q.get("expires")}&signature=${q.get("signature")}`)).status).toBe(200);
+    const signIn = await server.post("/user/sign-in", { email, password: b64(PASSWORD) });
+    const token = signIn.json.results.token as string;
+    expect((await server.get("/user/profile", token)).json.results.language).toBe("es");
+
+    await server.post("/user/password/recover", { email });
+    expect((await mailsTo(email)).at(-1)!.subject).toBe("Restablezca su contraseña de Crown");
+
+    const bad = await server.call("POST", "/user/language", { body: { language: "fr" }, token, language: "es" });
+    expect(bad.status).toBe(422);
+    expect(bad.json.errors.language).toEqual(["El campo Idioma debe ser uno de estos valores: en o es"]);
+    const english = await server.post("/user/language", { language: "en" }, token);
+    expect(english.json).toEqual({ message: "Language changed successfully", results: { language: "en" } });
+    expect((await server.get("/user/profile", token)).json.results.language).toBe("en");
+    await server.post("/user/password/recover", { email });
+    expect((await mailsTo(email)).at(-1)!.subject).toBe("Reset your Crown password");
+  });
+
+  test("a sign-up through /api/v1/en stays English", async () => {
+    const { email, token } = await signUpVerified(server, "parent");
+    expect((await mailsTo(email))[0]!.subject).toBe("Verify your e-mail address for Crown");
+    expect((await server.get("/user/profile", token)).json.results.language).toBe("en");
+  });
+});

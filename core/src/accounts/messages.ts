@@ -23,6 +23,7 @@ export const MESSAGES = {
   samePassword: "The new password must be different from the old password.",
   profile: "Profile fetched successfully",
   profileUpdated: "Profile updated successfully",
+  languageChanged: "Language changed successfully",
   photoRemoved: "Profile photo removed successfully",
   photoType: "The profile photo must be a PNG or JPEG image.",
   photoMissing: "Please choose a profile photo to upload.",

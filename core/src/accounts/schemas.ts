@@ -2,6 +2,7 @@ import { Schema } from "effect";
 import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
 import { OptionalNpi } from "../practice/npi.ts";
 import { SIGN_UP_TYPES } from "./lifecycle.ts";
+import { LANGUAGES } from "../shared/i18n.ts";
 
 /** Request bodies of the accounts calls, with the spec's messages. Shared by server, web and kiosk. */
 
@@ -98,6 +99,10 @@ export const ProfileUpdateRequest = Schema.Struct({
   ),
 });
 export type ProfileUpdateRequest = typeof ProfileUpdateRequest.Type;
+
+/** The account's language (e-mails, reports, the portal once signed in). */
+export const LanguageRequest = Schema.Struct({ language: OneOf(LANGUAGES, "Language") });
+export type LanguageRequest = typeof LanguageRequest.Type;
 
 export const VerifyEmailQuery = Schema.Struct({
   expires: Schema.NumberFromString.annotations({ message: () => ({ message: "This verification link is invalid or has expired.", override: true }) }),

@@ -6,6 +6,7 @@ import { AddStaffRequest, BabyRequest } from "../onboarding/schemas.ts";
 import { NotFound } from "../shared/errors.ts";
 import { check } from "../shared/validation.ts";
 import { CATALOGUES, EN, ES, localizeMessage, resolveMessage } from "./index.ts";
+import { MAILS } from "./mails/index.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const keysOf = (catalogue: object) =>
@@ -66,5 +67,17 @@ describe("core's message catalogues", () => {
       "El campo Tipo debe ser uno de estos valores: parent, physician o nurse",
     );
     expect(localizeMessage(EN.accounts.badCredentials, "en", lookup)).toBe(EN.accounts.badCredentials);
+  });
+
+  it("have every e-mail's copy in every language, with the same placeholders", () => {
+    for (const [language, copy] of Object.entries(MAILS)) {
+      expect(keysOf(copy), language).toEqual(keysOf(MAILS.en));
+      for (const [group, texts] of Object.entries(MAILS.en)) {
+        for (const [key, text] of Object.entries(texts as Record<string, string>)) {
+          const other = (copy as unknown as Record<string, Record<string, string>>)[group]![key]!;
+          expect(placeholders(other), `${language} ${group}.${key}`).toEqual(placeholders(text));
+        }
+      }
+    }
   });
 });

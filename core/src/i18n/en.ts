@@ -54,6 +54,7 @@ export const FIELD_LABELS = {
   analysisType: "Analysis type",
   status: "Status",
   staffType: "Staff type",
+  language: "Language",
 } as const;
 
 /** What `NotFound.of(...)` names (`{what} not found`). */

@@ -15,7 +15,7 @@ import {
   validateForm,
 } from "../onboarding/schemas.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
-import { audit, now, type OutgoingMail, PasswordHasher, Random, Secrets, transaction } from "../shared/ports.ts";
+import { audit, now, type OutgoingMail, PasswordHasher, Random, requestLanguage, Secrets, transaction } from "../shared/ports.ts";
 import { type ActingFor, actingPhysician, displayName, physicianName } from "./access.ts";
 import { type Delegation, Delegations } from "./model.ts";
 
@@ -65,7 +65,9 @@ const inviteAccount = (fields: { email: string; type: "parent" | "physician_staf
     const config = yield* AccountsConfig;
     const at = yield* now;
     const passwordHash = yield* (yield* PasswordHasher).hash(random.secret(32));
-    const user = newUser({ id: random.identifier(), email: fields.email, passwordHash, type: fields.type, firstName: fields.firstName, lastName: fields.lastName, phone: fields.phone, at });
+    // The invitee's first language is the inviting call's; they can change it once signed in.
+    const language = yield* requestLanguage;
+    const user = newUser({ id: random.identifier(), email: fields.email, passwordHash, type: fields.type, firstName: fields.firstName, lastName: fields.lastName, phone: fields.phone, at, language });
     yield* (yield* Users).insert(user);
     const url = yield* invitationLink(user);
     yield* audit({ action: "account.invited", actorId: null, subjectId: user.id, details: { type: fields.type } });
@@ -185,11 +187,11 @@ export const addPatient = (input: unknown) =>
         const name = babyName(baby);
         const mails: OutgoingMail[] = [];
         if (parent !== null && invitation !== null) {
-          mails.push(caregiverInvitationMail(parent.email, doctor, name, invitation.url, invitation.ttlDays));
+          mails.push(caregiverInvitationMail(parent.email, doctor, name, invitation.url, invitation.ttlDays, parent.language));
         } else if (parent !== null) {
           const config = yield* AccountsConfig;
           yield* notify(parent.id, "patient_added", `${doctor} added ${name} to your account.`, baby.id);
-          mails.push(patientLinkedMail(parent.email, parent.firstName, doctor, name, `${config.publicUrl}/`));
+          mails.push(patientLinkedMail(parent.email, parent.firstName, doctor, name, `${config.publicUrl}/`, parent.language));
         }
         yield* audit({
           action: "patient.added",
@@ -294,10 +296,10 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
         const doctor = physicianName(acting.physician);
         let mail: OutgoingMail;
         if (invitationUrl !== null) {
-          mail = staffInvitationMail(staff.email, doctor, staffType, invitationUrl, Math.round(config.invitationTtlSeconds / 86400));
+          mail = staffInvitationMail(staff.email, doctor, staffType, invitationUrl, Math.round(config.invitationTtlSeconds / 86400), staff.language);
         } else {
           yield* notify(staff.id, "staff_added", `${doctor} added you to their staff.`, acting.physician.id);
-          mail = staffAddedMail(staff.email, staff.firstName, doctor, `${config.publicUrl}/`);
+          mail = staffAddedMail(staff.email, staff.firstName, doctor, `${config.publicUrl}/`, staff.language);
         }
         yield* audit({ action: "staff.added", actorId: acting.caller.user.id, subjectId: staff.id, details: { physician: acting.physician.id, staff_type: staffType } });
         return { member: presentStaff({ delegation, user: staff }), mail };

@@ -24,6 +24,7 @@ export const ES_ACCOUNTS = {
     samePassword: "La contraseña nueva debe ser distinta de la anterior.",
     profile: "Perfil obtenido correctamente",
     profileUpdated: "Perfil actualizado correctamente",
+    languageChanged: "Idioma cambiado correctamente",
     photoRemoved: "Foto de perfil eliminada correctamente",
     photoType: "La foto de perfil debe ser una imagen PNG o JPEG.",
     photoMissing: "Elija una foto de perfil para subir.",

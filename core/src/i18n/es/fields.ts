@@ -44,6 +44,7 @@ export const ES_FIELDS = {
     analysisType: "Tipo de análisis",
     status: "Estado",
     staffType: "Tipo de personal",
+    language: "Idioma",
   },
   things: {
     user: "el usuario",
