@@ -3,6 +3,8 @@ import { type User, Users } from "../accounts/model.ts";
 import type { Baby } from "../onboarding/model.ts";
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
 import type { Report } from "./model.ts";
+import type { Language } from "../shared/i18n.ts";
+import { babyOf } from "./queries.ts";
 
 /** Who hears of a review's outcome, and the e-mails they get. */
 
@@ -42,6 +44,16 @@ export const recipients = (report: Report, baby: Option.Option<Baby>) =>
     const found = yield* Effect.forEach(ids, (id) => users.findById(id));
     return found.filter(Option.isSome).map((u) => u.value);
   });
+
+/** The languages other than English that a report's readers (its parent and physician) read it in. */
+export const readerLanguages = (report: Report) =>
+  Effect.gen(function* () {
+    const readers = yield* recipients(report, yield* babyOf(report));
+    return [...new Set(readers.map((u) => u.language))].filter((l): l is Exclude<Language, "en"> => l !== "en");
+  });
+
+/** Where a version's PDF in another language is kept: beside the English one, named by the language. */
+export const localizedPdfKey = (blobKey: string, language: Language) => (language === "en" ? blobKey : blobKey.replace(/\.pdf$/, `.${language}.pdf`));
 
 /** Where each kind of user reads results in the portal. */
 export const resultsPath = (user: User) => (user.type === "parent" ? "/parent-results" : "/results");
