@@ -19,7 +19,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
  */
 const TRANSLATED = [
   "apps/web/src/pages/Login.tsx",
+  "apps/web/src/pages/SignUp.tsx",
   "apps/web/src/pages/SignupConfirmation.tsx",
+  "apps/web/src/forms/passwords.tsx",
   "apps/web/src/ui/layouts.tsx",
   "apps/web/src/ui/Footer.tsx",
   "apps/web/src/i18n/LanguageSwitcher.tsx",
