@@ -19,7 +19,7 @@ export default function SignupConfirmation() {
           </p>
         ) : null}
         <p className="muted small">
-          <Trans i18nKey="signupConfirmation.noMail" components={{ link: <Link to="/resend-verification-link" /> }} />
+          <Trans i18nKey="signupConfirmation.noMail" components={{ resend: <Link to="/resend-verification-link" /> }} />
         </p>
         <Link to="/" className="btn btn-primary">
           {t("signupConfirmation.signIn")}
