@@ -15,6 +15,7 @@ export * as CalendarDays from "./onboarding/dates.ts";
 export { onboardingHooksLayer } from "./onboarding/hooks.ts";
 export * as Onboarding from "./onboarding/service.ts";
 export * from "./practice/model.ts";
+export { CONSENT_STATUSES, type ConsentStatus, PENDING_CONSENT } from "./practice/consent.ts";
 export * as Access from "./practice/access.ts";
 export * as Practice from "./practice/service.ts";
 export * from "./notifications/model.ts";

@@ -96,6 +96,11 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "GET /chat/unread-count": "self",
   "POST /chat/messages": "self",
 
+  "GET /user/link-requests": "self",
+  // Practice A asked parent A's consent to add a patient (ADR 56): only parent A answers it.
+  "POST /user/link-requests/accept": ["parentA"],
+  "POST /user/link-requests/decline": ["parentA"],
+
   "POST /user/update-baby": ["parentA"],
   "POST /user/update-child": ["parentA"],
   "GET /user/baby-qr": CARE_A,
@@ -266,6 +271,10 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
     await s.delegate(physicianC.id, removed.id);
 
     const babyA = await s.baby(parentA.id, physicianA.id, "Noa");
+    // Practice A adds a second patient with parent A's e-mail: a request awaiting parent A's answer.
+    const asked = await s.post("/patient/add", { first_name: "Ivy", last_name: "Alpha", date_of_birth: "2026-06-01", gender: "female", email: parentA.email }, physicianA.token);
+    expect(asked.status).toBe(201);
+    const linkRequest: string = (await s.get("/user/link-requests", parentA.token)).json.results.data[0].identifier;
     await s.baby(parentB.id, physicianB.id, "Eli");
     const reportA: string = (await s.post("/report/prepare", { baby_identifier: babyA.id, analysis_type: "head_ci_cvai_analysis" }, parentA.token)).json.results.report_identifier;
     const up = await s.upload(parentA.token, reportA, [{ name: "a.jpg", bytes: await headPhoto({ rx: 160, ry: 200 }) }]);
@@ -296,6 +305,7 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
       file: `${attachment.identifier}.${attachment.extension}`,
       conversation: conversation.identifier,
       device: kioskA.identifier,
+      linkRequest,
     });
     Object.assign(callers, {
       parentA: { token: parentA.token },
@@ -337,7 +347,8 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
       physician_identifier: a.physician!,
       physician_id: a.physician!,
       results_for_staff: true,
-      identifier: a.baby!,
+      identifier: op.path.startsWith("/user/link-requests") ? a.linkRequest! : a.baby!,
+      kind: "patient",
       staff_identifier: a.staff!,
       nurse_identifier: a.staff!,
       user_identifier: a.parent!,

@@ -57,7 +57,7 @@ describe.each(await databaseKinds())("the BAA is enforced by the server on %s", 
     const nurse = await account("physician_staff");
     await server.services.run(
       Effect.flatMap(Delegations, (d) =>
-        d.insert({ id: `01D${Date.now().toString(36).toUpperCase()}`.padEnd(26, "0"), physicianId: doctor.id, staffId: nurse.id, staffType: "nurse", createdBy: doctor.id, createdAt: new Date(), endedAt: null, endedBy: null }),
+        d.insert({ id: `01D${Date.now().toString(36).toUpperCase()}`.padEnd(26, "0"), physicianId: doctor.id, staffId: nurse.id, staffType: "nurse", createdBy: doctor.id, createdAt: new Date(), acceptedAt: new Date(), endedAt: null, endedBy: null }),
       ),
     );
     const refused = await server.post("/patient/list", { physician_identifier: doctor.id }, nurse.token);

@@ -14,10 +14,10 @@ import { type CrownProcess, killCrown, repoRoot, stopCrown, waitUntil, processAp
 import { headPhoto } from "./report-fixtures.ts";
 
 /**
- * kill -9 of a real `crown start` (PostgreSQL, worker in the process) while four things are in
+ * kill -9 of a real `crown start` (PostgreSQL, worker in the process) while six things are in
  * flight — an upload whose body is still arriving (two whole files stored, a third being written),
- * a finalize inside its transaction, an analysis, and a publish whose PDF is stored but not yet
- * recorded — then a restart on the same database and data directory. Within 2 minutes: no report
+ * a finalize inside its transaction, an analysis, a publish whose PDF is stored but not yet
+ * recorded, and a chat image and a profile photo stored but not yet named — then a restart on the same database and data directory. Within 2 minutes: no report
  * lost, half-visible or stuck, no answer a 5xx, no photo measured twice, no blob that no row names,
  * nothing pending and no temporary file (issue 16, item 1; ADR 0029, ADR 0051).
  */
@@ -67,12 +67,14 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
   }, 60_000);
 
   const count = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(database.db)).rows[0]!.n);
-  /** Blob keys no row names: an attachment's file, its kept copies, a published version's PDF. */
+  /** Blob keys no row names: an attachment's file, its kept copies, a published version's PDF, a chat image, a profile photo. */
   const unnamedBlobs = async () => {
     const { blobs } = await blobFiles(blobRoot);
     const attachments = new Set((await sql<{ blob_key: string; id: string }>`select blob_key, id from attachments`.execute(database.db)).rows.flatMap((r) => [r.blob_key, `derived/${r.id}.display.jpg`, `derived/${r.id}.thumbnail.jpg`]));
-    const versions = new Set((await sql<{ blob_key: string }>`select blob_key from report_versions`.execute(database.db)).rows.map((r) => r.blob_key));
-    return blobs.filter((key) => !attachments.has(key) && !versions.has(key));
+    const named = new Set(
+      (await sql<{ blob_key: string }>`select blob_key from report_versions union all select blob_key from chat_attachments union all select photo_key from users where photo_key is not null`.execute(database.db)).rows.map((r) => r.blob_key),
+    );
+    return blobs.filter((key) => !attachments.has(key) && !named.has(key));
   };
 
   test("nothing lost, half-visible, stuck, 5xx or measured twice; no orphan blob, nothing pending, no temporary file", async () => {
@@ -105,6 +107,16 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     const analysed = await prepare();
     await upload(analysed, await Promise.all(Array.from({ length: 8 }, (_, i) => headPhoto({ rx: 420 + i * 6, ry: 560, width: 1500, height: 1900 }))));
 
+    // A chat image and a profile photo wait for the conversation's and the parent's rows, held here too.
+    expect((await api("POST", "/chat/conversation/messages", token, { text: "Hello" })).status).toBe(201);
+    const conversation = (await sql<{ id: string }>`select c.id from chat_conversations c join users u on u.id = c.user_id where u.email = 'parent@crash.test'`.execute(database.db)).rows[0]!.id;
+    const imageForm = (field: string, extra: Record<string, string>) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(extra)) form.append(k, v);
+      form.append(field, new Blob([readFileSync(SAMPLE)], { type: "image/jpeg" }), "head.jpg");
+      return form;
+    };
+
     // The publish and the finalize wait inside their transactions for these two reports' rows, held here.
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
@@ -113,6 +125,9 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     const locks = database.db.connection().execute(async (conn) => {
       await sql`begin`.execute(conn);
       await sql`select id from reports where id in (${publishing}, ${finalizing}) for update`.execute(conn);
+      await sql`select id from chat_conversations where id = ${conversation} for update`.execute(conn);
+      // The lock an UPDATE of the row takes, which still lets rows referring to the user be written.
+      await sql`select id from users where email = 'parent@crash.test' for no key update`.execute(conn);
       holding();
       await released;
       await sql`rollback`.execute(conn);
@@ -121,6 +136,8 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     const inFlight = [
       api("POST", `/review/report/${publishing}/publish`, reviewer).catch(() => null),
       api("POST", "/report/finalize", token, { report_identifier: finalizing }).catch(() => null),
+      api("POST", "/chat/conversation/messages", token, imageForm("images", { text: "A photo" })).catch(() => null),
+      api("POST", "/user/profile", token, imageForm("profile_photo", { profile_photo_action: "update" })).catch(() => null),
     ];
 
     expect((await api("POST", "/report/finalize", token, { report_identifier: analysed })).status).toBe(200);
@@ -141,10 +158,10 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     ]);
     inFlight.push(uploadThatNeverEnds(url, token, boundary, new Uint8Array(head)));
 
-    // Everything in flight: three upload blobs and the PDF pending, the finalize and the publish waiting on their locks.
+    // Everything in flight: three upload blobs, the PDF, the chat image and the photo pending; four writers waiting on their locks.
     const pending = async (prefix: string) => count(sql<{ n: number }>`select count(*)::int as n from pending_blobs where blob_key like ${`${prefix}%`}`);
     const waitingOnLocks = () => count(sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-    await waitUntil("the upload, finalize and publish in flight", server!, async () => (await pending("attachments/")) >= 3 && (await pending("reports/")) === 1 && (await waitingOnLocks()) >= 2, 90_000);
+    await waitUntil("the upload, finalize and publish in flight", server!, async () => (await pending("attachments/")) >= 3 && (await pending("reports/")) === 1 && (await waitingOnLocks()) >= 4, 90_000);
     expect((await status(analysed)).status).toBe("analyzing");
 
     await killCrown(server!);
@@ -157,6 +174,9 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     expect(await count(sql<{ n: number }>`select count(*)::int as n from measurements where report_id = ${analysed}`)).toBeLessThan(8);
     expect((await unnamedBlobs()).filter((k) => k.startsWith("attachments/")).length).toBeGreaterThanOrEqual(2);
     expect((await unnamedBlobs()).filter((k) => k.startsWith("reports/"))).toHaveLength(1);
+    expect((await unnamedBlobs()).filter((k) => k.startsWith("chat/") || k.startsWith("profile-photos/"))).toHaveLength(2);
+    expect(await pending("chat/")).toBe(1);
+    expect(await pending("profile-photos/")).toBe(1);
 
     const restarted = Date.now();
     await start();
@@ -166,6 +186,8 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     await waitUntil("the analysis finishes after the restart", server!, async () => (await status(analysed)).status === "analyzed", left());
     await waitUntil("no orphan blob, nothing pending, no temporary file", server!, async () =>
       (await unnamedBlobs()).length === 0 && (await pending("")) === 0 && (await blobFiles(blobRoot)).temporary.length === 0, left());
+    // The figure the issue asks for: restart to everything recovered (start-up included).
+    console.log(`recovered ${Date.now() - restarted} ms after the restart (budget ${RECOVERY_BUDGET_MS} ms)`);
     expect(Date.now() - restarted).toBeLessThan(RECOVERY_BUDGET_MS);
 
     // The analysis: one measurement per photo, one analysis recorded, no job left running.
@@ -174,6 +196,10 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     expect(perPhoto.rows.every((r) => r.n === 1)).toBe(true);
     expect(await count(sql<{ n: number }>`select count(*)::int as n from audit_events where subject_id = ${analysed} and action = 'report.analyzed'`)).toBe(1);
     expect((await listJobs(database.db, "analyze-report")).filter((j) => j.state === "active")).toEqual([]);
+
+    // The chat image and the photo never committed: no message names an image, the parent has no photo.
+    expect(await count(sql<{ n: number }>`select count(*)::int as n from chat_attachments`)).toBe(0);
+    expect(await count(sql<{ n: number }>`select count(*)::int as n from users where photo_key is not null`)).toBe(0);
 
     // The cut upload: nothing of it visible.
     expect(await status(uploading)).toMatchObject({ status: "draft", attachments: [] });

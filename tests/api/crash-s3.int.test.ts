@@ -104,6 +104,8 @@ describe.skipIf(adminUrl === null)("kill -9 during an upload to S3, then restart
     await start();
     token = await signIn("parent@crash-s3.test");
     await waitUntil("no object that no attachment names, nothing pending", server!, async () => (await unnamedObjects()).length === 0 && (await count(sql<{ n: number }>`select count(*)::int as n from pending_blobs`)) === 0, RECOVERY_BUDGET_MS);
+    // The figure the issue asks for: restart to everything recovered (start-up included).
+    console.log(`recovered ${Date.now() - restarted} ms after the restart (budget ${RECOVERY_BUDGET_MS} ms)`);
     expect(Date.now() - restarted).toBeLessThan(RECOVERY_BUDGET_MS);
 
     const kept = [...(await named())];

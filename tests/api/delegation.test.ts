@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { databaseKinds, operatorAccount, startTestServer, type TestServer } from "./harness.ts";
+import { acceptLinkRequests, databaseKinds, operatorAccount, startTestServer, type TestServer } from "./harness.ts";
 
 /**
  * The delegation property through the real app and database: whatever the sequence of adds and
@@ -37,7 +37,10 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
       // Each staff member keeps a delegation from a third physician, so removals never sign it out.
       const anchor = await account("physician");
       const staff = [await account("physician_staff"), await account("physician_staff")];
-      for (const s of staff) expect((await server.post("/physician/add-user", { email: s.email }, anchor.token)).status).toBe(201);
+      for (const s of staff) {
+        expect((await server.post("/physician/add-user", { email: s.email }, anchor.token)).status).toBe(201);
+        expect(await acceptLinkRequests(server, s.token)).toBe(1);
+      }
       const patients: string[] = [];
       for (const p of physicians) {
         const added = await server.post("/patient/add", { first_name: "Pat", last_name: "Prop", date_of_birth: "2026-01-01", gender: "female" }, p.token);
@@ -54,6 +57,8 @@ describe.each(await databaseKinds())("delegation property through the API on %s"
         if (c.kind === "add") {
           const answer = await server.post("/physician/add-user", { email: s.email }, p.token);
           expect(answer.status).toBe(live.has(key) ? 422 : 201);
+          // An existing staff account acts for the practice once it accepts the offer (ADR 56).
+          if (answer.status === 201) expect(await acceptLinkRequests(server, s.token)).toBe(1);
           live.add(key);
         } else if (c.kind === "remove") {
           const answer = await server.post("/physician/staff/remove", { staff_identifier: s.identifier }, p.token);

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CODES, MEASURES, SYSTEMS } from "@crown/core/fhir/index";
 import { fhirIssues } from "./fhir-validator.ts";
-import { headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
+import { COLOUR_MODEL, headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
 
 /**
  * Issue 20: the FHIR R4 API. Every resource and bundle it serves is checked against the R4
@@ -55,7 +55,12 @@ describe("FHIR R4 API of published reports (PostgreSQL)", () => {
       expect((await s.upload(who.parent.token, id, photos)).status).toBe(200);
       await s.post("/report/finalize", { report_identifier: id }, who.parent.token);
       await s.waitFor(who.parent.token, id, ["analyzed"]);
-      if (month === 2) await s.post(`/review/report/${id}/note`, { note: "Mild asymmetry; recheck in one month." }, who.reviewer.token);
+      if (month === 2) {
+        await s.post(`/review/report/${id}/note`, { note: "Mild asymmetry; recheck in one month." }, who.reviewer.token);
+        // The third month as if analysed before models were recorded (migration 2026-11-24T1520), published after.
+        await sql`update measurements set model_name = null, model_version = null where report_id = ${id}`.execute(s.db);
+        await sql`update reports set analysis = analysis::jsonb - 'models' where id = ${id}`.execute(s.db);
+      }
       await publish(id);
       await sql`update reports set submitted_at = ${new Date(MONTHS[month]!)} where id = ${id}`.execute(s.db);
       reports.push(id);
@@ -149,13 +154,24 @@ describe("FHIR R4 API of published reports (PostgreSQL)", () => {
     expect(ci.referenceRange.length).toBe(5);
     expect(ci.interpretation[0].coding[0].system).toBe(SYSTEMS.interpretation);
     expect(ci.method.text).toBe("Photo, automatic measurement reviewed by an expert");
-    expect(ci.device.display).toMatch(/head-contour model \d+\.\d+\.\d+/);
+    // The model that measured these photos (recorded then), not the model installed on this server.
+    expect(ci.device).toEqual({ display: `${COLOUR_MODEL.name} ${COLOUR_MODEL.version}` });
+    const recorded = await sql<{ model_name: string; model_version: string }>`select distinct model_name, model_version from measurements where report_id = ${reports[1]}`.execute(s.db);
+    expect(recorded.rows).toEqual([{ model_name: COLOUR_MODEL.name, model_version: COLOUR_MODEL.version }]);
     const cvai = await valid(`/Observation/${reports[1]}-cvai`, who.parent!.token);
     expect(cvai.interpretation[0].text).toMatch(/^Level [1-5]/);
     const cva = await valid(`/Observation/${reports[1]}-cva`, who.parent!.token);
     expect(cva.valueQuantity?.code ?? cva.dataAbsentReason.coding[0].code).toMatch(/^(mm|not-performed)$/);
     for (const bad of [`${reports[1]}-xyz`, `${reports[1]}`, "-ci", `01NOSUCHREPORT000000000000-ci`]) expect((await fhir(`/Observation/${bad}`, who.parent!.token)).status).toBe(404);
     expect((await fhir(`/Observation/${reports[1]}-ci`, who.otherPhysician!.token)).status).toBe(404);
+  });
+
+  test("Observation of a report measured before models were recorded: no device, still valid R4", async () => {
+    for (const measure of ["ci", "cvai", "cva"]) expect(await valid(`/Observation/${reports[2]}-${measure}`, who.parent!.token)).not.toHaveProperty("device");
+    const document = await valid(`/DiagnosticReport/${reports[2]}/$document`, who.parent!.token);
+    const observations = document.entry.filter((e: { resource: { resourceType: string } }) => e.resource.resourceType === "Observation");
+    expect(observations).toHaveLength(3);
+    expect(observations.some((e: { resource: object }) => "device" in e.resource)).toBe(false);
   });
 
   test("Observation search: nine for three months, sorted by date, paged with links; code and date filters; bad parameters are 400", async () => {

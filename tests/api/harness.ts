@@ -95,3 +95,18 @@ export const signUpVerified = async (server: TestServer, type: "parent" | "physi
 
 /** Which database kinds this machine can run: PGlite always, PostgreSQL when reachable. */
 export { databaseKinds } from "@crown/db/testing";
+
+/**
+ * Accepts every request awaiting `token`'s answer (ADR 56): an existing account a practice added
+ * (a staff member, a parent) acts or sees the baby only after this. Answers how many were accepted.
+ */
+export const acceptLinkRequests = async (server: TestServer, token: string) => {
+  const pending = await server.get("/user/link-requests", token);
+  if (pending.status !== 200) throw new Error(`link requests: ${JSON.stringify(pending.json)}`);
+  const requests = pending.json.results.data as Array<{ identifier: string; kind: string }>;
+  for (const r of requests) {
+    const accepted = await server.post("/user/link-requests/accept", { identifier: r.identifier, kind: r.kind }, token);
+    if (accepted.status !== 200) throw new Error(`accept: ${JSON.stringify(accepted.json)}`);
+  }
+  return requests.length;
+};

@@ -7,14 +7,17 @@ import { headPhoto, type ReportServer, startReportServer } from "./report-fixtur
  * NUL bytes and broken characters, bodies nested thousands deep, multipart that is truncated or
  * has the wrong boundary, in paths, queries, fields and file names. Every answer must be below 500
  * with the spec's error shape, and the server must answer normally afterwards. In-process on PGlite.
+ * The FHIR R4 API's interactions (read from its CapabilityStatement) too, whose errors are
+ * OperationOutcomes.
  */
 
 const RUNS = Number(process.env.CROWN_FUZZ_RUNS ?? 2000);
 
 interface Call {
   readonly method: "get" | "post";
-  /** OpenAPI path with {params}. */
+  /** OpenAPI path with {params}; a FHIR path is absolute (`/fhir/R4/…`). */
   readonly path: string;
+  readonly fhir?: boolean;
   readonly fields: ReadonlyArray<string>;
 }
 
@@ -69,6 +72,17 @@ describe("hostile input at every route", () => {
         fields: Object.keys(Object.values(op.requestBody?.content ?? {})[0]?.schema?.properties ?? {}),
       })),
     );
+    const capability = (await (await s.app.request("/fhir/R4/metadata")).json()) as {
+      rest: Array<{ resource: Array<{ type: string; interaction: Array<{ code: string }>; operation?: Array<{ name: string }> }> }>;
+    };
+    const fhirCall = (path: string): Call => ({ method: "get", path: `/fhir/R4${path}`, fields: [], fhir: true });
+    calls.push(
+      fhirCall("/metadata"),
+      ...capability.rest[0]!.resource.flatMap((r) => [
+        ...r.interaction.map((i) => fhirCall(i.code === "read" ? `/${r.type}/{id}` : `/${r.type}`)),
+        ...(r.operation ?? []).map((o) => fhirCall(`/${r.type}/{id}/$${o.name}`)),
+      ]),
+    );
     for (const type of ["parent", "physician", "reviewer", "admin"] as const) {
       const u = await s.user(type);
       tokens[type] = u.token;
@@ -87,7 +101,7 @@ describe("hostile input at every route", () => {
 
   const arbCall = fc.integer({ min: 0, max: 10_000 }).map((i) => calls[i % calls.length]!);
   const arbId = fc.oneof(fc.integer({ min: 0, max: 100 }).map((i) => ids[i % ids.length]!), text);
-  const arbQuery = fc.array(fc.tuple(fc.oneof(fc.constantFrom("page", "per_page", "search", "token", "before", "type", "status", "report_identifier", "expires"), text), text), { maxLength: 3 });
+  const arbQuery = fc.array(fc.tuple(fc.oneof(fc.constantFrom("page", "per_page", "search", "token", "before", "type", "status", "report_identifier", "expires", "subject", "code", "date", "_count", "_offset", "_sort"), text), fc.oneof(text, arbId.map((id) => `Patient/${id}`), fc.constantFrom("ge2026-01-01", "lt", "eq2026-13-45T99:99", "-date", "0", "-1", "1e999"))), { maxLength: 3 });
 
   /** A body for a call: JSON built from its fields, arbitrary JSON, deep nesting, multipart (whole, truncated, wrong boundary), or bytes. */
   const arbBody = (call: Call): fc.Arbitrary<Body> => {
@@ -136,7 +150,7 @@ describe("hostile input at every route", () => {
       const headers: Record<string, string> = { "x-forwarded-for": `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}` };
       if (tokens[who]) headers.authorization = `Bearer ${tokens[who]}`;
       if (body.type) headers["content-type"] = body.type;
-      const response = await s.app.request(`/api/v1/en${path}${search ? `?${search}` : ""}`, { method: call.method.toUpperCase(), headers, body: body.bytes });
+      const response = await s.app.request(`${call.fhir ? "" : "/api/v1/en"}${path}${search ? `?${search}` : ""}`, { method: call.method.toUpperCase(), headers, body: body.bytes });
       const type = response.headers.get("content-type") ?? "";
       const what = `${call.method} ${path} (${body.label}) as ${who}`;
       if (type.includes("text/event-stream")) {
@@ -145,7 +159,11 @@ describe("hostile input at every route", () => {
       }
       const raw = await response.text();
       expect(response.status, `${what}: ${raw.slice(0, 300)}`).toBeLessThan(500);
-      if (response.status >= 400 && response.status !== 429) {
+      if (call.fhir && response.status >= 400 && response.status !== 429) {
+        const outcome = JSON.parse(raw) as { resourceType?: unknown; issue?: unknown };
+        expect(outcome.resourceType, what).toBe("OperationOutcome");
+        expect(Array.isArray(outcome.issue), what).toBe(true);
+      } else if (response.status >= 400 && response.status !== 429) {
         const json = JSON.parse(raw) as { message?: unknown; errors?: Record<string, unknown> };
         expect(typeof json.message, what).toBe("string");
         if (response.status === 422) expect(Object.values(json.errors ?? {}).every((v) => Array.isArray(v) && v.every((m) => typeof m === "string")), what).toBe(true);

@@ -1,7 +1,7 @@
 import { Accounts, QUIZ_LENGTH, type QuizMode } from "@crown/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadQuizAnswerKey } from "../../apps/server/src/compose.ts";
-import { b64, databaseKinds, PASSWORD, signUpVerified, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
+import { acceptLinkRequests, b64, databaseKinds, PASSWORD, signUpVerified, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
 
 const PROVIDER_MISSING =
   "Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)";
@@ -458,7 +458,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const nurseEmail = uniqueEmail("nurse");
     const added = await server.post("/physician/add-user", { email: nurseEmail }, doctor.token);
     expect(added.status).toBe(201);
-    expect(added.json).toMatchObject({ message: "Staff member added successfully", results: { email: nurseEmail, staff_type: "nurse", status: "EmailVerificationRequired" } });
+    expect(added.json).toMatchObject({ message: "Staff member added successfully", results: { email: nurseEmail, staff_type: "nurse", state: "pending", status: null } });
     expect((await server.post("/physician/add-user", { email: nurseEmail }, doctor.token)).status).toBe(422);
     const nurse = await acceptInvitation(nurseEmail);
     expect(nurse).toMatchObject({ type: "physician_staff", status: "Active", physicians: [{ identifier: doctor.identifier, staff_type: "nurse" }] });
@@ -486,9 +486,11 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const nurseList = await server.post("/physician/nurse/list?page=1", { physician_identifier: doctor.identifier }, nurse.token);
     expect(nurseList.json.results.data.map((s: { email: string }) => s.email)).toEqual([nurseEmail, secondNurse]);
 
-    // The same nurse also works for another physician.
+    // The same nurse also works for another physician, once she accepts its offer (ADR 56).
     expect((await server.post("/physician/add-user", { email: nurseEmail }, otherDoctor.token)).status).toBe(201);
-    expect((await mailsTo(nurseEmail)).some((m) => m.subject.includes("act for"))).toBe(true);
+    expect((await mailsTo(nurseEmail)).some((m) => m.subject.includes("asks you to join their staff"))).toBe(true);
+    expect((await server.get("/physician/list", nurse.token)).json.results).toHaveLength(1);
+    expect(await acceptLinkRequests(server, nurse.token)).toBe(1);
     expect((await server.get("/physician/list", nurse.token)).json.results).toHaveLength(2);
 
     // A nurse cannot remove an office admin; the physician removes the nurse: access to that physician ends at once.

@@ -20,7 +20,11 @@ import { b64, PASSWORD, type DatabaseKind } from "./harness.ts";
  * synthetic photos below it yields exactly the drawn head, so the whole pipeline (letterbox, two
  * passes, outline, geometry, verdict, aggregation, PDF) runs for real and its numbers are known.
  */
+/** What the stand-in calls itself: the name and version its measurements record (ADR 0066). */
+export const COLOUR_MODEL = { name: "Colour stand-in model", version: "0.0.1-test" } as const;
+
 export const colourModel = (size = 160): HeadContourModel => ({
+  identity: COLOUR_MODEL,
   async run(input, n) {
     const plane = size * size;
     const mask = new Float32Array(n * plane);
@@ -106,7 +110,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const app = createServerApp(config, services, (line) => {
     if (line.level === "error") console.error(line);
   });
-  const worker = options.worker === false ? null : startReportWorker(testDb.db, services.run as never, undefined, { pollMs: 100 });
+  const worker = options.worker === false ? null : startReportWorker(testDb.db, services.run, undefined, { pollMs: 100 });
   let address = 0;
   const call = async (method: string, url: string, opts: { body?: unknown; token?: string | null; form?: FormData } = {}) => {
     const headers: Record<string, string> = { "x-forwarded-for": `10.1.0.${(address++ % 250) + 1}` };
@@ -151,7 +155,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const delegate = async (physicianId: string, staffId: string) =>
     run(
       Effect.flatMap(Delegations, (d) =>
-        d.insert({ id: `01D${Math.random().toString(36).slice(2, 12).toUpperCase().padEnd(23, "0")}`.slice(0, 26), physicianId, staffId, staffType: "nurse", createdBy: physicianId, createdAt: new Date(), endedAt: null, endedBy: null }),
+        d.insert({ id: `01D${Math.random().toString(36).slice(2, 12).toUpperCase().padEnd(23, "0")}`.slice(0, 26), physicianId, staffId, staffType: "nurse", createdBy: physicianId, createdAt: new Date(), acceptedAt: new Date(), endedAt: null, endedBy: null }),
       ),
     );
   const upload = async (token: string, reportId: string, files: Array<{ name: string; bytes: Uint8Array; type?: string }>, identifierFirst = true) => {

@@ -133,7 +133,7 @@ describe("upload: a refused request keeps nothing, a cut one keeps its whole fil
     await write(dead);
     await sql`insert into process_leases (id, started_at, renewed_at) values ('dead-lease', now() - interval '1 hour', now() - interval '1 hour')`.execute(s.db);
     await sql`insert into pending_blobs (blob_key, lease_id) values (${dead}, 'dead-lease')`.execute(s.db);
-    expect(await sweepAbandonedBlobs(s.db, s.services.run as never, 45)).toBe(1);
+    expect(await sweepAbandonedBlobs(s.db, s.services.run, 45)).toBe(1);
     expect(await fs.stat(path.join(root, dead)).catch(() => null)).toBeNull();
     expect((await fs.stat(path.join(root, live))).isFile()).toBe(true);
     expect((await fs.stat(kept)).isFile()).toBe(true);

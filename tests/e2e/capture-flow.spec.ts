@@ -504,6 +504,10 @@ describe("staff acting for two physicians", () => {
     await api(server, "POST", "/physician/add-user", p2.token, { email: DEMO.staff, type: "nurse" });
     await api(server, "POST", "/patient/add", p2.token, { first_name: "Zoe", last_name: "Second", date_of_birth: daysAgo(40), gender: "female" });
     const nurse = await signInApi(server, DEMO.staff, server.password(DEMO.staff));
+    // An existing staff account acts for a second practice once it accepts the offer (ADR 56).
+    const offers = await api<{ data: Array<{ identifier: string; kind: string }> }>(server, "GET", "/user/link-requests", nurse.token);
+    expect(offers.data).toHaveLength(1);
+    await api(server, "POST", "/user/link-requests/accept", nurse.token, { identifier: offers.data[0]!.identifier, kind: offers.data[0]!.kind });
     await finishOnboarding(server, nurse, false);
 
     const tab = await tabOf();

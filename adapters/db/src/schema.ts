@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type {
   AuthorKind,
+  ConsentStatus,
   ConversationStatus,
   Gender,
   LiveEventType,
@@ -229,8 +230,22 @@ export interface DelegationsTable {
   staff_type: StaffType;
   created_by: string;
   created_at: CreatedAt;
+  /** Null while an existing account has not accepted the practice's offer (ADR 56). */
+  accepted_at: Timestamp | null;
   ended_at: Timestamp | null;
   ended_by: string | null;
+}
+
+/** A practice's request to link a patient to an existing parent's account (ADR 56). */
+export interface PatientLinkRequestsTable {
+  id: string;
+  baby_id: string;
+  physician_id: string;
+  parent_id: string;
+  requested_by: string;
+  status: ConsentStatus;
+  created_at: CreatedAt;
+  answered_at: Timestamp | null;
 }
 
 export interface NotificationsTable {
@@ -339,6 +354,9 @@ export interface MeasurementsTable {
   error: string | null;
   decision: "accepted" | "rejected" | null;
   nose_corrected: boolean;
+  /** The model that measured, at measuring time (migration 2026-11-24T1520); null before it was recorded. */
+  model_name: string | null;
+  model_version: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -395,6 +413,7 @@ export interface Database {
   account_removal_requests: AccountRemovalRequestsTable;
   babies: BabiesTable;
   delegations: DelegationsTable;
+  patient_link_requests: PatientLinkRequestsTable;
   notifications: NotificationsTable;
   baa_signatures: BaaSignaturesTable;
   quiz_attempts: QuizAttemptsTable;

@@ -14,6 +14,7 @@ import {
   type Conversations,
   CurrentUser,
   type Delegations,
+  type PatientLinkRequests,
   type DomainError,
   type KioskBabyCodes,
   type KioskDevices,
@@ -92,6 +93,7 @@ export type HttpPorts =
   | Notifications
   | OneTimeTokens
   | PasswordHasher
+  | PatientLinkRequests
   | PhysicianDirectory
   | QuizAnswerKey
   | QuizAttempts

@@ -37,6 +37,7 @@ export const loadHeadContourModel = async (path: string, options: NodeModelOptio
   }
   return {
     card,
+    ...identityOf(card),
     async run(input, n) {
       const size = card.input_size;
       const feeds = { image: new ort.Tensor("float32", input, [n, 3, size, size]) };
@@ -46,6 +47,13 @@ export const loadHeadContourModel = async (path: string, options: NodeModelOptio
     close: () => session.release(),
   };
 };
+
+/** The model's name and version as its card states them; nothing when the card has no version. */
+export const identityOf = (card: ModelCard) =>
+  typeof card.version === "string" && card.version !== "" ? { identity: { name: MODEL_NAME, version: card.version } } : {};
+
+/** What an Observation's device and the recorded measurements call this model. */
+export const MODEL_NAME = "Crown head-contour model";
 
 const readResults = (results: Record<string, { data: unknown }>): HeadContourOutputs => {
   const read = (name: (typeof OUTPUT_NAMES)[number]): Float32Array => {

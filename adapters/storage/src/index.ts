@@ -3,3 +3,4 @@ export * from "./local.ts";
 export * from "./s3.ts";
 export * from "./storage.ts";
 export * from "./pending.ts";
+export * from "./lifecycle.ts";

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BlobStorePort } from "@crown/core";
+import { inTransaction } from "@crown/db";
 import { createTestDatabase, databaseKinds, type TestDatabase } from "@crown/db/testing";
 import { Effect, Exit, Option } from "effect";
 import { sql } from "kysely";
@@ -127,5 +128,19 @@ describe.each(cases)("pending blobs on %s with %s", (kind, _name, make) => {
     expect(left.rows.map((r) => r.blob_key)).toEqual([c]);
     await Effect.runPromise(ledger.release([c]));
     await lease.stop();
+  });
+
+  test("a blob retired in a transaction is pending only once it commits; a dead retirer's goes to the sweep", async () => {
+    const dead = await deadLease(10);
+    const [kept, dropped] = [unique(), unique()];
+    for (const key of [kept, dropped]) await put(key);
+    // Rolled back (the change that dropped the blob failed): still named, not pending.
+    const failed = await Effect.runPromiseExit(inTransaction(t.db)(Effect.zipRight(dead.retire([kept]), Effect.fail("refused"))));
+    expect(Exit.isFailure(failed)).toBe(true);
+    // Committed, then the process died before removing it: the sweep finishes the job.
+    await Effect.runPromise(inTransaction(t.db)(dead.retire([dropped, dropped])));
+    expect(await sweep(5)).toBe(1);
+    expect(await exists(dropped)).toBe(false);
+    expect(await exists(kept)).toBe(true);
   });
 });

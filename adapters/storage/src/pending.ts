@@ -63,6 +63,16 @@ export const makePendingBlobs = (db: Kysely<Database>, leaseId: string): Pending
         if (kept.rows.length !== unique.size) throw new Error("a pending blob was swept before its transaction named it (this process's lease had lapsed)");
       }),
     ),
+  // In the caller's transaction: the blobs become pending exactly when the change that drops them commits.
+  retire: (keys) =>
+    keys.length === 0
+      ? Effect.void
+      : Effect.flatMap(executor(db), (ex) =>
+          Effect.promise(() =>
+            sql`insert into pending_blobs (blob_key, lease_id) values ${sql.join([...new Set(keys)].map((key) => sql`(${key}, ${leaseId})`))}
+                on conflict (blob_key) do update set lease_id = excluded.lease_id, created_at = now()`.execute(ex),
+          ),
+        ).pipe(Effect.asVoid),
   release: (keys) =>
     keys.length === 0 ? Effect.void : Effect.promise(() => sql`delete from pending_blobs where blob_key in (${keyList(keys)})`.execute(db)).pipe(Effect.asVoid),
 });

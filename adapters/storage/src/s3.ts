@@ -4,6 +4,7 @@ import { BlobStore, type BlobStorePort, type StoredBlob } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
 import { Client } from "minio";
 import { assertValidBlobKey, chunksOf } from "./keys.ts";
+import { ensureAbortIncompleteUploads } from "./lifecycle.ts";
 
 export interface S3Settings {
   /** e.g. `http://127.0.0.1:9000` or `https://s3.eu-central-1.amazonaws.com`. */
@@ -163,13 +164,16 @@ export const makeS3BlobStore = (client: Client, bucket: string, options: { partS
   };
 };
 
-/** Connects, creates the bucket if needed, and provides the store. */
-export const s3BlobStoreLayer = (settings: S3Settings): Layer.Layer<BlobStore> =>
+const logLine = (line: Record<string, unknown>) => console.error(JSON.stringify(line));
+
+/** Connects, creates the bucket if needed, has it abort incomplete multipart uploads (ADR 0065), and provides the store. */
+export const s3BlobStoreLayer = (settings: S3Settings, log: (line: Record<string, unknown>) => void = logLine): Layer.Layer<BlobStore> =>
   Layer.effect(
     BlobStore,
     Effect.promise(async () => {
       const client = makeS3Client(settings);
       await ensureBucket(client, settings.bucket, settings.region ?? "us-east-1");
+      await ensureAbortIncompleteUploads(client, settings.bucket, log);
       return makeS3BlobStore(client, settings.bucket, { partSize: settings.partSize });
     }),
   );

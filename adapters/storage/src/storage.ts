@@ -24,7 +24,7 @@ export const s3SettingsFromEnv = (env: NodeJS.ProcessEnv = process.env): S3Setti
 };
 
 /** S3 when `s3` (or `S3_ENDPOINT`) is given, otherwise files under `${dataDir}/blobs`. */
-export const storageLayerFromEnv = (settings: StorageSettings, env: NodeJS.ProcessEnv = process.env): Layer.Layer<BlobStore> => {
+export const storageLayerFromEnv = (settings: StorageSettings, env: NodeJS.ProcessEnv = process.env, log?: (line: Record<string, unknown>) => void): Layer.Layer<BlobStore> => {
   const s3 = settings.s3 ?? s3SettingsFromEnv(env);
-  return s3 ? s3BlobStoreLayer(s3) : localBlobStoreLayer(settings.dataDir);
+  return s3 ? s3BlobStoreLayer(s3, log) : localBlobStoreLayer(settings.dataDir);
 };

@@ -1,6 +1,6 @@
-import { DEFAULT_IDLE_TIMEOUT_MS, kioskMachine } from "@crown/core/kiosk/machine";
+import { DEFAULT_IDLE_TIMEOUT_MS, type KioskState, kioskMachine, reachesServer } from "@crown/core/kiosk/machine";
 import { useMachine } from "@xstate/react";
-import { useEffect, useMemo, useRef } from "react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { forgetDevice, kioskApi, storedDevice } from "./api.ts";
 import { useDeviceHeartbeat, useShotUrls } from "./hooks.ts";
 import { idleTimeoutMs, useIdleTimeout, useLockdown } from "./lockdown.ts";
@@ -37,7 +37,7 @@ export function App() {
   const [snapshot, send] = useMachine(machine, {
     input: { device: stored?.device ?? null, idleTimeoutMs: idleTimeoutMs(DEFAULT_IDLE_TIMEOUT_MS), online: navigator.onLine },
   });
-  const state = String(snapshot.value);
+  const state = snapshot.value as KioskState;
   const context = snapshot.context;
 
   // The network: said on screen, and an upload resumes by itself when it is back.
@@ -52,7 +52,7 @@ export function App() {
     };
   }, [send]);
 
-  useDeviceHeartbeat(state !== "starting" && state !== "unpaired" && state !== "revoked", context.online, send);
+  useDeviceHeartbeat(reachesServer(state), context.online, send);
 
   // A session that the machine wiped (idle, sign-out) is ended on the server too.
   const lastSession = useRef<string | null>(null);
@@ -68,7 +68,29 @@ export function App() {
 
   const urls = useShotUrls(context);
 
-  useIdleTimeout(["signedIn", "patientChosen", "capturing", "reviewing", "done"].includes(state), context.idleTimeoutMs, () => send({ type: "IDLE_TIMEOUT" }));
+  // The machine says where the idle timeout applies (an upload in progress is never cut).
+  useIdleTimeout(snapshot.can({ type: "IDLE_TIMEOUT" }), context.idleTimeoutMs, () => send({ type: "IDLE_TIMEOUT" }));
+
+  // One screen per state of the machine; a new state without a screen does not compile.
+  const screens: { readonly [S in KioskState]: () => ReactNode } = {
+    starting: () => null,
+    unpaired: () => <Pairing send={send} />,
+    idle: () => <Attract context={context} send={send} />,
+    signedIn: () => <PatientPicker context={context} send={send} />,
+    patientChosen: () => <PatientChosen context={context} send={send} />,
+    capturing: () => (
+      <Capture
+        taken={context.shots.length}
+        onShot={(shot) => send({ type: "SHOT_TAKEN", shot })}
+        onStop={() => send({ type: "STOP_CAPTURE" })}
+        onCancel={() => send({ type: "CHANGE_PATIENT" })}
+      />
+    ),
+    reviewing: () => <Review context={context} urls={urls} send={send} />,
+    uploading: () => <Uploading context={context} />,
+    done: () => <Done send={send} />,
+    revoked: () => <Revoked />,
+  };
 
   return (
     <main className={`kiosk state-${state}`} data-state={state}>
@@ -77,22 +99,7 @@ export function App() {
           The network is down. Photos waiting to be sent stay on this tablet only until they are sent; the upload resumes by itself.
         </p>
       ) : null}
-      {state === "unpaired" ? <Pairing send={send} /> : null}
-      {state === "idle" ? <Attract context={context} send={send} /> : null}
-      {state === "signedIn" ? <PatientPicker context={context} send={send} /> : null}
-      {state === "patientChosen" ? <PatientChosen context={context} send={send} /> : null}
-      {state === "capturing" ? (
-        <Capture
-          taken={context.shots.length}
-          onShot={(shot) => send({ type: "SHOT_TAKEN", shot })}
-          onStop={() => send({ type: "STOP_CAPTURE" })}
-          onCancel={() => send({ type: "CHANGE_PATIENT" })}
-        />
-      ) : null}
-      {state === "reviewing" ? <Review context={context} urls={urls} send={send} /> : null}
-      {state === "uploading" ? <Uploading context={context} /> : null}
-      {state === "done" ? <Done send={send} /> : null}
-      {state === "revoked" ? <Revoked /> : null}
+      {screens[state]()}
     </main>
   );
 }

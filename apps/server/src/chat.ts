@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect";
 import { Chat, ChatConfig, defaultChatSettings, Live, LiveEvents, LiveFeed } from "@crown/core";
 import { makeLiveHub, pgliteNotificationSource, pollingNotificationSource, postgresNotificationSource } from "@crown/db";
 import type { ServerConfig } from "./config.ts";
+import type { PortsOf, Runner } from "./runner.ts";
 
 
 /**
@@ -27,8 +28,11 @@ export const liveFeedLayer = (hub: ReturnType<typeof makeLiveHub>) => Layer.succ
  * Every 30 seconds: queues e-mails of chat messages left unread past the delay (each once, even with several
  * processes doing the same; the job worker sends them), and once an hour drops live events past their retention.
  */
+/** The ports the chat worker needs: e-mailing unseen messages, and pruning live events. */
+export type ChatWorkerPorts = PortsOf<typeof Chat.mailUnseenMessages> | LiveEvents;
+
 export const startChatWorker = (
-  run: (effect: Effect.Effect<unknown, unknown, any>) => Promise<unknown>,
+  run: Runner<ChatWorkerPorts>,
   log: (line: Record<string, unknown>) => void,
   everyMs = 30_000,
 ) => {

@@ -7,6 +7,7 @@ import type { Database } from "@crown/db";
 import { jobStatesByKey } from "@crown/jobs";
 import { localBlobRoot, sweepPendingBlobs, sweepTemporaryFiles } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
+import type { PortsOf, Runner } from "./runner.ts";
 
 /**
  * Recovery after a crash (ADR 0029), at start and then every RECOVERY_SECONDS in every process
@@ -20,7 +21,10 @@ export const RECOVERY_SECONDS = 30;
 const LIVE_JOB_STATES = ["created", "retry", "active"];
 const GAVE_UP = "the analysis job failed (its worker stopped)";
 
-export const recoverAnalyses = async (db: Kysely<Database>, run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>) => {
+/** The ports recovery needs: giving up an analysis, the job queue, and the blob store. */
+export type RecoveryPorts = PortsOf<typeof giveUpAnalysis> | JobQueue | BlobStore;
+
+export const recoverAnalyses = async (db: Kysely<Database>, run: Runner<RecoveryPorts>) => {
   // Waiting for their analysis: the lifecycle's answer (submitted, or analyzing when a worker died).
   const waiting = sql.join(statusesWhere(awaitsAnalysis));
   const stuck = (await sql<{ id: string; round: number }>`select id, round from reports where status in (${waiting})`.execute(db)).rows;
@@ -48,14 +52,14 @@ export const recoverAnalyses = async (db: Kysely<Database>, run: <A, E>(effect: 
  * whose process died before the transaction that names them. Removed through the blob store, so
  * local files and S3 alike.
  */
-export const sweepAbandonedBlobs = (db: Kysely<Database>, run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>, leaseSeconds: number) =>
+export const sweepAbandonedBlobs = (db: Kysely<Database>, run: Runner<RecoveryPorts>, leaseSeconds: number) =>
   sweepPendingBlobs(db, (key) => run(Effect.flatMap(BlobStore, (blobs) => blobs.remove(key))), leaseSeconds);
 
 /** Starts the recovery loop; `stop` ends it. */
 export const startRecovery = (
   config: Pick<ServerConfig, "dataDir" | "s3" | "leaseSeconds" | "recoverySeconds">,
   db: Kysely<Database>,
-  run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>,
+  run: Runner<RecoveryPorts>,
   log: (line: Record<string, unknown>) => void,
 ) => {
   let running: Promise<void> = Promise.resolve();

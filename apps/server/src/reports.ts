@@ -12,6 +12,7 @@ import { analyzeOptionsFrom, loadHeadContourModel } from "@crown/inference";
 import { ffmpegUnavailable, reportMediaLayer } from "@crown/inference/report-media";
 import { jobQueueLayer, type RunningWorker, startWorker } from "@crown/jobs";
 import { reportRendererLayer } from "@crown/pdf";
+import type { PortsOf, Runner } from "./runner.ts";
 
 /** Where the server looks for the head-contour model unless CROWN_MODEL names one. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(new URL("../../../models/head-contour/head-contour.onnx", import.meta.url));
@@ -69,13 +70,16 @@ export const uploadHistoryLayer = Layer.effect(
 
 export const pipelineStatus = (modelProblem: string | null): ReportPipelineStatus => ({ ffmpeg: ffmpegUnavailable(), model: modelProblem });
 
+/** The ports the job worker's handlers need. */
+export type ReportWorkerPorts = PortsOf<typeof sendQueuedMail> | PortsOf<typeof analyzeReport> | PortsOf<typeof giveUpAnalysis>;
+
 /**
  * Starts the job worker, running effects on `run`: the report analysis, and the e-mails queued by
  * publishes, recapture requests and unseen chat messages (a failed send is retried with backoff).
  */
 export const startReportWorker = (
   db: Kysely<Database>,
-  run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>,
+  run: Runner<ReportWorkerPorts>,
   log?: (line: Record<string, unknown>) => void,
   options: { pollMs?: number; concurrency?: number; backoffSeconds?: number } = {},
 ): RunningWorker =>

@@ -46,6 +46,7 @@ export const seedDemoPractice = (emails: { parent: string; physician: string; nu
         staffId: nurse.id,
         staffType: "nurse",
         createdBy: physician.id,
+        acceptedAt: now,
         createdAt: now,
         endedAt: null,
         endedBy: null,

@@ -17,10 +17,10 @@ export const startServer = async (config: ServerConfig) => {
   // Demo accounts only ever on the embedded database (ADR 24); with DATABASE_URL there are none.
   const demo = embedded ? await seedDemo(services, config.dataDir) : [];
   // The analysis worker runs in the server unless CROWN_WORKER=off (then `pnpm crown worker` runs it).
-  const worker = config.runWorker ? startReportWorker(services.database.db, services.run as never, log) : null;
-  const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run as never, log) : null;
+  const worker = config.runWorker ? startReportWorker(services.database.db, services.run, log) : null;
+  const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
-  const chatWorker = startChatWorker(services.run as never, log);
+  const chatWorker = startChatWorker(services.run, log);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0") }, (info) => {
     const lines = [
       `Crown is running at ${config.publicUrl} (port ${info.port})`,

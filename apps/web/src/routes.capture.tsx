@@ -20,6 +20,7 @@ const Results = lazy(() => import("./reporting/Results.tsx"));
 const MyPatients = lazy(() => import("./practice/MyPatients.tsx"));
 const MyStaff = lazy(() => import("./practice/MyStaff.tsx"));
 const KioskSettings = lazy(() => import("./practice/KioskSettings.tsx"));
+const LinkRequests = lazy(() => import("./practice/LinkRequests.tsx"));
 const HelpCenter = lazy(() => import("./help/HelpCenter.tsx"));
 const Workflow = lazy(() => import("./help/Workflow.tsx"));
 const ReviewQueue = named(() => import("./consoles/Review.tsx"), "ReviewQueue");
@@ -49,6 +50,7 @@ export const captureAppRoutes: ReadonlyArray<CaptureRoute> = [
   { path: "/my-patients", element: <MyPatients />, audience: "provider" },
   { path: "/my-staff", element: <MyStaff />, audience: "provider" },
   { path: "/kiosk-settings", element: <KioskSettings />, audience: "capture" },
+  { path: "/link-requests", element: <LinkRequests />, audience: "invitee" },
   { path: "/help-center", element: <HelpCenter /> },
   { path: "/workflow", element: <Workflow /> },
   { path: "/review", element: <ReviewQueue />, audience: "reviewer" },

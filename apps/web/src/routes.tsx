@@ -1,12 +1,14 @@
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
 import { type Audience, isFor } from "./session/access.ts";
-import { homeFor, mustSignBaa } from "./session/home.ts";
+import { landingFor, mustSignBaa } from "./session/home.ts";
 import { useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
 import { RouteError } from "./ui/RouteError.tsx";
 import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
+import { isActive } from "@crown/core/accounts/lifecycle";
+import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
 
 const AppLayout = lazy(() => import("./ui/AppLayouts.tsx"));
 const FooterOnlyLayout = lazy(() => import("./ui/AppLayouts.tsx").then((m) => ({ default: m.FooterOnlyLayout })));
@@ -35,7 +37,9 @@ const NotAvailable = lazy(() => import("./pages/NotAvailable.tsx"));
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {
   const session = useSession();
-  if (session && session.status === "Active") return <Navigate to={homeFor(session)} replace />;
+  const location = useLocation();
+  // The same landing as the login's own: a return path (an e-mailed link) is not lost to the home page.
+  if (session && isActive(session)) return <Navigate to={landingFor(session, location.state)} replace />;
   return <>{children}</>;
 }
 
@@ -44,8 +48,8 @@ function RequireAuth({ children, restricted = true, audience }: { children: Reac
   const session = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
-  if (restricted && session.status !== "Active") {
-    return <Navigate to={session.step === "babyDetails" ? "/baby-details" : "/"} replace />;
+  if (restricted && !isActive(session)) {
+    return <Navigate to={needsBabyDetails(session.step) ? "/baby-details" : "/"} replace />;
   }
   // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
   if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;

@@ -2,6 +2,7 @@ import { Effect, Option } from "effect";
 import { Unauthenticated } from "../shared/errors.ts";
 import { now, Secrets } from "../shared/ports.ts";
 import { type Caller, Sessions, Users } from "./model.ts";
+import { isBlocked } from "./lifecycle.ts";
 
 /** Resolves a bearer token to its caller; every failure is the same 401. */
 export const authenticate = (token: string | null) =>
@@ -17,7 +18,7 @@ export const authenticate = (token: string | null) =>
     const idleExpired = session.idleTimeoutSeconds !== null && at.getTime() - session.lastSeenAt.getTime() > session.idleTimeoutSeconds * 1000;
     if (session.revokedAt !== null || session.expiresAt.getTime() <= at.getTime() || idleExpired) return yield* unauthenticated;
     const user = yield* (yield* Users).findById(session.userId);
-    if (Option.isNone(user) || user.value.status === "Blocked") return yield* unauthenticated;
+    if (Option.isNone(user) || isBlocked(user.value)) return yield* unauthenticated;
     // Touch at most once a minute: the idle limit is in minutes, and it spares a write per request.
     if (at.getTime() - session.lastSeenAt.getTime() > 60_000) yield* sessions.touch(session.id, at);
     return { user: user.value, session } satisfies Caller;

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { NotFound } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
-import type { AccountEvent } from "./lifecycle.ts";
+import { type AccountEvent, isBlocked } from "./lifecycle.ts";
 import { Sessions, Users } from "./model.ts";
 import { requireStatusAfter } from "./policy.ts";
 
@@ -14,7 +14,7 @@ export const changeStatus = (userId: string, event: AccountEvent, actorId: strin
         const user = yield* Effect.flatMap(users.findById(userId), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
         const status = yield* requireStatusAfter(user, event);
         yield* users.update(user.id, { status });
-        if (status === "Blocked") yield* (yield* Sessions).revokeAllForUser(user.id, yield* now);
+        if (isBlocked({ status })) yield* (yield* Sessions).revokeAllForUser(user.id, yield* now);
         yield* audit({ action: `account.${event.type.toLowerCase()}`, actorId, subjectId: user.id, details: { from: user.status, to: status } });
         return { ...user, status };
       }),

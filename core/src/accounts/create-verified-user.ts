@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { ValidationFailed } from "../shared/errors.ts";
 import { audit, now, PasswordHasher, Random, transaction } from "../shared/ports.ts";
-import type { UserType } from "./lifecycle.ts";
+import { type UserType, ACTIVE_STATUS } from "./lifecycle.ts";
 import { newUser, normaliseEmail, type User, Users } from "./model.ts";
 import { MESSAGES } from "./messages.ts";
 
@@ -15,7 +15,7 @@ export const createVerifiedUser = (fields: { email: string; password: string; ty
     const passwordHash = yield* (yield* PasswordHasher).hash(fields.password);
     const user: User = {
       ...newUser({ id: (yield* Random).identifier(), email, passwordHash, type: fields.type, firstName: fields.firstName, lastName: fields.lastName, phone: fields.phone ?? null, at }),
-      status: "Active",
+      status: ACTIVE_STATUS,
       emailVerifiedAt: at,
       // An operator vouches for the accounts it creates: a physician's practice is verified at once.
       practiceVerifiedAt: fields.type === "physician" ? at : null,

@@ -6,7 +6,7 @@ import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { OptionalText, Required, validate } from "../shared/validation.ts";
 import { type User, Users } from "./model.ts";
 import { changeStatus } from "./service.ts";
-import { USER_STATUSES, USER_TYPES } from "./lifecycle.ts";
+import { USER_STATUSES, USER_TYPES, isBlocked } from "./lifecycle.ts";
 
 /** The admin console's user directory: every account, searchable, with block and unblock. */
 
@@ -71,7 +71,7 @@ export const blockUser = (input: unknown) =>
   Effect.gen(function* () {
     const { caller, user } = yield* target(input);
     if (user.id === caller.user.id) return yield* ValidationFailed.field("identifier", DIRECTORY_MESSAGES.self);
-    if (user.status === "Blocked") return present(user);
+    if (isBlocked(user)) return present(user);
     const updated = yield* changeStatus(user.id, { type: "BLOCKED" }, caller.user.id).pipe(
       Effect.catchAll(() => ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlockable)),
     );
@@ -82,7 +82,7 @@ export const blockUser = (input: unknown) =>
 export const unblockUser = (input: unknown) =>
   Effect.gen(function* () {
     const { caller, user } = yield* target(input);
-    if (user.status !== "Blocked") return yield* ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlocked);
+    if (!isBlocked(user)) return yield* ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlocked);
     const updated = yield* changeStatus(user.id, { type: "UNBLOCKED" }, caller.user.id).pipe(
       Effect.catchAll(() => ValidationFailed.field("identifier", DIRECTORY_MESSAGES.notBlocked)),
     );

@@ -34,7 +34,7 @@ export const accountStatusMachine = setup({
 }).createMachine({
   id: "accountStatus",
   context: ({ input }) => input,
-  initial: "EmailVerificationRequired",
+  initial: "EmailVerificationRequired" satisfies UserStatus,
   states: {
     EmailVerificationRequired: {
       on: {
@@ -75,11 +75,24 @@ export const nextStatus = (current: UserStatus, context: AccountContext, event: 
   return next.value as UserStatus;
 };
 
-/** The working status: the account may use Crown. Named here so no other file spells a status (ADR 41). */
+// Each status other code needs by name, named here so no other file spells one (ADR 41, ADR 68).
+/** A new account (sign-up, invitation): the machine's initial status. */
+export const INITIAL_ACCOUNT_STATUS: UserStatus = "EmailVerificationRequired";
+/** The working status: the account may use Crown. */
 export const ACTIVE_STATUS = "Active" satisfies UserStatus;
-export const isActive = (user: { readonly status: UserStatus }) => user.status === ACTIVE_STATUS;
 /** Blocked by an admin: nothing works for the account until it is unblocked. */
-export const isBlocked = (user: { readonly status: UserStatus }) => user.status === "Blocked";
+export const BLOCKED_STATUS = "Blocked" satisfies UserStatus;
+/** An administrator must look at the account before it goes on (a 403 names this status). */
+export const WAITING_APPROVAL_STATUS = "WaitingApproval" satisfies UserStatus;
+
+type HasStatus = { readonly status: UserStatus };
+export const isActive = (user: HasStatus) => user.status === ACTIVE_STATUS;
+export const isBlocked = (user: HasStatus) => user.status === BLOCKED_STATUS;
+export const awaitsApproval = (user: HasStatus) => user.status === WAITING_APPROVAL_STATUS;
+/** The e-mail address is not verified yet (a new account, or an unblocked one that never verified). */
+export const awaitsEmailVerification = (user: HasStatus) => user.status === INITIAL_ACCOUNT_STATUS;
+/** A parent who has verified the e-mail but not registered a first baby yet. */
+export const awaitsFirstBaby = (user: HasStatus) => user.status === "AdditionalInformationRequired";
 
 /** What the machine reads of a stored account. */
 export interface AccountHolder {

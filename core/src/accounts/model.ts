@@ -1,7 +1,7 @@
 import { Context, Effect, Option } from "effect";
 import type { OutgoingMail } from "../shared/ports.ts";
 import type { RateRule } from "../shared/throttle.ts";
-import type { UserStatus, UserType } from "./lifecycle.ts";
+import { type UserStatus, type UserType, INITIAL_ACCOUNT_STATUS } from "./lifecycle.ts";
 import { DEFAULT_LANGUAGE, type Language } from "../shared/i18n.ts";
 
 /** An account as the domain sees it. `id` is the opaque identifier used on the wire. */
@@ -50,7 +50,7 @@ export const newUser = (fields: {
   email: normaliseEmail(fields.email),
   passwordHash: fields.passwordHash,
   type: fields.type,
-  status: "EmailVerificationRequired",
+  status: INITIAL_ACCOUNT_STATUS,
   firstName: fields.firstName,
   lastName: fields.lastName,
   phone: fields.phone,

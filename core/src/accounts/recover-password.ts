@@ -7,6 +7,7 @@ import { AccountsConfig, normaliseEmail, OneTimeTokens, Users } from "./model.ts
 import { MESSAGES } from "./messages.ts";
 import { EmailRequest } from "./schemas.ts";
 import { issueToken, send } from "./tokens.ts";
+import { isBlocked } from "./lifecycle.ts";
 
 /** Answers the same whether or not the address is known, so it reveals nothing. */
 export const recoverPassword = (input: unknown) =>
@@ -17,7 +18,7 @@ export const recoverPassword = (input: unknown) =>
     yield* throttle(`recover:addr:${yield* clientAddress}`, config.limits.mailPerAddress);
     yield* throttle(`recover:acct:${address}`, config.limits.mailPerAccount);
     const found = yield* (yield* Users).findByEmail(address);
-    const user = Option.filter(found, (u) => u.status !== "Blocked");
+    const user = Option.filter(found, (u) => !isBlocked(u));
     // Known or not, the same work: one transaction with an audit row and a token statement, one
     // queued mail; only the mail's words differ (no timing tells whether the address has an account).
     const at = yield* now;

@@ -8,6 +8,7 @@ import { sessionLifetime } from "./policy.ts";
 import { MESSAGES } from "./messages.ts";
 import { SignInRequest } from "./schemas.ts";
 import { awaitSignInTurn, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle.ts";
+import { awaitsEmailVerification, isBlocked } from "./lifecycle.ts";
 
 /** Opens a session and returns its token; only the token's digest is stored. */
 export const openSession = (user: User, options: { rememberMe: boolean; deviceType: string }) =>
@@ -60,10 +61,8 @@ export const signIn = (input: unknown) =>
     yield* clearSignInFailures(email, epoch, address);
 
     const user = found.value;
-    if (user.status === "EmailVerificationRequired") {
-      return yield* new Forbidden({ message: MESSAGES.emailNotVerified, status: "EmailVerificationRequired" });
-    }
-    if (user.status === "Blocked") return yield* new Forbidden({ message: MESSAGES.blocked, status: "Blocked" });
+    if (awaitsEmailVerification(user)) return yield* new Forbidden({ message: MESSAGES.emailNotVerified, status: user.status });
+    if (isBlocked(user)) return yield* new Forbidden({ message: MESSAGES.blocked, status: user.status });
     if (config.passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > config.passwordMaxAgeDays * 86_400_000) {
       return yield* new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" });
     }

@@ -3,6 +3,7 @@ import { audit, now } from "../shared/ports.ts";
 import { LiveEvents } from "../live/model.ts";
 import { CurrentUser, Sessions } from "./model.ts";
 import { MESSAGES } from "./messages.ts";
+import { awaitsApproval } from "./lifecycle.ts";
 
 export const signOut = Effect.gen(function* () {
   const { user, session } = yield* CurrentUser;
@@ -12,5 +13,5 @@ export const signOut = Effect.gen(function* () {
   if (Option.isSome(live)) yield* live.value.sessionEnded(session.id);
   yield* audit({ action: "account.sign_out", actorId: user.id, subjectId: user.id });
   // The spec's sign-out after a child submission that waits for an administrator.
-  return { message: user.status === "WaitingApproval" ? MESSAGES.signedOutWaitingApproval : MESSAGES.signedOut };
+  return { message: awaitsApproval(user) ? MESSAGES.signedOutWaitingApproval : MESSAGES.signedOut };
 });

@@ -10,6 +10,10 @@ export const UPLOAD_LIMITS = {
 
 export const VIDEO_EXTENSIONS = ["mp4", "mov"] as const;
 
+/** The media types of those formats: with the extensions, what a file picker offers (`accept`). */
+export const UPLOAD_MEDIA_TYPES = ["image/jpeg", "image/png", "video/mp4", "video/quicktime"] as const;
+export const UPLOAD_ACCEPT = [...UPLOAD_LIMITS.extensions.map((e) => `.${e}`), ...UPLOAD_MEDIA_TYPES].join(",");
+
 /** The spec's three messages for a selection that breaks a limit. */
 export const UPLOAD_RULE_MESSAGES = {
   tooMany: "You can select upto 20 files to upload",

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect";
 import { publish, publishToAll } from "../live/service.ts";
 import { NotFound, TooLarge, ValidationFailed } from "../shared/errors.ts";
+import { keepBlobs, putThenName } from "../shared/pending-blobs.ts";
 import { BlobStore, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
 import { type AuthorKind, type ChatAttachment, type ChatMessage, ChatMessages, type ChatSide, type Conversation, Conversations, sideOf } from "./model.ts";
 import { CHAT_LIMITS } from "./policy.ts";
@@ -13,32 +14,29 @@ import { CHAT_MESSAGES, type IncomingImage } from "./requests.ts";
  */
 
 /**
- * Checks the images like uploads (type by the bytes: PNG or JPEG only; at most 10 MB) and stores
- * them. Answers the attachments to record and a way to remove the blobs if the message fails.
+ * Checks the images like uploads (type by the bytes: PNG or JPEG only; at most 10 MB), before any is
+ * stored. Answers the attachments to record and the blobs to write for them.
  */
-const storeImages = (conversationId: string, messageId: string, images: ReadonlyArray<IncomingImage>, at: Date) =>
+const checkImages = (conversationId: string, messageId: string, images: ReadonlyArray<IncomingImage>, at: Date) =>
   Effect.gen(function* () {
     if (images.length > CHAT_LIMITS.imagesPerMessage) return yield* ValidationFailed.field("images", CHAT_MESSAGES.tooManyImages);
     const sniffer = yield* ContentSniffer;
     const random = yield* Random;
-    const checked: Array<{ image: IncomingImage; mime: string; ext: string }> = [];
+    const attachments: ChatAttachment[] = [];
+    const blobs: Array<{ key: string; body: Uint8Array; contentType: string }> = [];
     for (const image of images) {
       if (image.bytes.length > CHAT_LIMITS.imageMaxBytes) return yield* new TooLarge({ message: CHAT_MESSAGES.imageTooLarge });
       const kind = yield* sniffer.sniff(image.bytes.subarray(0, 4100));
       if (Option.isNone(kind) || (kind.value.mime !== "image/png" && kind.value.mime !== "image/jpeg")) {
         return yield* ValidationFailed.field("images", CHAT_MESSAGES.imageType);
       }
-      checked.push({ image, mime: kind.value.mime, ext: kind.value.ext });
-    }
-    const blobs = yield* BlobStore;
-    const stored: ChatAttachment[] = [];
-    for (const { image, mime, ext } of checked) {
+      const { mime, ext } = kind.value;
       const id = random.identifier();
       const blobKey = `chat/${conversationId}/${id}.${ext}`;
-      yield* blobs.put(blobKey, image.bytes, mime);
-      stored.push({ id, messageId, conversationId, blobKey, mime, size: image.bytes.length, fileName: image.fileName.slice(0, 200) || `image.${ext}`, createdAt: at });
+      blobs.push({ key: blobKey, body: image.bytes, contentType: mime });
+      attachments.push({ id, messageId, conversationId, blobKey, mime, size: image.bytes.length, fileName: image.fileName.slice(0, 200) || `image.${ext}`, createdAt: at });
     }
-    return { attachments: stored, discard: Effect.forEach(stored, (a) => blobs.remove(a.blobKey), { discard: true }) };
+    return { attachments, blobs };
   });
 
 /** Unread counts and live events after a message: the conversation's user and the whole team hear of it. */
@@ -77,15 +75,16 @@ export const writeInto = (
     const random = yield* Random;
     const at = yield* now;
     const messageId = random.identifier();
-    // The blobs go first (a message never names a missing file); they are removed if the message fails.
+    // The blobs go first (a message never names a missing file), pending until the message names them (ADR 0051).
     const pending = target.id;
-    const { attachments, discard } = yield* storeImages(pending, messageId, images, at);
+    const { attachments, blobs } = yield* checkImages(pending, messageId, images, at);
     const write = transaction(
       Effect.gen(function* () {
         const conversations = yield* Conversations;
         const locked = yield* conversations.lock(pending);
         const conversation = Option.getOrThrow(locked);
         const message: ChatMessage = { id: messageId, conversationId: conversation.id, authorKind: author.kind, authorId: author.id, text, attachments, createdAt: at, readAt: null, emailedAt: null };
+        yield* keepBlobs(blobs.map((b) => b.key));
         yield* (yield* ChatMessages).insert(message);
         // A customer writing again reopens a closed conversation; a support reply also counts as reading.
         const reopened = conversation.status === "closed" && author.kind !== "support";
@@ -97,7 +96,7 @@ export const writeInto = (
         return { conversation: updated, message };
       }),
     );
-    return yield* Effect.tapErrorCause(write, () => discard);
+    return yield* putThenName(blobs, write);
   });
 
 /** Marks the other side's messages read and, when that changed anything, sends the read receipt and new counts. */

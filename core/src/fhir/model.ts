@@ -17,20 +17,12 @@ export interface Reference {
   readonly display?: string;
 }
 
-/** The measuring model, named as the Observation's device. */
-export interface MeasuringDevice {
-  readonly name: string;
-  readonly version: string;
-}
-
-/** Where the API is and what measured: from the server's configuration and the model card. */
+/** Where the API is: from the server's configuration. */
 export interface FhirSettings {
   /** Absolute base of the FHIR API, e.g. `https://crown.example.org/fhir/R4` (bundles' fullUrl, paging links). */
   readonly baseUrl: string;
   /** Absolute base of the JSON API, e.g. `https://crown.example.org/api/v1/en` (the PDF's download address). */
   readonly apiUrl: string;
-  /** The head-contour model (models/head-contour/model.json); null when none is installed. */
-  readonly device: MeasuringDevice | null;
 }
 export class FhirConfig extends Context.Tag("crown/FhirConfig")<FhirConfig, FhirSettings>() {}
 

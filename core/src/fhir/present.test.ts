@@ -5,7 +5,8 @@ import { presentObservations, presentSearchSet, publishedStatus } from "./presen
 import type { PublishedRecord } from "./records.ts";
 
 const spread = (median: number) => ({ median, min: median - 0.5, max: median + 0.5, count: 3 });
-const record = (summary: Partial<Record<"ci" | "cvai" | "cva_mm", ReturnType<typeof spread> | null>>, version = 1): PublishedRecord =>
+type Figures = Partial<Record<"ci" | "cvai" | "cva_mm", ReturnType<typeof spread> | null>> & { models?: ReadonlyArray<{ name: string; version: string }> };
+const record = (summary: Figures, version = 1): PublishedRecord =>
   ({
     report: { id: "01REPORT000000000000000000", status: "published", reviewNote: null, submittedAt: new Date("2026-09-01T10:00:00Z"), createdAt: new Date("2026-09-01T09:00:00Z") },
     baby: aBaby({ id: "01BABY0000000000000000000", firstName: "Noa", lastName: "Rivera", createdBy: "x", parentId: null, physicianId: null, dateOfBirth: "2026-06-01" }),
@@ -16,27 +17,38 @@ const record = (summary: Partial<Record<"ci" | "cvai" | "cva_mm", ReturnType<typ
 
 describe("FHIR presentation of a published report", () => {
   test("a CVAI on a band's lower bound is in the higher band (as in the PDF), abnormal from level 2", () => {
-    const [, cvai] = presentObservations(record({ cvai: spread(3.5) }), null);
+    const [, cvai] = presentObservations(record({ cvai: spread(3.5) }));
     expect(cvai!.interpretation).toMatchObject([{ coding: [CODES.abnormal, { code: "cvai-level-2" }], text: "Level 2 (mild)" }]);
-    const [, normal] = presentObservations(record({ cvai: spread(3.49) }), null);
+    const [, normal] = presentObservations(record({ cvai: spread(3.49) }));
     expect(normal!.interpretation).toMatchObject([{ coding: [CODES.normal, { code: "cvai-level-1" }] }]);
   });
 
   test("a typical CI is normal; a measure not taken is there with a reason, never a made-up value", () => {
-    const [ci, , cva] = presentObservations(record({ ci: spread(82) }), { name: "m", version: "1.0.0" });
+    const [ci, , cva] = presentObservations(record({ ci: spread(82) }));
     expect(ci!.interpretation).toMatchObject([{ coding: [CODES.normal, { code: "ci-typical" }] }]);
     expect(ci!.valueQuantity).toEqual({ value: 82, unit: "1", system: "http://unitsofmeasure.org", code: "1" });
-    expect(ci!.device).toEqual({ display: "m 1.0.0" });
     expect(cva!.valueQuantity).toBeUndefined();
     expect(cva!.dataAbsentReason).toMatchObject({ coding: [CODES.notPerformed] });
     expect(cva!.interpretation).toBeUndefined();
     expect(MEASURES.map((m) => m.unit.code)).toEqual(["1", "1", "mm"]);
   });
 
+  test("the device is the model recorded when the photos were measured, and absent where that is unknown", () => {
+    const measuredBy = presentObservations(record({ ci: spread(82), models: [{ name: "Crown head-contour model", version: "0.4.0" }] }));
+    expect(measuredBy.map((o) => o.device)).toEqual(Array(3).fill({ display: "Crown head-contour model 0.4.0" }));
+    // Photos of one report measured by two models (re-analysed across an upgrade): both named.
+    const [mixed] = presentObservations(record({ ci: spread(82), models: [{ name: "m", version: "1" }, { name: "m", version: "2" }] }));
+    expect(mixed!.device).toEqual({ display: "m 1, m 2" });
+    // Published before models were recorded: no device, rather than the model installed today.
+    for (const old of [record({ ci: spread(82) }), record({ ci: spread(82), models: [] })]) {
+      expect(presentObservations(old).every((o) => !("device" in o))).toBe(true);
+    }
+  });
+
   test("version 1 is final, a republished version amended", () => {
     expect(publishedStatus(1)).toBe("final");
     expect(publishedStatus(2)).toBe("amended");
-    expect(presentObservations(record({}, 3), null)[0]!.status).toBe("amended");
+    expect(presentObservations(record({}, 3))[0]!.status).toBe("amended");
   });
 
   test("search pages link previous and next only where there is one", () => {

@@ -2,8 +2,9 @@ import type { User } from "../accounts/model.ts";
 import { bandOf, CI_BANDS, CVAI_BANDS, type SeverityBand } from "../measurement/bands.ts";
 import { type Baby, babyName } from "../onboarding/model.ts";
 import { displayName } from "../practice/access.ts";
+import { isPublished } from "../report/lifecycle.ts";
 import { bandCode, CODES, type Code, type Measure, MEASURES, SYSTEMS } from "./codes.ts";
-import type { MeasuringDevice, Reference, Resource } from "./model.ts";
+import type { Reference, Resource } from "./model.ts";
 import type { PublishedPdf, PublishedRecord } from "./records.ts";
 
 /**
@@ -66,10 +67,17 @@ const bandsOf = (measure: Measure) =>
       ? { kind: "cvai" as const, bands: CVAI_BANDS as readonly SeverityBand[], normal: (b: SeverityBand) => b === CVAI_BANDS[0] }
       : null;
 
-const deviceRef = (device: MeasuringDevice | null) => (device ? { device: { display: `${device.name} ${device.version}` } } : {});
+/**
+ * The model(s) that measured the counted photos, as recorded when they measured (ADR 0066) — never
+ * the model installed now. Omitted where that is unknown (photos measured before it was recorded).
+ */
+const deviceRef = (record: PublishedRecord) => {
+  const models = record.version.summary.models ?? [];
+  return models.length > 0 ? { device: { display: models.map((m) => `${m.name} ${m.version}`).join(", ") } } : {};
+};
 
 /** One Observation per measure of the version's printed figures (the median of the counted photos). */
-export const presentObservations = (record: PublishedRecord, device: MeasuringDevice | null): ReadonlyArray<Resource> =>
+export const presentObservations = (record: PublishedRecord): ReadonlyArray<Resource> =>
   MEASURES.map((measure) => {
     const spread = record.version.summary[measure.key];
     const table = bandsOf(measure);
@@ -93,7 +101,7 @@ export const presentObservations = (record: PublishedRecord, device: MeasuringDe
         : {}),
       ...(spread ? { note: [{ text: `Median of ${spread.count} counted photo${spread.count === 1 ? "" : "s"} (${spread.min} to ${spread.max})` }] } : {}),
       method: concept(CODES.method),
-      ...deviceRef(device),
+      ...deviceRef(record),
       ...(table ? { referenceRange: referenceRanges(measure, table.bands, table.normal) } : {}),
     };
   });
@@ -105,7 +113,7 @@ export const pdfUrl = (apiUrl: string, reportId: string, relation: string) =>
 export const presentDiagnosticReport = (record: PublishedRecord, pdf: PublishedPdf, url: string, options: { data?: string } = {}): Resource => {
   const reviewer = record.reviewer ? [practitionerRef(record.reviewer)] : [];
   // The note as published: while a report is back in review, its draft note is nobody's to export.
-  const note = record.report.status === "published" ? record.report.reviewNote : null;
+  const note = isPublished(record.report.status) ? record.report.reviewNote : null;
   return {
     resourceType: "DiagnosticReport",
     id: record.report.id,

@@ -2,7 +2,6 @@ import { Effect } from "effect";
 import { auditReportReads, READ_AUDIT } from "../report/read-audit.ts";
 import { NotFound } from "../shared/errors.ts";
 import { MEASURES } from "./codes.ts";
-import { FhirConfig } from "./model.ts";
 import { publishedRecord } from "./records.ts";
 import { observationId, presentObservations } from "./present.ts";
 
@@ -15,7 +14,7 @@ export const readObservation = (id: string) =>
     if (!measure) return yield* observationNotFound();
     const reportId = id.slice(0, -(measure.slug.length + 1));
     const { caller, record } = yield* Effect.catchTag(publishedRecord(reportId), "NotFound", observationNotFound);
-    const observation = presentObservations(record, (yield* FhirConfig).device).find((o) => o.id === observationId(reportId, measure));
+    const observation = presentObservations(record).find((o) => o.id === observationId(reportId, measure));
     if (!observation) return yield* observationNotFound();
     yield* auditReportReads(READ_AUDIT.viewed, caller, [record.report], { fhir: "Observation", measure: measure.slug });
     return observation;

@@ -18,5 +18,5 @@ export const reportDocument = (reportId: string) =>
     const data = (yield* AttachmentEncoder).base64(pdf.bytes);
     const report = presentDiagnosticReport(record, pdf, pdfUrl(settings.apiUrl, record.report.id, relation), { data });
     yield* auditReportReads(READ_AUDIT.viewed, caller, [record.report], { fhir: "document", version: record.version.version });
-    return presentDocument(settings.baseUrl, record, report, presentObservations(record, settings.device), yield* now);
+    return presentDocument(settings.baseUrl, record, report, presentObservations(record), yield* now);
   });

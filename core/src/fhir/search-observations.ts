@@ -87,7 +87,7 @@ export const searchObservations = (query: ReadonlyArray<readonly [string, string
     const records = yield* babyRecords(caller, baby);
     const time = (o: Resource) => new Date(o.effectiveDateTime as string).getTime();
     const matches = records
-      .flatMap((record) => presentObservations(record, settings.device).map((observation) => ({ record, observation })))
+      .flatMap((record) => presentObservations(record).map((observation) => ({ record, observation })))
       .filter(({ observation }) => search.measures.length === 0 || search.measures.some((m) => (observation.code as { coding: { code: string }[] }).coding[0]!.code === m.code.code))
       .filter(({ observation }) => search.dates.every((inRange) => inRange(time(observation))))
       // Stable: equal times keep the measures' order.

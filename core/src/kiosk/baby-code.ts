@@ -1,6 +1,6 @@
 import { Context, Effect, Option } from "effect";
 import { Babies } from "../onboarding/model.ts";
-import { presentPatient } from "../practice/service.ts";
+import { presentPatient } from "../practice/present.ts";
 import { capturableBaby } from "../report/access.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, Random, Secrets } from "../shared/ports.ts";

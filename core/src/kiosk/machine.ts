@@ -95,16 +95,6 @@ export type KioskEvent =
   | { type: "NETWORK_UP" }
   | { type: "FINISH" };
 
-const wiped = {
-  staff: null,
-  session: null,
-  patient: null,
-  shots: [] as ReadonlyArray<KioskShot>,
-  queue: [] as ReadonlyArray<KioskShot>,
-  upload: null,
-  error: null,
-} satisfies Partial<KioskContext>;
-
 const patientWiped = {
   patient: null,
   shots: [] as ReadonlyArray<KioskShot>,
@@ -112,6 +102,9 @@ const patientWiped = {
   upload: null,
   error: null,
 } satisfies Partial<KioskContext>;
+
+/** The session's end wipes the patient's data and who was signed in. */
+const wiped = { ...patientWiped, staff: null, session: null } satisfies Partial<KioskContext>;
 
 /** The minimum good shots for the staff member signed in (capture/rules.ts, as on the portal). */
 export const kioskMinimumShots = (context: Pick<KioskContext, "staff">) => minGoodShots(context.staff?.role);
@@ -242,3 +235,6 @@ export const kioskMachine = setup({
 });
 
 export type KioskState = "starting" | "unpaired" | "idle" | "signedIn" | "patientChosen" | "capturing" | "reviewing" | "uploading" | "done" | "revoked";
+
+/** Paired and not revoked: the tablet reports to the server (the heartbeat) in every state but these. */
+export const reachesServer = (state: KioskState) => state !== "starting" && state !== "unpaired" && state !== "revoked";

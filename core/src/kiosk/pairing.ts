@@ -1,8 +1,10 @@
 import { Effect, Option } from "effect";
+import { delegationActs } from "../practice/consent.ts";
 import { Users } from "../accounts/model.ts";
 import { isActive } from "../accounts/lifecycle.ts";
 import { displayName } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
+import { STAFF_TYPES } from "../onboarding/schemas.ts";
 import { Forbidden, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, Random, Secrets, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
@@ -59,12 +61,14 @@ export const authenticateDevice = (credential: string | null) =>
 export const deviceStatus = (credential: string | null) =>
   Effect.map(authenticateDevice(credential), (device) => ({ identifier: device.id, status: "paired" as const }));
 
-/** Who may sign in on this device: the physician and their live staff, those who have set a PIN. */
+/** Who may sign in on this device: the physician and their staff who accepted, those who have set a PIN. */
 export const practiceStaff = (physicianId: string) =>
   Effect.gen(function* () {
     const physician = yield* (yield* Users).findById(physicianId);
-    const staff = yield* (yield* Delegations).listStaff(physicianId, ["nurse", "office_admin"], { page: 1, perPage: 100 });
-    const people = [...(Option.isSome(physician) ? [physician.value] : []), ...staff.data.map((m) => m.user)].filter(isActive);
+    const staff = yield* (yield* Delegations).listStaff(physicianId, STAFF_TYPES, { page: 1, perPage: 100 });
+    // An offer not yet accepted (ADR 56) names nobody on the tablet.
+    const acting = staff.data.filter((m) => delegationActs(m.delegation)).map((m) => m.user);
+    const people = [...(Option.isSome(physician) ? [physician.value] : []), ...acting].filter(isActive);
     const withPin = new Set(yield* (yield* KioskPins).withPin(people.map((u) => u.id)));
     return people.filter((u) => withPin.has(u.id));
   });

@@ -11,9 +11,17 @@ export interface HeadContourOutputs {
   readonly viewQuality?: Float32Array;
 }
 
+/** Which model measured: its name and its card's version, recorded with each measurement (ADR 0066). */
+export interface MeasuringModel {
+  readonly name: string;
+  readonly version: string;
+}
+
 export interface HeadContourModel {
   /** `input` is float32 NCHW [n, 3, size, size], RGB in [0, 1], letterboxed with padding 0. */
   run(input: Float32Array, n: number): Promise<HeadContourOutputs>;
+  /** Who this model is, when its card says (absent: its measurements record no model). */
+  readonly identity?: MeasuringModel;
 }
 
 export const HeadContourModel = Context.GenericTag<HeadContourModel>("crown/HeadContourModel");

@@ -8,6 +8,10 @@ export const NOTIFICATION_KINDS = [
   "patient_added",
   "report_published",
   "recapture_requested",
+  /** A practice asks an existing account's consent to link (ADR 56); the subject is the request. */
+  "link_requested",
+  /** The invitee declined a practice's request; the subject is the request. */
+  "link_declined",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -8,6 +8,7 @@ import { audit, now, transaction } from "../shared/ports.ts";
 import { factsOf, onboardingFlags } from "./lifecycle.ts";
 import { freshCaller, step } from "./policy.ts";
 import { AcceptDisclaimerRequest, validateForm } from "./schemas.ts";
+import { awaitsApproval } from "../accounts/lifecycle.ts";
 
 /** The first-login disclaimer; accepting it again answers the flags as they are. */
 export const acceptDisclaimer = (input: unknown) =>
@@ -17,8 +18,8 @@ export const acceptDisclaimer = (input: unknown) =>
     if (user.disclaimerAcceptedAt !== null) return onboardingFlags(factsOf(user));
     const next = step(user, { type: "DISCLAIMER_ACCEPTED" });
     if (next === null) {
-      return yield* user.status === "WaitingApproval"
-        ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" })
+      return yield* awaitsApproval(user)
+        ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: user.status })
         : new Conflict({ message: fill(STATUS_MESSAGES.disclaimerRefused, { status: user.status }) });
     }
     const at = yield* now;

@@ -26,51 +26,5 @@ export const rejectedMail = (to: string, firstName: string, reason: string | nul
   });
 };
 
-export const staffInvitationMail = (to: string, physicianName: string, staffType: string, url: string, ttlDays: number, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  return composeIn(language, {
-    to,
-    subject: t("staffSubject", { physician: physicianName }),
-    greeting: greeting(language, null),
-    paragraphs: [t(staffType === "office_admin" ? "staffAsOfficeAdmin" : "staffAsNurse", { physician: physicianName }), t("setPassword", { days: ttlDays })],
-    action: { label: t("setPasswordAction"), url },
-  });
-};
-
-export const staffAddedMail = (to: string, firstName: string, physicianName: string, signInUrl: string, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  return composeIn(language, {
-    to,
-    subject: t("staffAddedSubject", { physician: physicianName }),
-    greeting: greeting(language, firstName),
-    paragraphs: [t("staffAdded", { physician: physicianName })],
-    action: { label: mailText(language, "common")("signIn"), url: signInUrl },
-  });
-};
-
-export const caregiverInvitationMail = (to: string, physicianName: string, babyName: string, url: string, ttlDays: number, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const names = { physician: physicianName, baby: babyName };
-  return composeIn(language, {
-    to,
-    subject: t("caregiverSubject", names),
-    greeting: greeting(language, null),
-    paragraphs: [t("caregiverRegistered", names), t("caregiverOpen"), t("caregiverExpires", { days: ttlDays })],
-    action: { label: t("setPasswordAction"), url },
-  });
-};
-
-export const patientLinkedMail = (to: string, firstName: string, physicianName: string, babyName: string, signInUrl: string, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const names = { physician: physicianName, baby: babyName };
-  return composeIn(language, {
-    to,
-    subject: t("linkedSubject", names),
-    greeting: greeting(language, firstName),
-    paragraphs: [t("linked", names)],
-    action: { label: mailText(language, "common")("signIn"), url: signInUrl },
-  });
-};
-
 export const invitationAcceptedMail = (to: string, firstName: string, text: string, signInUrl: string): OutgoingMail =>
   composeMail({ to, subject: "Your Crown invitation was accepted", greeting: greeting("en", firstName), paragraphs: [text], action: { label: "Sign in", url: signInUrl } });

@@ -9,6 +9,7 @@ import { AuditLog, Mailer, type OutgoingMail, Random, Transactor } from "../shar
 import { Sessions } from "../accounts/model.ts";
 import { invitationAcceptedMail } from "./emails.ts";
 import { Babies, babyName } from "./model.ts";
+import { awaitsFirstBaby } from "../accounts/lifecycle.ts";
 
 /**
  * What onboarding does when an invited person accepts (inside the acceptance's transaction):
@@ -23,7 +24,7 @@ export const invitationAccepted = (user: User) =>
     const name = displayName(user) || user.email;
     if (user.type === "parent") {
       const babies = yield* (yield* Babies).listByParent(user.id);
-      if (user.status === "AdditionalInformationRequired" && babies.some((b) => b.physicianId !== null)) {
+      if (awaitsFirstBaby(user) && babies.some((b) => b.physicianId !== null)) {
         yield* changeStatus(user.id, { type: "FIRST_BABY_REGISTERED", needsApproval: false }, user.id);
       }
       for (const baby of babies) {

@@ -155,6 +155,16 @@ const snapshotOf = (facts: OnboardingFacts) => initialTransition(onboardingMachi
 /** The step the stored facts call for. */
 export const onboardingStep = (facts: OnboardingFacts): OnboardingStep => snapshotOf(facts).value as OnboardingStep;
 
+// The steps other code routes by, as predicates, so no other file spells a step (ADR 41, ADR 68).
+/** A parent registers a first baby next. */
+export const needsBabyDetails = (step: OnboardingStep) => step === "babyDetails";
+/** An administrator must approve the account before it goes on. */
+export const waitsForApproval = (step: OnboardingStep) => step === "waitingApproval";
+/** A physician signs the BAA next (nothing of the practice works before). */
+export const baaDue = (step: OnboardingStep) => step === "baa";
+/** The cap quiz is due next. */
+export const quizDue = (step: OnboardingStep) => step === "quiz";
+
 /** Verified and not closed: the account may keep what it told during onboarding (its babies) up to date. */
 export const onboardingOpen = (facts: OnboardingFacts): boolean => {
   const step = onboardingStep(facts);

@@ -5,12 +5,13 @@ import { pageOf } from "../notifications/service.ts";
 import { requireAdmin } from "./approvals.ts";
 import { Babies } from "./model.ts";
 import { presentBabies } from "./present.ts";
+import { WAITING_APPROVAL_STATUS } from "../accounts/lifecycle.ts";
 
 /** The accounts waiting for an administrator, oldest first, with a parent's babies. */
 export const listPendingApprovals = (page: number, perPage = 10) =>
   Effect.gen(function* () {
     yield* requireAdmin;
-    const pending = [...(yield* (yield* Users).listByStatus("WaitingApproval"))].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    const pending = [...(yield* (yield* Users).listByStatus(WAITING_APPROVAL_STATUS))].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     const slice = pending.slice((page - 1) * perPage, page * perPage);
     const data = [];
     for (const user of slice) {

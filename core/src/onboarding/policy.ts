@@ -7,6 +7,7 @@ import { latestToday } from "./dates.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent } from "./lifecycle.ts";
 import { type Baby, NO_PHYSICIAN, NO_PHYSICIAN_NAME } from "./model.ts";
 import { type BabyRequest, FORM_MESSAGES } from "./schemas.ts";
+import { isActive } from "../accounts/lifecycle.ts";
 
 export const today = Effect.map(now, latestToday);
 
@@ -18,7 +19,7 @@ export const resolvePhysician = (identifier: string) =>
     if (isNoPhysician(identifier)) return null;
     const found = yield* (yield* Users).findById(identifier);
     // A practice still being verified is not in the search, and cannot be chosen by its identifier either (ADR 25).
-    if (Option.isNone(found) || found.value.status !== "Active" || !practiceVerified(found.value)) {
+    if (Option.isNone(found) || !isActive(found.value) || !practiceVerified(found.value)) {
       return yield* ValidationFailed.field("physician_identifier", FORM_MESSAGES.providerMissing);
     }
     return found.value;

@@ -4,6 +4,7 @@ import { physicianName } from "../practice/access.ts";
 import { Delegations } from "../practice/model.ts";
 import { factsOf, onboardingFlags } from "./lifecycle.ts";
 import { Babies, type Baby, babyName, NO_PHYSICIAN } from "./model.ts";
+import { isBlocked } from "../accounts/lifecycle.ts";
 
 export interface PhysicianRef {
   readonly identifier: string;
@@ -63,7 +64,7 @@ export const physiciansOfStaff = (staff: User) =>
     const physicians = yield* physiciansById(delegations.map((d) => d.physicianId));
     return delegations.flatMap((d) => {
       const physician = physicians.get(d.physicianId);
-      return physician && physician.status !== "Blocked" ? [{ ...physicianRef(physician), first_name: physician.firstName, last_name: physician.lastName, staff_type: d.staffType }] : [];
+      return physician && !isBlocked(physician) ? [{ ...physicianRef(physician), first_name: physician.firstName, last_name: physician.lastName, staff_type: d.staffType }] : [];
     });
   });
 

@@ -4,12 +4,13 @@ import { changeStatus } from "../accounts/change-status.ts";
 import { ACCESS_MESSAGES, requireActive, requireType } from "../practice/access.ts";
 import { Forbidden } from "../shared/errors.ts";
 import { audit, now, Random, transaction } from "../shared/ports.ts";
-import { factsOf, onboardingCan, onboardingStep } from "./lifecycle.ts";
+import { factsOf, needsBabyDetails, onboardingCan, onboardingStep } from "./lifecycle.ts";
 import { MESSAGES } from "./messages.ts";
 import { Babies } from "./model.ts";
 import { babyFromRequest, blanksAsAbsent, resolvePhysician, today } from "./policy.ts";
 import { presentBaby } from "./present.ts";
 import { BabyRequest, validateForm } from "./schemas.ts";
+import { awaitsApproval, isActive } from "../accounts/lifecycle.ts";
 
 /**
  * The first baby of a parent (also any later one: a parent who is Active already simply adds it).
@@ -29,15 +30,13 @@ export const registerBaby = (input: unknown) =>
         const needsApproval = physician === null;
         // Onboarding says whether this is the first baby; the account machine alone moves the status.
         const first = onboardingCan(factsOf(user), { type: "FIRST_BABY_REGISTERED", needsApproval });
-        if (!first && user.status === "WaitingApproval") {
-          return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" });
-        }
-        if (!first && user.status !== "Active") return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: user.status });
+        if (!first && awaitsApproval(user)) return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: user.status });
+        if (!first && !isActive(user)) return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: user.status });
         const baby = babyFromRequest(request, { id, parent: user, physician, at });
         yield* (yield* Babies).insert(baby);
         const status = first ? (yield* changeStatus(user.id, { type: "FIRST_BABY_REGISTERED", needsApproval }, user.id)).status : user.status;
         yield* audit({ action: "baby.registered", actorId: user.id, subjectId: baby.id, details: { first, physician: physician?.id ?? null } });
-        const message = status === "WaitingApproval" ? MESSAGES.waitingApproval : first ? MESSAGES.babyRegistered : MESSAGES.childAdded;
+        const message = awaitsApproval({ status }) ? MESSAGES.waitingApproval : first ? MESSAGES.babyRegistered : MESSAGES.childAdded;
         // The step the portal routes by next (api-contract.md's fields unchanged; `step` is added).
         const next = onboardingStep(factsOf({ ...user, status }));
         return { message, results: { parent_status: status, step: next, baby: presentBaby(baby, physician) } };
@@ -49,7 +48,8 @@ export const registerBaby = (input: unknown) =>
 export const addBaby = (input: unknown) =>
   Effect.gen(function* () {
     const { user } = yield* CurrentUser;
-    if (user.type === "parent" && onboardingStep(factsOf(user)) === "babyDetails") return yield* registerBaby(input);
-    yield* requireActive("parent");
-    return yield* registerBaby(input);
+    if (!(user.type === "parent" && needsBabyDetails(onboardingStep(factsOf(user))))) yield* requireActive("parent");
+    const { results } = yield* registerBaby(input);
+    // `/user/add-baby` answers "child added", even for a first baby, unless the account now waits for approval.
+    return { message: awaitsApproval({ status: results.parent_status }) ? MESSAGES.waitingApproval : MESSAGES.childAdded, results };
   });

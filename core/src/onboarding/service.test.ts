@@ -4,7 +4,7 @@ import type { Caller, User } from "../accounts/model.ts";
 import { resetPassword } from "../accounts/service.ts";
 import { Notifications } from "../notifications/model.ts";
 import { countUnread, reminders } from "../notifications/service.ts";
-import { addPatient, addStaff } from "../practice/service.ts";
+import { acceptLinkRequest, addPatient, addStaff, declineLinkRequest, myLinkRequests } from "../practice/service.ts";
 import { Mailer } from "../shared/ports.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { anAccount, callerIn } from "../testing/accounts.ts";
@@ -46,14 +46,18 @@ describe("onboarding use cases (in-memory world)", () => {
     expect(world.users.get(other.id)!.status).toBe("Active");
   });
 
-  it("a patient whose caregiver already has an account joins it at once, with a notification and an e-mail", async () => {
+  it("a patient whose caregiver already has an account joins it only when the parent accepts (ADR 56)", async () => {
     const { world, ob, make, as } = await setup();
     const doctor = await make("physician", "doc");
     const parent = await make("parent", "mum");
     const added = await ob.runAs(as(doctor), addPatient({ first_name: "Ivy", last_name: "Test", date_of_birth: "2026-05-01", gender: "female", email: "MUM@example.com" }));
-    expect([...ob.babies.values()].find((b) => b.id === added.identifier)?.parentId).toBe(parent.id);
+    expect([...ob.babies.values()].find((b) => b.id === added.identifier)?.parentId).toBeNull();
     expect(await ob.runAs(as(parent), countUnread)).toEqual({ count: 1 });
-    expect(world.lastMailTo(parent.email)?.subject).toContain("added Ivy Test");
+    expect(world.lastMailTo(parent.email)?.subject).toBe("Dr. doc Test asks to add a patient to your Crown account");
+    const { data } = await ob.runAs(as(parent), myLinkRequests);
+    expect(data).toMatchObject([{ kind: "patient", baby: { identifier: added.identifier, name: "Ivy Test" } }]);
+    await ob.runAs(as(parent), acceptLinkRequest({ identifier: data[0]!.identifier, kind: "patient" }));
+    expect([...ob.babies.values()].find((b) => b.id === added.identifier)?.parentId).toBe(parent.id);
     // A physician's e-mail cannot be a caregiver's: the patient is added unlinked, with the same answer as for any address.
     const mails = world.mails.length;
     const unlinked = await ob.runAs(as(doctor), addPatient({ first_name: "X", last_name: "Y", date_of_birth: "2026-05-01", gender: "female", email: doctor.email }));
@@ -62,7 +66,9 @@ describe("onboarding use cases (in-memory world)", () => {
     expect(shape(unlinked)).toEqual(shape(fresh));
     expect(shape(added)).toEqual({ ...shape(fresh), first_name: "Ivy", last_name: "Test", name: expect.any(String) });
     expect([...ob.babies.values()].find((b) => b.id === unlinked.identifier)?.parentId).toBeNull();
-    expect(world.mails.length).toBe(mails + 1); // only the new address's invitation
+    // The new address's invitation, and to the physician's address a notice that nothing was added (one e-mail per add: no timing oracle).
+    expect(world.mails.length).toBe(mails + 2);
+    expect(world.lastMailTo(doctor.email)?.subject).toBe("Dr. doc Test used your e-mail address on Crown");
   });
 
   it("an invited caregiver sets a password from the link and is Active with the baby; the physician is told", async () => {
@@ -81,7 +87,7 @@ describe("onboarding use cases (in-memory world)", () => {
     expect(Exit.isFailure(await world.exit(Effect.provide(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123" }), ob.layer)))).toBe(true);
   });
 
-  it("an existing staff member added by a second physician is told in the bell and by e-mail, not invited again", async () => {
+  it("an existing staff member added by two physicians is asked in the bell and by e-mail, not invited, and acts for neither before accepting", async () => {
     const { world, ob, make, as } = await setup();
     const first = await make("physician", "first");
     const second = await make("physician", "second");
@@ -89,10 +95,18 @@ describe("onboarding use cases (in-memory world)", () => {
     await ob.runAs(as(first), addStaff({ email: nurse.email }));
     await ob.runAs(as(second), addStaff({ email: nurse.email, type: "office_admin" }));
     expect(world.mailsTo(nurse.email).map((m) => m.subject)).toEqual([
-      "You can now act for Dr. first Test on Crown",
-      "You can now act for Dr. second Test on Crown",
+      "Dr. first Test asks you to join their staff on Crown",
+      "Dr. second Test asks you to join their staff on Crown",
     ]);
     expect(await ob.runAs(as(nurse), countUnread)).toEqual({ count: 2 });
+    expect([...ob.delegations.values()].every((d) => d.acceptedAt === null)).toBe(true);
+    const { data } = await ob.runAs(as(nurse), myLinkRequests);
+    expect(data.map((r) => r.staff_type)).toEqual(["nurse", "office_admin"]);
+    await ob.runAs(as(nurse), acceptLinkRequest({ identifier: data[0]!.identifier, kind: "staff" }));
+    await ob.runAs(as(nurse), declineLinkRequest({ identifier: data[1]!.identifier, kind: "staff" }));
+    const byPhysician = new Map([...ob.delegations.values()].map((d) => [d.physicianId, d]));
+    expect(byPhysician.get(first.id)).toMatchObject({ acceptedAt: expect.any(Date), endedAt: null });
+    expect(byPhysician.get(second.id)).toMatchObject({ acceptedAt: null, endedAt: expect.any(Date), endedBy: nurse.id });
   });
 
   it("the provider search finds active physicians by any part of the name, then offers 'No Physician'", async () => {

@@ -5,6 +5,7 @@
  */
 export { MESSAGES } from "./messages.ts";
 export { type PhysicianRef, physicianRef, type PresentedBaby, presentBaby, presentBabies, physiciansById, physiciansOfStaff, sessionExtras } from "./present.ts";
+export { type AccountProfile, type ProfileAnswer, profileAnswer, type SignInAnswer, signInAnswer } from "./session-answers.ts";
 export { resolvePhysician } from "./policy.ts";
 export { addBaby, registerBaby } from "./register-baby.ts";
 export { updateBaby } from "./update-baby.ts";

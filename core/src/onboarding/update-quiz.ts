@@ -9,6 +9,7 @@ import { type QuizMode, QuizAttempts } from "./model.ts";
 import { blanksAsAbsent, freshCaller, step } from "./policy.ts";
 import { gradeQuiz, QuizAnswerKey } from "./quiz.ts";
 import { UpdateQuizRequest, validateForm } from "./schemas.ts";
+import { awaitsApproval } from "../accounts/lifecycle.ts";
 
 /**
  * Grades and records a quiz: the server scores the client's answers against the pool's key, so a
@@ -25,8 +26,8 @@ export const updateQuiz = (input: unknown) =>
     const user = yield* freshCaller;
     const next = step(user, { type: grade.passed ? "QUIZ_PASSED" : "QUIZ_FAILED", mode });
     if (next === null) {
-      return yield* user.status === "WaitingApproval"
-        ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" })
+      return yield* awaitsApproval(user)
+        ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: user.status })
         : new Forbidden({ message: ACCESS_MESSAGES.notAllowed });
     }
     const at = yield* now;

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { type Caller, CurrentUser, type User, Users } from "../accounts/model.ts";
-import type { UserType } from "../accounts/lifecycle.ts";
+import { awaitsApproval, isActive, isBlocked, type UserType } from "../accounts/lifecycle.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { type Delegation, Delegations } from "./model.ts";
 import { practiceVerified, requireVerifiedPractice } from "./verification.ts";
@@ -28,10 +28,8 @@ export const requireActive = (...types: ReadonlyArray<UserType>) =>
   Effect.gen(function* () {
     const caller = yield* CurrentUser;
     if (!types.includes(caller.user.type)) return yield* new Forbidden({ message: ACCESS_MESSAGES.notAllowed });
-    if (caller.user.status === "WaitingApproval") {
-      return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: "WaitingApproval" });
-    }
-    if (caller.user.status !== "Active") return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: caller.user.status });
+    if (awaitsApproval(caller.user)) return yield* new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: caller.user.status });
+    if (!isActive(caller.user)) return yield* new Forbidden({ message: ACCESS_MESSAGES.notActive, status: caller.user.status });
     if (baaPending(caller.user)) return yield* new Forbidden({ message: ACCESS_MESSAGES.baaRequired, status: BAA_REQUIRED_STATUS });
     return caller;
   });
@@ -74,7 +72,7 @@ export const actingPhysician = (request: { physician_identifier?: string | undef
     const delegation = yield* (yield* Delegations).findActive(named, caller.user.id);
     if (Option.isNone(delegation)) return yield* NotFound.of("Physician");
     const physician = yield* (yield* Users).findById(named);
-    if (Option.isNone(physician) || !practiceVerified(physician.value) || physician.value.status === "Blocked") {
+    if (Option.isNone(physician) || !practiceVerified(physician.value) || isBlocked(physician.value)) {
       return yield* NotFound.of("Physician");
     }
     if (baaPending(physician.value)) return yield* new Forbidden({ message: ACCESS_MESSAGES.practiceBaaRequired, status: BAA_REQUIRED_STATUS });

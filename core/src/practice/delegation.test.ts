@@ -5,7 +5,7 @@ import type { Caller, User } from "../accounts/model.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { anAccount, callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
-import { addPatient, addStaff, listPatients, listStaff, removeStaff, updatePatient } from "./service.ts";
+import { acceptLinkRequest, addPatient, addStaff, listPatients, listStaff, removeStaff, updatePatient } from "./service.ts";
 
 const setup = async () => {
   const world = makeTestWorld();
@@ -53,6 +53,11 @@ describe("delegation", () => {
           // The physician adds; adding someone already on the staff is refused.
           const exit = await ob.exitAs(as(physician), addStaff({ email: member.email, type: "nurse" }));
           expect(Exit.isSuccess(exit)).toBe(!live.has(key(command.staff, command.physician)));
+          if (Exit.isSuccess(exit)) {
+            // An existing staff account acts for the practice once it accepts the offer (ADR 56).
+            const offer = [...ob.delegations.values()].find((d) => d.physicianId === physician.id && d.staffId === member.id && d.endedAt === null)!;
+            await ob.runAs(as(member), acceptLinkRequest({ identifier: offer.id, kind: "staff" }));
+          }
           live.add(key(command.staff, command.physician));
         } else if (command.kind === "remove") {
           const exit = await ob.exitAs(as(physician), removeStaff({ staff_identifier: member.id }));
@@ -96,6 +101,8 @@ describe("delegation", () => {
   it("a staff member cannot reach another physician's patient by naming its own physician", async () => {
     const { ob, physicians, staff, as, patients } = await setup();
     await ob.runAs(as(physicians[0]!), addStaff({ email: staff[0]!.email }));
+    const offer = [...ob.delegations.values()].find((d) => d.staffId === staff[0]!.id)!;
+    await ob.runAs(as(staff[0]!), acceptLinkRequest({ identifier: offer.id, kind: "staff" }));
     const exit = await ob.exitAs(
       as(staff[0]!),
       updatePatient({ physician_identifier: physicians[0]!.id, identifier: patients[1]!, first_name: "X", last_name: "Y", date_of_birth: "2025-12-01", gender: "female" }),

@@ -2,6 +2,7 @@ import { Context, Effect, Option } from "effect";
 import type { User } from "../accounts/model.ts";
 import type { PageOf, PageRequest } from "../onboarding/model.ts";
 import type { StaffType } from "../onboarding/schemas.ts";
+import type { ConsentStatus } from "./consent.ts";
 
 /**
  * A delegation lets one staff member act for one physician. A staff member may hold several;
@@ -14,6 +15,11 @@ export interface Delegation {
   readonly staffType: StaffType;
   readonly createdBy: string;
   readonly createdAt: Date;
+  /**
+   * When the staff member accepted: null while an existing account has not answered the practice's
+   * offer (ADR 56). Only an accepted, live delegation lets anyone act; an invitee's is accepted when made.
+   */
+  readonly acceptedAt: Date | null;
   readonly endedAt: Date | null;
   readonly endedBy: string | null;
 }
@@ -25,12 +31,42 @@ export interface StaffMember {
 
 export interface DelegationsPort {
   readonly insert: (delegation: Delegation) => Effect.Effect<void>;
-  /** The live delegation of `staffId` for `physicianId`, if any. */
+  /** The accepted, live delegation of `staffId` for `physicianId`, if any. */
   readonly findActive: (physicianId: string, staffId: string) => Effect.Effect<Option.Option<Delegation>>;
-  /** The live delegations of a staff member, oldest first. */
+  /** The live delegation, accepted or still offered, of `staffId` for `physicianId`. */
+  readonly findLive: (physicianId: string, staffId: string) => Effect.Effect<Option.Option<Delegation>>;
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Delegation>>;
+  /** The accepted, live delegations of a staff member, oldest first. */
   readonly listActiveForStaff: (staffId: string) => Effect.Effect<ReadonlyArray<Delegation>>;
-  /** A physician's live staff (of the given types), oldest first. */
+  /** The offers a staff member has not answered yet, oldest first. */
+  readonly listOffered: (staffId: string) => Effect.Effect<ReadonlyArray<Delegation>>;
+  /** Accepts a live offer; answers false when it was no longer one (answered or withdrawn meanwhile). */
+  readonly accept: (id: string, at: Date) => Effect.Effect<boolean>;
+  /** A physician's live staff (of the given types), offers included, oldest first. */
   readonly listStaff: (physicianId: string, types: ReadonlyArray<StaffType>, page: PageRequest) => Effect.Effect<PageOf<StaffMember>>;
   readonly end: (id: string, at: Date, endedBy: string) => Effect.Effect<void>;
 }
 export class Delegations extends Context.Tag("crown/Delegations")<Delegations, DelegationsPort>() {}
+
+/** A practice's request to link a patient to an existing parent's account, awaiting the parent's answer (ADR 56). */
+export interface PatientLinkRequest {
+  readonly id: string;
+  readonly babyId: string;
+  readonly physicianId: string;
+  /** The parent whose account the baby would join. */
+  readonly parentId: string;
+  readonly requestedBy: string;
+  readonly status: ConsentStatus;
+  readonly createdAt: Date;
+  readonly answeredAt: Date | null;
+}
+
+export interface PatientLinkRequestsPort {
+  readonly insert: (request: PatientLinkRequest) => Effect.Effect<void>;
+  readonly findById: (id: string) => Effect.Effect<Option.Option<PatientLinkRequest>>;
+  /** A parent's requests in `status`, oldest first. */
+  readonly listForParent: (parentId: string, status: ConsentStatus) => Effect.Effect<ReadonlyArray<PatientLinkRequest>>;
+  /** Moves the request from `from` to `to`; answers false when it was no longer in `from`. */
+  readonly answer: (id: string, from: ConsentStatus, to: ConsentStatus, at: Date) => Effect.Effect<boolean>;
+}
+export class PatientLinkRequests extends Context.Tag("crown/PatientLinkRequests")<PatientLinkRequests, PatientLinkRequestsPort>() {}

@@ -52,7 +52,7 @@ export const analyzeReport = (reportId: string) =>
         : yield* Effect.catchAllDefect(measureBytes(bytes.value), () => Effect.succeed({ kind: "unreadable" } as const));
       const measurement =
         outcome.kind === "measured"
-          ? measurementOf(photo, outcome.analysis, outcome.size, at)
+          ? measurementOf(photo, outcome.analysis, outcome.size, at, outcome.model)
           : failedMeasurement(photo, outcome.kind === "unreadable" ? ANALYSIS_PROBLEMS.unreadable(photo.fileName) : ANALYSIS_PROBLEMS.noModel, at);
       yield* measurements.upsert(measurement);
       // The display copy and thumbnail are made now, while the bytes are here: views never decode (ADR 0031).

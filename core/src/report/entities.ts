@@ -2,6 +2,7 @@ import type { AggregatedIndices } from "../measurement/aggregate.ts";
 import type { IndexAgreement } from "../measurement/agreement.ts";
 import type { Segment } from "../measurement/geometry.ts";
 import type { Point } from "../measurement/image.ts";
+import type { MeasuringModel } from "../measurement/model.ts";
 import type { VerdictOutcome } from "../measurement/verdict.ts";
 import type { PageOf, PageRequest } from "../onboarding/model.ts";
 import type { ReportStatus } from "./lifecycle.ts";
@@ -24,6 +25,11 @@ export interface AnalysisSummary extends AggregatedIndices {
   readonly agreement?: ReadonlyArray<IndexAgreement>;
   /** Counted photos the reviewer has neither accepted nor rejected: while the photos disagree, this must be 0 to publish. */
   readonly unconfirmed?: number;
+  /**
+   * The models that measured the counted photos, as recorded when they measured (ADR 0066). Absent
+   * when any counted photo's model is unknown (measured before models were recorded) or none counted.
+   */
+  readonly models?: ReadonlyArray<MeasuringModel>;
 }
 
 export interface Report {
@@ -120,10 +126,16 @@ export interface Measurement {
   /** The reviewer's decision, which wins over the automatic verdict. */
   readonly decision: ReviewDecision | null;
   readonly noseCorrected: boolean;
+  /** The model that measured, at measuring time; null when none did (unreadable) or for rows measured before it was recorded. */
+  readonly model: MeasuringModel | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 export const isCounted = (m: Pick<Measurement, "accepted" | "decision" | "ci">) => (m.decision ?? (m.accepted ? "accepted" : "rejected")) === "accepted" && m.ci !== null;
+
+/** What a reviewer did, as the review log (and the audit's `review.*` actions) names it. */
+export const REVIEW_ACTIONS = ["photo_decision", "nose_tip_corrected", "note", "published", "recapture_requested", "reopened"] as const;
+export type ReviewActionName = (typeof REVIEW_ACTIONS)[number];
 
 export interface ReviewAction {
   readonly id: string;

@@ -4,7 +4,7 @@ import { agreementOf, FALLBACK_MEASUREMENT_ERROR, type MeasurementError } from "
 import { analyzePhoto, type PhotoAnalysis } from "../measurement/analyze.ts";
 import { measureHead } from "../measurement/geometry.ts";
 import type { Point } from "../measurement/image.ts";
-import { HeadContourModel } from "../measurement/model.ts";
+import { HeadContourModel, type MeasuringModel } from "../measurement/model.ts";
 import { BlobStore, now, Random, transaction } from "../shared/ports.ts";
 import { discardBlobs, keepBlobs, putPending } from "../shared/pending-blobs.ts";
 import {
@@ -53,7 +53,7 @@ export const geometryOf = (
   };
 };
 
-export const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, size: { width: number; height: number }, at: Date): Measurement => ({
+export const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, size: { width: number; height: number }, at: Date, model: MeasuringModel | null): Measurement => ({
   attachmentId: attachment.id,
   reportId: attachment.reportId,
   round: attachment.round,
@@ -68,6 +68,7 @@ export const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, s
   error: null,
   decision: null,
   noseCorrected: false,
+  model,
   createdAt: at,
   updatedAt: at,
 });
@@ -88,6 +89,7 @@ export const failedMeasurement = (attachment: Attachment, error: string, at: Dat
   error,
   decision: null,
   noseCorrected: false,
+  model: null,
   createdAt: at,
   updatedAt: at,
 });
@@ -101,7 +103,8 @@ export const measureBytes = (bytes: Uint8Array) =>
     if (Option.isNone(image)) return { kind: "unreadable" as const };
     if (Option.isNone(model)) return { kind: "no-model" as const };
     const analysis = yield* Effect.promise(() => analyzePhoto(image.value, model.value, config.analyze));
-    return { kind: "measured" as const, analysis, size: { width: image.value.width, height: image.value.height } };
+    // The model's name and version go with the numbers it made, never looked up later (ADR 0066).
+    return { kind: "measured" as const, analysis, size: { width: image.value.width, height: image.value.height }, model: model.value.identity ?? null };
   });
 
 /**
@@ -119,7 +122,15 @@ export const summarize = (measurements: ReadonlyArray<Measurement>, problems: Re
     problems: all,
     agreement: agreementOf(aggregate, error),
     unconfirmed: measurements.filter((m) => isCounted(m) && m.decision === null).length,
+    ...modelsOf(measurements.filter(isCounted)),
   };
+};
+
+/** The distinct models of the counted photos; nothing when one of them is unknown (it would name a model that may not have measured). */
+const modelsOf = (counted: ReadonlyArray<Measurement>): { models?: ReadonlyArray<MeasuringModel> } => {
+  if (counted.length === 0 || counted.some((m) => m.model === null)) return {};
+  const byName = new Map(counted.map((m) => [JSON.stringify([m.model!.name, m.model!.version]), m.model!]));
+  return { models: [...byName.values()] };
 };
 
 export const analyzeVideo = (video: Attachment, known: ReadonlyArray<Attachment>) =>
@@ -173,7 +184,7 @@ export const analyzeVideo = (video: Attachment, known: ReadonlyArray<Attachment>
         frameTime: frame.time,
         createdAt: at,
       };
-      rows.push({ attachment, measurement: measurementOf(attachment, outcome.analysis, outcome.size, at) });
+      rows.push({ attachment, measurement: measurementOf(attachment, outcome.analysis, outcome.size, at, outcome.model) });
     }
     // The frames of one video are recorded together or not at all.
     yield* transaction(

@@ -7,6 +7,7 @@ import { advance } from "./advance.ts";
 import { nextReportStatus, type ReportStatus, reviewable } from "./lifecycle.ts";
 import { measurementError } from "./photo-agreement.ts";
 import { summarize } from "./measure.ts";
+import type { ReviewActionName } from "./entities.ts";
 import { Measurements, type Report, Reports, ReviewActions } from "./model.ts";
 import { requireReviewer } from "./policy.ts";
 import { REVIEW_MESSAGES } from "./requests.ts";
@@ -32,7 +33,7 @@ export const notReviewable = () => new Conflict({ message: REVIEW_MESSAGES.notRe
  */
 export const reviewAction = <A, E, R>(
   reportId: string,
-  action: string,
+  action: ReviewActionName,
   details: Record<string, unknown>,
   body: (report: Report, reviewer: User) => Effect.Effect<A, E, R>,
   allowed: (status: ReportStatus) => boolean = reviewable,

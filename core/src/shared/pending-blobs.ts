@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect";
+import { Context, Effect, Exit, Option } from "effect";
 import { BlobStore } from "./ports.ts";
 
 /**
@@ -16,6 +16,12 @@ export interface PendingBlobsPort {
   readonly keep: (keys: ReadonlyArray<string>) => Effect.Effect<void>;
   /** Their writer removed them itself (a refusal, a failed write, a duplicate). */
   readonly release: (keys: ReadonlyArray<string>) => Effect.Effect<void>;
+  /**
+   * Inside the transaction that stops naming them (a replaced photo, an erased account): pending
+   * again under this process's lease, committed with that change, so a crash before their removal
+   * leaves them to the sweep.
+   */
+  readonly retire: (keys: ReadonlyArray<string>) => Effect.Effect<void>;
 }
 export class PendingBlobs extends Context.Tag("crown/PendingBlobs")<PendingBlobs, PendingBlobsPort>() {}
 
@@ -33,6 +39,30 @@ export const putPending = (key: string, body: Uint8Array | ReadableStream<Uint8A
 /** In the transaction that names the blobs: they stay. */
 export const keepBlobs = (keys: ReadonlyArray<string>) =>
   Effect.flatMap(ledger, (pending) => (Option.isSome(pending) && keys.length > 0 ? pending.value.keep(keys) : Effect.void));
+
+/**
+ * In the transaction that stops naming the blobs: they become pending (ADR 0064). Call `discardBlobs`
+ * once it has committed; a crash in between leaves them to the sweep.
+ */
+export const retireBlobs = (keys: ReadonlyArray<string>) =>
+  Effect.flatMap(ledger, (pending) => (Option.isSome(pending) && keys.length > 0 ? pending.value.retire(keys) : Effect.void));
+
+/**
+ * Writes blobs no row names yet and then runs `naming`, the transaction that names them and keeps
+ * them (`keepBlobs` inside it). Blobs written before a failure, in the writes or in `naming`, are
+ * discarded; a crash leaves them to the sweep.
+ */
+export const putThenName = <A, E, R>(
+  blobs: ReadonlyArray<{ key: string; body: Uint8Array; contentType: string }>,
+  naming: Effect.Effect<A, E, R>,
+) =>
+  Effect.suspend(() => {
+    const written: string[] = [];
+    const writes = Effect.forEach(blobs, (blob) => Effect.zipRight(Effect.sync(() => written.push(blob.key)), putPending(blob.key, blob.body, blob.contentType)), { discard: true });
+    // onExit, not tapErrorCause: an interrupted request (the client went away) discards too, rather
+    // than leaving blobs pending under a lease that stays alive.
+    return Effect.zipRight(writes, naming).pipe(Effect.onExit((exit) => (Exit.isFailure(exit) ? discardBlobs(written) : Effect.void)));
+  });
 
 /** Removes pending blobs their writer no longer wants, and forgets them. */
 export const discardBlobs = (keys: ReadonlyArray<string>) =>

@@ -2,6 +2,7 @@ import { Effect, Either, ParseResult, Schema } from "effect";
 import { ValidationFailed } from "./errors.ts";
 import { fill } from "./i18n.ts";
 import { inputProblem, MAX_INPUT_DEPTH } from "./input.ts";
+import { PHONE_PATTERN } from "./phone.ts";
 
 /**
  * Validation shared by server and browser: schemas carry the spec's exact messages, and
@@ -103,7 +104,6 @@ export const NewPassword = (label = "Password") =>
     ),
   ).annotations({ missingMessage: () => required(label) });
 
-export const PHONE_PATTERN = /^\d{10}$/;
 export const Phone = Schema.propertySignature(
   Schema.String.annotations(msg(FIELD_MESSAGES.phoneRequired)).pipe(
     Schema.minLength(1, { message: () => FIELD_MESSAGES.phoneRequired }),

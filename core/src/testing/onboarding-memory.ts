@@ -19,7 +19,7 @@ import {
 } from "../onboarding/model.ts";
 import { QUIZ_LENGTH, QuizAnswerKey, type QuizAnswerKeyData, type QuizAnswerValue } from "../onboarding/quiz.ts";
 import type { QuizMode } from "../onboarding/model.ts";
-import { type Delegation, Delegations, type DelegationsPort } from "../practice/model.ts";
+import { type Delegation, Delegations, type DelegationsPort, type PatientLinkRequest, PatientLinkRequests, type PatientLinkRequestsPort } from "../practice/model.ts";
 import { Transactor } from "../shared/ports.ts";
 import type { TestServices, TestWorld } from "./memory.ts";
 import { rollbackOnFailure } from "./rollback.ts";
@@ -39,6 +39,7 @@ export type OnboardingServices =
   | UploadHistory
   | QuizAnswerKey
   | Delegations
+  | PatientLinkRequests
   | Notifications
   | AccountHooks
   | Transactor;
@@ -48,6 +49,7 @@ export interface OnboardingWorld {
   readonly layer: Layer.Layer<OnboardingServices, never, TestServices>;
   readonly babies: Map<string, Baby>;
   readonly delegations: Map<string, Delegation>;
+  readonly linkRequests: Map<string, PatientLinkRequest>;
   readonly notifications: Map<string, Notification>;
   readonly baaSignatures: BaaSignature[];
   readonly quizAttempts: QuizAttempt[];
@@ -69,6 +71,8 @@ export const TEST_QUIZ_KEY: QuizAnswerKeyData = {
 export const quizAnswers = (key: QuizAnswerKeyData, mode: QuizMode, right: number): Array<{ image: string; answer: QuizAnswerValue }> =>
   key[mode].slice(0, QUIZ_LENGTH).map((e, i) => ({ image: e.image, answer: (i < right) === e.good ? "GOOD" : "BAD" }));
 
+const oldestFirst = <T extends { createdAt: Date; id: string }>(items: T[]) => items.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+
 const paginate = <T>(items: ReadonlyArray<T>, page: { page: number; perPage: number }) => ({
   data: items.slice((page.page - 1) * page.perPage, page.page * page.perPage),
   total: items.length,
@@ -77,6 +81,7 @@ const paginate = <T>(items: ReadonlyArray<T>, page: { page: number; perPage: num
 export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
   const babies = new Map<string, Baby>();
   const delegations = new Map<string, Delegation>();
+  const linkRequests = new Map<string, PatientLinkRequest>();
   const notifications = new Map<string, Notification>();
   const baaSignatures: BaaSignature[] = [];
   const quizAttempts: QuizAttempt[] = [];
@@ -107,9 +112,20 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
   const delegationsPort: DelegationsPort = {
     insert: (d) => Effect.sync(() => void delegations.set(d.id, d)),
     findActive: (physicianId, staffId) =>
+      Effect.sync(() => Option.fromNullable([...delegations.values()].find((d) => d.physicianId === physicianId && d.staffId === staffId && d.endedAt === null && d.acceptedAt !== null))),
+    findLive: (physicianId, staffId) =>
       Effect.sync(() => Option.fromNullable([...delegations.values()].find((d) => d.physicianId === physicianId && d.staffId === staffId && d.endedAt === null))),
+    findById: (id) => Effect.sync(() => Option.fromNullable(delegations.get(id))),
     listActiveForStaff: (staffId) =>
-      Effect.sync(() => [...delegations.values()].filter((d) => d.staffId === staffId && d.endedAt === null).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))),
+      Effect.sync(() => oldestFirst([...delegations.values()].filter((d) => d.staffId === staffId && d.endedAt === null && d.acceptedAt !== null))),
+    listOffered: (staffId) => Effect.sync(() => oldestFirst([...delegations.values()].filter((d) => d.staffId === staffId && d.endedAt === null && d.acceptedAt === null))),
+    accept: (id, at) =>
+      Effect.sync(() => {
+        const d = delegations.get(id);
+        if (!d || d.endedAt !== null || d.acceptedAt !== null) return false;
+        delegations.set(id, { ...d, acceptedAt: at });
+        return true;
+      }),
     listStaff: (physicianId, types, page) =>
       Effect.sync(() => {
         const members = [...delegations.values()]
@@ -125,6 +141,19 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
       Effect.sync(() => {
         const d = delegations.get(id);
         if (d && d.endedAt === null) delegations.set(id, { ...d, endedAt: at, endedBy });
+      }),
+  };
+
+  const linkRequestsPort: PatientLinkRequestsPort = {
+    insert: (r) => Effect.sync(() => void linkRequests.set(r.id, r)),
+    findById: (id) => Effect.sync(() => Option.fromNullable(linkRequests.get(id))),
+    listForParent: (parentId, status) => Effect.sync(() => oldestFirst([...linkRequests.values()].filter((r) => r.parentId === parentId && r.status === status))),
+    answer: (id, from, to, at) =>
+      Effect.sync(() => {
+        const r = linkRequests.get(id);
+        if (!r || r.status !== from) return false;
+        linkRequests.set(id, { ...r, status: to, answeredAt: at });
+        return true;
       }),
   };
 
@@ -154,6 +183,7 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
   const ports = Layer.mergeAll(
     Layer.succeed(Babies, babiesPort),
     Layer.succeed(Delegations, delegationsPort),
+    Layer.succeed(PatientLinkRequests, linkRequestsPort),
     Layer.succeed(Notifications, notificationsPort),
     Layer.succeed(PhysicianDirectory, {
       search: (name, limit) =>
@@ -178,7 +208,7 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
       lastUploads: (ids) => Effect.sync(() => new Map(ids.flatMap((id) => (uploads.has(id) ? [[id, uploads.get(id)!] as const] : [])))),
     }),
   );
-  const transactor = rollbackOnFailure([babies, delegations, notifications], [baaSignatures, quizAttempts, leads]);
+  const transactor = rollbackOnFailure([babies, delegations, linkRequests, notifications], [baaSignatures, quizAttempts, leads]);
   const layer: Layer.Layer<OnboardingServices, never, TestServices> = Layer.mergeAll(ports, Layer.provide(onboardingHooksLayer, ports), transactor);
 
   const provide = <A, E>(effect: Effect.Effect<A, E, TestServices | OnboardingServices>) => Effect.provide(effect, layer);
@@ -187,6 +217,7 @@ export const makeOnboardingWorld = (world: TestWorld): OnboardingWorld => {
     layer,
     babies,
     delegations,
+    linkRequests,
     notifications,
     baaSignatures,
     quizAttempts,

@@ -12,6 +12,8 @@ import * as m20261123T1930MeasurementVerdict from "./2026-11-23T1930-measurement
 import * as m20261123T1940KioskBabyCodes from "./2026-11-23T1940-kiosk-baby-codes.ts";
 import * as m20261123T1950PracticeVerification from "./2026-11-23T1950-practice-verification.ts";
 import * as m20261124T0110BlobLeases from "./2026-11-24T0110-blob-leases.ts";
+import * as m20261124T1500LinkConsent from "./2026-11-24T1500-link-consent.ts";
+import * as m20261124T1520MeasurementModel from "./2026-11-24T1520-measurement-model.ts";
 import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts";
 
 /**
@@ -34,6 +36,8 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23T1940-kiosk-baby-codes": m20261123T1940KioskBabyCodes,
   "2026-11-23T1950-practice-verification": m20261123T1950PracticeVerification,
   "2026-11-24T0110-blob-leases": m20261124T0110BlobLeases,
+  "2026-11-24T1500-link-consent": m20261124T1500LinkConsent,
+  "2026-11-24T1520-measurement-model": m20261124T1520MeasurementModel,
   "2026-11-24T1550-user-language": m20261124T1550UserLanguage,
 };
 

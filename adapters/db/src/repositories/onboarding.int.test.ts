@@ -85,7 +85,7 @@ describe.each(await databaseKinds())("onboarding repositories on %s", (kind) => 
     const doctor = await insertUser({ type: "physician" });
     const nurse = await insertUser({ type: "physician_staff", lastName: "Nurse" });
     const admin = await insertUser({ type: "physician_staff", lastName: "Office" });
-    const d1 = { id: testId(), physicianId: doctor.id, staffId: nurse.id, staffType: "nurse" as const, createdBy: doctor.id, createdAt: at("2026-11-01T00:00:00.000Z"), endedAt: null, endedBy: null };
+    const d1 = { id: testId(), physicianId: doctor.id, staffId: nurse.id, staffType: "nurse" as const, createdBy: doctor.id, createdAt: at("2026-11-01T00:00:00.000Z"), acceptedAt: at("2026-11-01T00:00:00.000Z"), endedAt: null, endedBy: null };
     const d2 = { ...d1, id: testId(), staffId: admin.id, staffType: "office_admin" as const, createdAt: at("2026-11-02T00:00:00.000Z") };
     await run(Effect.flatMap(Delegations, (d) => Effect.all([d.insert(d1), d.insert(d2)])));
     const duplicate = await Effect.runPromiseExit(Effect.provide(Effect.flatMap(Delegations, (d) => d.insert({ ...d1, id: testId() })), t.layer));

@@ -1,5 +1,6 @@
 import {
   ACTIVE_STATUS,
+  PatientLinkRequests,
   Babies,
   BaaSignatures,
   Delegations,
@@ -27,7 +28,8 @@ import {
 } from "@crown/core";
 import { Effect, Layer, Option } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { contains, run } from "../executor.ts";
+import { contains, type Executor, run } from "../executor.ts";
+import { makePatientLinkRequests } from "./link-requests.ts";
 import { userFromRow } from "../repositories.ts";
 import type { BabiesTable, Database, DelegationsTable, NotificationsTable } from "../schema.ts";
 
@@ -166,9 +168,14 @@ const delegationFromRow = (row: Selectable<DelegationsTable>): Delegation => ({
   staffType: row.staff_type,
   createdBy: row.created_by,
   createdAt: row.created_at,
+  acceptedAt: row.accepted_at,
   endedAt: row.ended_at,
   endedBy: row.ended_by,
 });
+
+/** The live delegation of a staff member for a physician: accepted or still offered (the unique live index allows one). */
+const liveOf = (ex: Executor, physicianId: string, staffId: string) =>
+  ex.selectFrom("delegations").selectAll().where("physician_id", "=", physicianId).where("staff_id", "=", staffId).where("ended_at", "is", null);
 
 export const makeDelegations = (db: Kysely<Database>): DelegationsPort => ({
   insert: (d) =>
@@ -182,25 +189,42 @@ export const makeDelegations = (db: Kysely<Database>): DelegationsPort => ({
           staff_type: d.staffType,
           created_by: d.createdBy,
           created_at: d.createdAt,
+          accepted_at: d.acceptedAt,
           ended_at: d.endedAt,
           ended_by: d.endedBy,
         })
         .execute(),
     ).pipe(Effect.asVoid),
   findActive: (physicianId, staffId) =>
+    run(db, (ex) => liveOf(ex, physicianId, staffId).where("accepted_at", "is not", null).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), delegationFromRow)),
+    ),
+  findLive: (physicianId, staffId) =>
+    run(db, (ex) => liveOf(ex, physicianId, staffId).executeTakeFirst()).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), delegationFromRow))),
+  findById: (id) =>
+    run(db, (ex) => ex.selectFrom("delegations").selectAll().where("id", "=", id).executeTakeFirst()).pipe(
+      Effect.map((row) => Option.map(Option.fromNullable(row), delegationFromRow)),
+    ),
+  listActiveForStaff: (staffId) =>
     run(db, (ex) =>
       ex
         .selectFrom("delegations")
         .selectAll()
-        .where("physician_id", "=", physicianId)
         .where("staff_id", "=", staffId)
         .where("ended_at", "is", null)
-        .executeTakeFirst(),
-    ).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), delegationFromRow))),
-  listActiveForStaff: (staffId) =>
-    run(db, (ex) =>
-      ex.selectFrom("delegations").selectAll().where("staff_id", "=", staffId).where("ended_at", "is", null).orderBy("created_at").orderBy("id").execute(),
+        .where("accepted_at", "is not", null)
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute(),
     ).pipe(Effect.map((rows) => rows.map(delegationFromRow))),
+  listOffered: (staffId) =>
+    run(db, (ex) =>
+      ex.selectFrom("delegations").selectAll().where("staff_id", "=", staffId).where("ended_at", "is", null).where("accepted_at", "is", null).orderBy("created_at").orderBy("id").execute(),
+    ).pipe(Effect.map((rows) => rows.map(delegationFromRow))),
+  accept: (id, at) =>
+    run(db, (ex) =>
+      ex.updateTable("delegations").set({ accepted_at: at }).where("id", "=", id).where("ended_at", "is", null).where("accepted_at", "is", null).executeTakeFirst(),
+    ).pipe(Effect.map((r) => Number(r.numUpdatedRows) === 1)),
   listStaff: (physicianId, types, page) =>
     run(db, async (ex) => {
       if (types.length === 0) return { data: [], total: 0 };
@@ -220,6 +244,7 @@ export const makeDelegations = (db: Kysely<Database>): DelegationsPort => ({
             "d.staff_type as d_staff_type",
             "d.created_by as d_created_by",
             "d.created_at as d_created_at",
+            "d.accepted_at as d_accepted_at",
             "d.ended_at as d_ended_at",
             "d.ended_by as d_ended_by",
           ])
@@ -240,6 +265,7 @@ export const makeDelegations = (db: Kysely<Database>): DelegationsPort => ({
             staff_type: row.d_staff_type,
             created_by: row.d_created_by,
             created_at: row.d_created_at,
+            accepted_at: row.d_accepted_at,
             ended_at: row.d_ended_at,
             ended_by: row.d_ended_by,
           }),
@@ -360,6 +386,7 @@ export const makeOnboardingLayer = (db: Kysely<Database>) =>
     Layer.succeed(Babies, makeBabies(db)),
     Layer.succeed(PhysicianDirectory, makePhysicianDirectory(db)),
     Layer.succeed(Delegations, makeDelegations(db)),
+    Layer.succeed(PatientLinkRequests, makePatientLinkRequests(db)),
     Layer.succeed(Notifications, makeNotifications(db)),
     Layer.succeed(BaaSignatures, makeBaaSignatures(db)),
     Layer.succeed(QuizAttempts, makeQuizAttempts(db)),

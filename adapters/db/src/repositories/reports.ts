@@ -297,6 +297,7 @@ export const measurementFromRow = (row: Selectable<MeasurementsTable>): Measurem
   error: row.error,
   decision: row.decision,
   noseCorrected: row.nose_corrected,
+  model: row.model_name !== null && row.model_version !== null ? { name: row.model_name, version: row.model_version } : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -318,6 +319,8 @@ export const makeMeasurements = (db: Kysely<Database>): MeasurementsPort => ({
       error: m.error,
       decision: m.decision,
       nose_corrected: m.noseCorrected,
+      model_name: m.model?.name ?? null,
+      model_version: m.model?.version ?? null,
       created_at: m.createdAt,
       updated_at: m.updatedAt,
     };

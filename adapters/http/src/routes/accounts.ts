@@ -24,7 +24,8 @@ documented({ method: "get", path: "/user/profile-photo", summary: "The caller's 
 documented({ method: "post", path: "/user/remove-account", summary: "Ask Crown to remove the account: confirms with the password (base64), records the request once, audits it and e-mails a confirmation; admins see it under /admin/removal-requests", tag, auth: true, body: RemovalRequestBody });
 documented({ method: "get", path: "/user/sign-out", summary: "Sign out (revokes this session)", tag, auth: true });
 
-const PHOTO_LIMIT = 6 * 1024 * 1024;
+/** Core's photo limit, and room for the multipart framing around it (the domain checks the photo itself). */
+const PHOTO_LIMIT = Accounts.PROFILE_PHOTO_MAX_BYTES + 1024 * 1024;
 
 /** Accounts calls. `present` adds what other features know about a user (babies, onboarding flags). */
 export const accountsRoutes = (present: SessionPresenter) =>

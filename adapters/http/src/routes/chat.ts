@@ -33,8 +33,8 @@ documented({ method: "post", path: "/support/conversations/:id/assign", summary:
 documented({ method: "post", path: "/support/conversations/:id/close", summary: "Close the conversation (a new customer message reopens it)", tag: support, auth: true });
 documented({ method: "post", path: "/support/conversations/:id/reopen", summary: "Reopen the conversation", tag: support, auth: true });
 
-/** Four images of 10 MB and the text; the domain checks each image. */
-const MULTIPART_LIMIT = 42 * 1024 * 1024;
+/** Core's images per message at their size, and room for the text and framing; the domain checks each image. */
+const MULTIPART_LIMIT = Chat.CHAT_LIMITS.imagesPerMessage * Chat.CHAT_LIMITS.imageMaxBytes + 2 * 1024 * 1024;
 const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: (c) => c.json({ message: HTTP_MESSAGES.chatTooLarge }, 413) });
 
 /** The text and images of a message: JSON, or multipart with `text` and `images` (or `image`, `images[]`). */

@@ -42,8 +42,7 @@ export const onboardingRoutes = () =>
       return c.json(ok(message, results), 201);
     })
     .post("/user/add-baby", requireCaller, async (c) => {
-      const { results } = await runUseCase(c, Onboarding.addBaby(await jsonBody(c)));
-      const message = results.parent_status === "WaitingApproval" ? Onboarding.MESSAGES.waitingApproval : Onboarding.MESSAGES.childAdded;
+      const { message, results } = await runUseCase(c, Onboarding.addBaby(await jsonBody(c)));
       return c.json(ok(message, results), 201);
     })
     .post("/user/update-baby", requireCaller, async (c) => {

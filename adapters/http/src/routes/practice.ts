@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest } from "@crown/core";
+import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest, STAFF_TYPES } from "@crown/core";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
@@ -10,14 +10,17 @@ const tag = "Practice";
 const today = CalendarDays.latestToday(new Date());
 const staffNote = "Staff name the physician they act for (physician_identifier or physician_id); the delegation is checked on every call";
 documented({ method: "post", path: "/patient/list", summary: `A physician's patients, 10 per page (?page=, per_page, search longer than 2 characters). ${staffNote}`, tag, auth: true, body: ListRequest });
-documented({ method: "post", path: "/patient/add", summary: `Add a patient; a caregiver e-mail links the baby to that parent, inviting them when new. ${staffNote}`, tag, auth: true, body: PatientRequest(today) });
+documented({ method: "post", path: "/patient/add", summary: `Add a patient; a caregiver e-mail with no account is invited, an existing parent's account is asked and the baby joins it only when the parent accepts (the answer is the same for any address). Each add with an e-mail counts against the practice's invitations per day (429 with Retry-After). ${staffNote}`, tag, auth: true, body: PatientRequest(today) });
 documented({ method: "post", path: "/patient/update", summary: `Edit a patient (the caregiver e-mail is not editable; removal is not possible). ${staffNote}`, tag, auth: true, body: PatientUpdateRequest(today) });
-documented({ method: "post", path: "/physician/add-user", summary: `Add a staff member (email, type nurse|office_admin, default nurse); a new address is invited. ${staffNote}; staff may add nurses only`, tag, auth: true, body: AddStaffRequest });
+documented({ method: "post", path: "/physician/add-user", summary: `Add a staff member (email, type nurse|office_admin, default nurse); a new address is invited, an existing account is offered the delegation and acts for the practice once it accepts (the answer is the same for any address; 429 with Retry-After past the practice's invitations per day). ${staffNote}; staff may add nurses only`, tag, auth: true, body: AddStaffRequest });
 documented({ method: "post", path: "/physician/nurse/add", summary: `Add a nurse (email). ${staffNote}`, tag, auth: true, body: AddStaffRequest });
 documented({ method: "post", path: "/physician/nurse/list", summary: `A physician's nurses (?page=). ${staffNote}`, tag, auth: true, body: ListRequest });
 documented({ method: "post", path: "/physician/staff/list", summary: `A physician's staff, nurses and office admins (?page=). ${staffNote}`, tag, auth: true, body: ListRequest });
 documented({ method: "post", path: "/physician/nurse/remove", summary: `Remove a nurse (nurse_identifier). ${staffNote}`, tag, auth: true, body: RemoveStaffRequest });
-documented({ method: "post", path: "/physician/staff/remove", summary: "Remove a staff member (staff_identifier); their access for this physician ends at once", tag, auth: true, body: RemoveStaffRequest });
+documented({ method: "post", path: "/physician/staff/remove", summary: "Remove a staff member (staff_identifier, or the identifier of a row still awaiting its answer, which withdraws it); their access for this physician ends at once", tag, auth: true, body: RemoveStaffRequest });
+documented({ method: "get", path: "/user/link-requests", summary: "The caller's requests from practices awaiting an answer (parents: a patient to add to their account; staff: a practice to join). Each baby shown is audited", tag, auth: true });
+documented({ method: "post", path: "/user/link-requests/accept", summary: "Accept a request (identifier, kind patient|staff): the baby joins the parent's account, or the staff member acts for the practice; 409 when answered already or no longer possible", tag, auth: true, body: Practice.LinkAnswerRequest });
+documented({ method: "post", path: "/user/link-requests/decline", summary: "Decline a request (identifier, kind patient|staff): nothing is linked and the practice is told", tag, auth: true, body: Practice.LinkAnswerRequest });
 
 /** Patients and staff of a practice. Every call goes through the delegation check of core. */
 export const practiceRoutes = () =>
@@ -47,7 +50,7 @@ export const practiceRoutes = () =>
       return c.json(ok(Practice.MESSAGES.staffList, page), 200);
     })
     .post("/physician/staff/list", requireCaller, async (c) => {
-      const page = await runUseCase(c, Practice.listStaff(pageParam(c), await jsonBody(c), ["nurse", "office_admin"]));
+      const page = await runUseCase(c, Practice.listStaff(pageParam(c), await jsonBody(c), STAFF_TYPES));
       return c.json(ok(Practice.MESSAGES.staffList, page), 200);
     })
     .post("/physician/nurse/remove", requireCaller, async (c) => {
@@ -57,7 +60,14 @@ export const practiceRoutes = () =>
     .post("/physician/staff/remove", requireCaller, async (c) => {
       const removed = await runUseCase(c, Practice.removeStaff(await jsonBody(c)));
       return c.json(ok(Practice.MESSAGES.staffRemoved, removed), 200);
-    });
+    })
+    .get("/user/link-requests", requireCaller, async (c) => c.json(ok(Practice.MESSAGES.linkRequests, await runUseCase(c, Practice.myLinkRequests)), 200))
+    .post("/user/link-requests/accept", requireCaller, async (c) =>
+      c.json(ok(Practice.MESSAGES.linkAccepted, await runUseCase(c, Practice.acceptLinkRequest(await jsonBody(c)))), 200),
+    )
+    .post("/user/link-requests/decline", requireCaller, async (c) =>
+      c.json(ok(Practice.MESSAGES.linkDeclined, await runUseCase(c, Practice.declineLinkRequest(await jsonBody(c)))), 200),
+    );
 
 documented({ method: "get", path: "/user/notifications", summary: "The caller's notifications, newest first (?page=, per_page)", tag: "Notifications", auth: true });
 documented({ method: "get", path: "/user/notifications-count", summary: "The caller's unread notification count", tag: "Notifications", auth: true });

@@ -12,8 +12,8 @@ export const runWorkerCommand = async (): Promise<number> => {
   if (services.pipeline.ffmpeg) log({ level: "warn", msg: `videos cannot be analysed: ${services.pipeline.ffmpeg}` });
   if (services.pipeline.model) log({ level: "warn", msg: `photos cannot be measured automatically: ${services.pipeline.model}` });
   const concurrency = Number.parseInt(process.env.CROWN_WORKER_CONCURRENCY ?? "1", 10) || 1;
-  const worker = startReportWorker(services.database.db, services.run as never, log, { concurrency });
-  const recovery = startRecovery(config, services.database.db, services.run as never, log);
+  const worker = startReportWorker(services.database.db, services.run, log, { concurrency });
+  const recovery = startRecovery(config, services.database.db, services.run, log);
   log({ level: "info", msg: `worker started (${services.database.kind}, concurrency ${concurrency})` });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

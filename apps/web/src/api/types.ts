@@ -1,4 +1,3 @@
-import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
 import type { WirePage } from "@crown/core/shared/page";
 import type { Api, ResultsOf } from "./wire.ts";
 
@@ -14,46 +13,13 @@ export type PhysicianRef = Pick<ResultsOf<Api["physicians"]["$get"]>[number], "i
 /** A baby as the portal shows it (the sign-in and profile answers, add-baby). */
 export type Baby = ResultsOf<Api["user"]["babies"]["$get"]>[number];
 
-export interface SignInResult {
-  readonly token: string;
-  /** Core's onboarding step: where the portal sends the user. */
-  readonly step: OnboardingStep;
-  readonly first_time_login?: boolean;
-  readonly isFirstLogin?: boolean;
-  readonly is_quiz_time?: boolean;
-  readonly isQuizTime?: boolean;
-  readonly type?: UserType;
-  readonly userType?: UserType;
-  readonly status?: UserStatus;
-  readonly userStatus?: UserStatus;
-  readonly email?: string;
-  readonly userEmail?: string;
-  readonly identifier: string;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly babies?: ReadonlyArray<Baby>;
-  readonly disclaimer_accepted?: boolean;
-  readonly baa_signed?: boolean;
-  /** Staff only: the physicians they act for. */
-  readonly physicians?: ReadonlyArray<PhysicianRef>;
-  /** The session's absolute end (sign-in only). */
-  readonly expires_at?: string;
-}
+/** `POST /user/sign-in`'s results (core's `signInAnswer`, and the session's end). */
+export type SignInResult = ResultsOf<Api["user"]["sign-in"]["$post"]>;
 
 export type SignUpResult = ResultsOf<Api["user"]["sign-up"]["$post"]>;
 
-export interface Profile {
-  readonly identifier: string;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly type: UserType;
-  readonly status: UserStatus;
-  readonly photo: string | null;
-  readonly fax_number?: string | null;
-  readonly babies?: ReadonlyArray<Baby>;
-}
+/** `GET /user/profile`'s results (core's `profileAnswer`): the profile with the onboarding step and flags. */
+export type Profile = ResultsOf<Api["user"]["profile"]["$get"]>;
 
 /** A list page, as core's `pageOf` writes it. */
 export type Page<T> = WirePage<T>;

@@ -1,5 +1,6 @@
 import { captureMachine, minimumShots, selectedShots } from "@crown/core/capture/machine";
 import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS } from "@crown/core/capture/rules";
+import { UPLOAD_ACCEPT } from "@crown/core/capture/limits";
 import { useMachine } from "@xstate/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "react-aria-components";
@@ -103,7 +104,7 @@ export default function CapturePage() {
                 className="sr-only"
                 type="file"
                 multiple
-                accept=".jpg,.jpeg,.png,.mp4,.mov,image/jpeg,image/png,video/mp4,video/quicktime"
+                accept={UPLOAD_ACCEPT}
                 onChange={(e) => {
                   const files = Array.from(e.currentTarget.files ?? []);
                   if (files.length > 0) setChosenFiles(files);

@@ -8,6 +8,7 @@ import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
+import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
 
 interface AdminUser {
   readonly identifier: string;
@@ -15,7 +16,7 @@ interface AdminUser {
   readonly last_name: string;
   readonly email: string;
   readonly type: string;
-  readonly status: string;
+  readonly status: UserStatus;
   readonly created_at?: string;
 }
 
@@ -90,7 +91,7 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
                   <td>{u.status}</td>
                   <td>{formatUsDate(u.created_at)}</td>
                   <td>
-                    {u.status === "Blocked" ? (
+                    {isBlocked(u) ? (
                       <Button className="btn btn-sm btn-secondary" aria-label={`Unblock ${u.email}`} onPress={() => void act(u, "unblock")}>
                         Unblock
                       </Button>
@@ -121,7 +122,7 @@ function KioskDevices() {
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   useEffect(() => {
-    request<Page<AdminUser>>("GET", "/admin/users", { query: { type: "physician", status: "Active", per_page: 100 }, quiet: true })
+    request<Page<AdminUser>>("GET", "/admin/users", { query: { type: "physician", status: ACTIVE_STATUS, per_page: 100 }, quiet: true })
       .then((r) => {
         setPhysicians(r.results.data);
         if (r.results.data[0]) setPhysician(r.results.data[0].identifier);

@@ -1,6 +1,6 @@
 import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
 import { assign, createActor, setup } from "xstate";
-import type { Baby, Notification, PhysicianRef, SignInResult } from "../api/types.ts";
+import type { Baby, Notification, PhysicianRef, Profile, SignInResult } from "../api/types.ts";
 import { forgetToken, keepToken, keptToken } from "../session/persist.ts";
 
 /**
@@ -100,25 +100,30 @@ const saveSession = (session: Session | null) => {
   s.setItem(STORAGE_KEY, JSON.stringify(session));
 };
 
-/** Reads the login result, accepting both spellings the spec lists. */
-export const sessionFromSignIn = (r: SignInResult, rememberMe = false): Session => {
+/**
+ * What a session is made of: the sign-in answer, or the profile answer with the browser's kept token
+ * (a resumed tab); both carry these fields (core's `signInAnswer` and `profileAnswer`).
+ */
+export type SessionAnswer = Omit<Profile, "phone" | "photo" | "language"> & Partial<Pick<SignInResult, "expires_at">> & { readonly token: string };
+
+/** Reads the sign-in (or profile) answer. */
+export const sessionFromSignIn = (r: SessionAnswer, rememberMe = false): Session => {
   const babies = r.babies ?? [];
-  const type = (r.type ?? r.userType ?? "parent") as UserType;
   return {
     token: r.token,
-    userRole: type,
+    userRole: r.type,
     userIdentifier: r.identifier,
-    isQuizTime: Boolean(r.is_quiz_time ?? r.isQuizTime),
-    isFirstLogin: Boolean(r.first_time_login ?? r.isFirstLogin),
-    status: (r.status ?? r.userStatus ?? "Active") as UserStatus,
+    isQuizTime: r.is_quiz_time,
+    isFirstLogin: r.first_time_login,
+    status: r.status,
     step: r.step,
-    email: r.email ?? r.userEmail ?? "",
+    email: r.email,
     firstName: r.first_name,
     lastName: r.last_name,
     babies,
     selectedBabyId: babies[0]?.identifier ?? null,
-    disclaimerAccepted: Boolean(r.disclaimer_accepted),
-    baaSigned: Boolean(r.baa_signed),
+    disclaimerAccepted: r.disclaimer_accepted,
+    baaSigned: r.baa_signed,
     // Staff act for the first of their physicians until they choose another (spec section 6).
     activePhysicianId: r.physicians?.[0]?.identifier ?? null,
     rememberUntil: rememberMe ? (r.expires_at ?? null) : null,

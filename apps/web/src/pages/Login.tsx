@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
 import { ApiError, FALLBACK_MESSAGE } from "../api/client.ts";
 import { sessionFromSignIn } from "../machines/session.ts";
-import { homeFor } from "../session/home.ts";
+import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
 import { AppLinks } from "../ui/AppLinks.tsx";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
@@ -14,6 +14,8 @@ import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { FormField } from "../forms/fields.tsx";
 import { LanguageSwitcher } from "../i18n/LanguageSwitcher.tsx";
+import { BLOCKED_STATUS, WAITING_APPROVAL_STATUS } from "@crown/core/accounts/lifecycle";
+import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
 
 /** The server's message for an expired password; the login shows its own text with a reset link. */
 export const PASSWORD_EXPIRED_MESSAGE = "Your password has expired. Please reset your password.";
@@ -23,12 +25,6 @@ interface LoginError {
   readonly httpStatus: number;
   readonly status?: string | undefined;
 }
-
-/** A signed-in route the guard sent the visitor away from (e.g. /remove-account opened in a new tab), if it is safe to return to. */
-const returnPath = (state: unknown): string | null => {
-  const from = state && typeof state === "object" ? (state as { from?: unknown }).from : undefined;
-  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") && from !== "/" ? from : null;
-};
 
 export default function Login() {
   const { t } = useTranslation();
@@ -61,15 +57,12 @@ export default function Login() {
     try {
       const { results } = await signIn(valid.email, form.values.password, remember);
       const session = sessionFromSignIn(results, remember);
-      if (session.step === "waitingApproval") {
-        setError({ message: t("login.waitingApproval"), httpStatus: 403, status: "WaitingApproval" });
+      if (waitsForApproval(session.step)) {
+        setError({ message: t("login.waitingApproval"), httpStatus: 403, status: WAITING_APPROVAL_STATUS });
         return;
       }
       sessionActor.send({ type: "SIGNED_IN", session });
-      // Onboarding steps (baby details, BAA, disclaimer, a due quiz) come first; otherwise back to where the user was going.
-      const home = homeFor(session);
-      const back = returnPath(location.state);
-      navigate(back && !session.isFirstLogin && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home, { replace: true });
+      navigate(landingFor(session, location.state), { replace: true });
     } catch (err) {
       if (err instanceof ApiError) {
         form.serverErrors(err);
@@ -83,7 +76,7 @@ export default function Login() {
   const expired = error && (error.message === PASSWORD_EXPIRED_MESSAGE || error.status === "PasswordExpired");
   // The e-mail goes on in the router's state, not the URL: the reset or resend form starts filled in.
   const withEmail = { email: form.values.email.trim() };
-  const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== "Blocked" && error.status !== "WaitingApproval";
+  const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== BLOCKED_STATUS && error.status !== WAITING_APPROVAL_STATUS;
 
   return (
     <Card title={t("login.title")} subtitle={t("login.subtitle")}>

@@ -10,6 +10,7 @@ import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { NewPasswordFields } from "../forms/passwords.tsx";
+import { MobileField } from "../ui/MobileField.tsx";
 
 type Role = "physician" | "parent" | "other";
 /** The roles one may sign up as; their words are `signUp.roles.<id>` in the catalogues. */
@@ -92,15 +93,12 @@ export default function SignUp() {
         </div>
         <Field name="email" label={t("signUp.email")} type="email" autoComplete="email" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
         <NewPasswordFields form={form} />
-        <Field
+        <MobileField
           name="phone"
           label={t("signUp.phone")}
-          type="tel"
-          inputMode="numeric"
           autoComplete="tel-national"
-          maxLength={10}
           value={form.values.phone}
-          onChange={(v) => form.set("phone", v.replace(/\D/g, ""))}
+          onChange={(v) => form.set("phone", v)}
           error={form.errors.phone}
           description={t("signUp.phoneHint")}
         />

@@ -43,7 +43,7 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
   return (
     <section className="panel narrow-panel" aria-labelledby="page-title">
       <h1 id="page-title">Add Staff</h1>
-      <p className="card-subtitle">We e-mail an invitation to a new address; an existing staff account is simply added.</p>
+      <p className="card-subtitle">We e-mail an invitation to a new address; someone who already has an account is asked to accept first.</p>
       <Form className="form narrow-form" onSubmit={submit} validationBehavior="aria">
         {formError ? <FormMessage tone="error">{formError}</FormMessage> : null}
         <Field name="email" label="Email" type="email" value={email} onChange={setEmail} error={error} isRequired autoComplete="off" />

@@ -1,4 +1,5 @@
 import { request } from "../api/client.ts";
+import type { Api, ResultsOf } from "../api/wire.ts";
 import type { Page } from "../api/types.ts";
 import type { Session } from "../machines/session.ts";
 
@@ -29,7 +30,7 @@ export interface StaffMember {
   readonly phone?: string | null;
   readonly role?: string;
   readonly staff_type?: string;
-  /** Pending until the invitee sets a password from the invitation. */
+  /** Pending until the invitee sets a password from the invitation, or an existing account accepts. */
   readonly state?: "pending" | "active";
 }
 
@@ -60,3 +61,9 @@ export const removeStaff = (staffUser: boolean, identifier: string, physicianIde
   staffUser
     ? request<unknown>("POST", "/physician/nurse/remove", { json: { nurse_identifier: identifier, physician_identifier: physicianIdentifier } })
     : request<unknown>("POST", "/physician/staff/remove", { json: { staff_identifier: identifier } });
+
+/** A practice's request awaiting the signed-in parent's or staff member's answer (ADR 56). */
+export type LinkRequest = ResultsOf<Api["user"]["link-requests"]["$get"]>["data"][number];
+export const linkRequests = () => request<ResultsOf<Api["user"]["link-requests"]["$get"]>>("GET", "/user/link-requests");
+export const answerLinkRequest = (answer: "accept" | "decline", r: Pick<LinkRequest, "identifier" | "kind">) =>
+  request<unknown>("POST", `/user/link-requests/${answer}`, { json: { identifier: r.identifier, kind: r.kind } });

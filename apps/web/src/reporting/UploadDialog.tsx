@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
 import { ApiError, messageOf } from "../api/client.ts";
-import { checkSelection, extensionOf, isVideoName, UPLOAD_LIMITS } from "@crown/core/capture/limits";
+import { checkSelection, extensionOf, isVideoName, UPLOAD_ACCEPT, UPLOAD_LIMITS } from "@crown/core/capture/limits";
 import { minimumShotsFor } from "../capture/rules.ts";
 import { useSession } from "../session/store.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
@@ -182,7 +182,7 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
                 className="sr-only"
                 type="file"
                 multiple
-                accept=".jpg,.jpeg,.png,.mp4,.mov,image/jpeg,image/png,video/mp4,video/quicktime"
+                accept={UPLOAD_ACCEPT}
                 onChange={(e) => {
                   addFiles(e.currentTarget.files);
                   e.currentTarget.value = "";

@@ -1,3 +1,5 @@
+import { USER_TYPES } from "@crown/core/accounts/lifecycle";
+import { takesQuiz } from "@crown/core/onboarding/lifecycle";
 import type { Session } from "../machines/session.ts";
 
 type Role = Session["userRole"];
@@ -11,10 +13,12 @@ export const ROLES = {
   /** Capture, instructions, uploads and the kiosk: whoever scans babies. */
   capture: ["parent", "physician", "physician_staff"],
   /** The cap quizzes: the roles the server's is_quiz_time is ever true for. */
-  quiz: ["parent", "physician", "physician_staff"],
+  quiz: USER_TYPES.filter(takesQuiz),
   /** The practice's screens: results, patients, staff, workflow. */
   provider: ["physician", "physician_staff"],
   parent: ["parent"],
+  /** Who answers a practice's request to link an existing account (ADR 56): a parent, a staff member. */
+  invitee: ["parent", "physician_staff"],
   reviewer: ["reviewer"],
   /** The support inbox: Crown's own team answers the chat. */
   support: ["reviewer", "admin"],

@@ -1,7 +1,8 @@
 import type { Session } from "../machines/session.ts";
+import { baaDue, needsBabyDetails, quizDue } from "@crown/core/onboarding/lifecycle";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */
-export const mustSignBaa = (s: Session) => s.step === "baa";
+export const mustSignBaa = (s: Session) => baaDue(s.step);
 
 /**
  * Where a signed-in user belongs, from core's onboarding step (core/src/onboarding/lifecycle.ts):
@@ -10,10 +11,27 @@ export const mustSignBaa = (s: Session) => s.step === "baa";
  * consoles for Crown's internal roles).
  */
 export const homeFor = (s: Session): string => {
-  if (s.step === "babyDetails") return "/baby-details";
+  if (needsBabyDetails(s.step)) return "/baby-details";
   if (mustSignBaa(s)) return "/baa";
   if (s.userRole === "reviewer") return "/review";
   if (s.userRole === "admin") return "/admin";
-  if (s.step === "quiz") return "/quiz-instructions";
+  if (quizDue(s.step)) return "/quiz-instructions";
   return "/dashboard";
+};
+
+/** A signed-in route the guard sent the visitor away from (e.g. an e-mailed link to /link-requests), if it is safe to return to. */
+export const returnPath = (state: unknown): string | null => {
+  const from = state && typeof state === "object" ? (state as { from?: unknown }).from : undefined;
+  return typeof from === "string" && from.startsWith("/") && !from.startsWith("//") && from !== "/" ? from : null;
+};
+
+/**
+ * Where sign-in leads: onboarding steps (baby details, BAA, disclaimer, a due quiz) come first;
+ * otherwise back to where the user was going. The login page and the guard that sends a signed-in
+ * user away from it both ask this, so neither overrides the other.
+ */
+export const landingFor = (s: Session, state: unknown): string => {
+  const home = homeFor(s);
+  const back = returnPath(state);
+  return back && !s.isFirstLogin && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home;
 };

@@ -93,6 +93,7 @@ const roleName = (role: Session["userRole"]) =>
 
 function NotificationBell() {
   const { notificationCount, notifications: list } = useLists();
+  const navigate = useNavigate();
   // The count arrives over the tab's live stream: its `ready` event on every (re)connect, then each change.
   useLiveBellCount();
   const open = (isOpen: boolean) => {
@@ -120,17 +121,33 @@ function NotificationBell() {
       </Button>
       <Popover placement="bottom end" className="popover notifications-popover">
         <Dialog aria-label="Notifications" className="popover-dialog">
-          <h2 className="popover-title">Notifications</h2>
-          {list.length === 0 ? (
-            <p className="muted">You have no notifications.</p>
-          ) : (
-            <ul className="notification-list">
-              {list.map((n, i) => (
-                <li key={n.identifier ?? i} className={n.read ? "" : "unread"}>
-                  {n.text}
-                </li>
-              ))}
-            </ul>
+          {({ close }) => (
+            <>
+              <h2 className="popover-title">Notifications</h2>
+              {list.length === 0 ? (
+                <p className="muted">You have no notifications.</p>
+              ) : (
+                <ul className="notification-list">
+                  {list.map((n, i) => (
+                    <li key={n.identifier ?? i} className={n.read ? "" : "unread"}>
+                      {n.text}
+                      {/* A practice's request is answered on its page (ADR 56); the kind is typed by the server's answer. */}
+                      {n.kind === "link_requested" ? (
+                        <Button
+                          className="link-inline"
+                          onPress={() => {
+                            close();
+                            navigate("/link-requests");
+                          }}
+                        >
+                          Review the request
+                        </Button>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
           )}
         </Dialog>
       </Popover>

@@ -9,6 +9,7 @@ import { signOutNow } from "../../session/signOut.ts";
 import { updateSession } from "../../session/store.ts";
 import { type ChildAnswers, type ChildQuestionIndex, answersOf, answersPayload, CHILD_QUESTIONS, ChildQuestion, noAnswers } from "../../ui/ChildFields.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
+import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
 
 export const APPROVAL_NEEDED_MESSAGE = "Your data is saved. But your account needs approval before proceeding further!";
 export const APPROVAL_SIGN_OUT_MS = 5000;
@@ -64,7 +65,7 @@ export default function ChildDetails() {
         step: results.step,
         ...(babies ? { babies, selectedBabyId: babies[babies.length - 1]?.identifier ?? null } : {}),
       });
-      if (results.step === "waitingApproval") {
+      if (waitsForApproval(results.step)) {
         setApproval(true);
         return;
       }

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { Button, Form } from "react-aria-components";
+import { Form } from "react-aria-components";
 import { getProfile } from "../../api/accounts.ts";
 import { addBaby, updateChild } from "../../api/onboarding.ts";
 import type { Baby } from "../../api/types.ts";
@@ -7,6 +7,7 @@ import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";
 import { updateSession } from "../../session/store.ts";
 import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
 import { type ChildAnswers, ChildAnswerFields, answersOf, answersPayload, noAnswers } from "../../ui/ChildFields.tsx";
+import { EditActions } from "../../ui/EditActions.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
 import { toast } from "../../ui/toasts.tsx";
@@ -101,22 +102,7 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
       <BabyFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
       <ChildAnswerFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
       {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
-      <div className="form-actions">
-        {editing ? (
-          <>
-            <Button className="btn btn-secondary" onPress={cancel}>
-              Cancel
-            </Button>
-            <Button type="submit" className="btn btn-primary" isDisabled={pending}>
-              {baby ? "Update" : "Add Child"}
-            </Button>
-          </>
-        ) : (
-          <Button className="btn btn-primary" onPress={() => setEditing(true)}>
-            Edit
-          </Button>
-        )}
-      </div>
+      <EditActions editing={editing} pending={pending} submitLabel={baby ? "Update" : "Add Child"} onEdit={() => setEditing(true)} onCancel={cancel} />
     </Form>
   );
 }

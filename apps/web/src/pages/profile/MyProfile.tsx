@@ -5,7 +5,9 @@ import { getProfile, removeProfilePhoto, updateProfile, uploadProfilePhoto } fro
 import { messageOf } from "../../api/client.ts";
 import type { Profile } from "../../api/types.ts";
 import { sessionActor, updateSession, useLists, useSession } from "../../session/store.ts";
+import { EditActions } from "../../ui/EditActions.tsx";
 import { Field, FormMessage } from "../../ui/fields.tsx";
+import { MobileField } from "../../ui/MobileField.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
 import { loadProfilePicture, roleName } from "../../ui/Header.tsx";
 import { toast } from "../../ui/toasts.tsx";
@@ -146,38 +148,13 @@ export function MyProfile() {
         </div>
         <div className="grid-2">
           <Field name="email" label="Email" type="email" value={form.values.email} onChange={() => undefined} isReadOnly description="Your e-mail cannot be changed." />
-          <Field
-            name="phone"
-            label="Mobile number"
-            type="tel"
-            inputMode="numeric"
-            maxLength={10}
-            value={form.values.phone}
-            onChange={(v) => form.set("phone", v.replace(/\D/g, ""))}
-            error={form.errors.phone}
-            isReadOnly={ro}
-          />
+          <MobileField name="phone" value={form.values.phone} onChange={(v) => form.set("phone", v)} error={form.errors.phone} isReadOnly={ro} />
         </div>
         {physician ? (
           <Field name="fax_number" label="Fax number" type="tel" value={form.values.fax_number} onChange={(v) => form.set("fax_number", v)} error={form.errors.fax_number} isReadOnly={ro} />
         ) : null}
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
-        <div className="form-actions">
-          {editing ? (
-            <>
-              <Button className="btn btn-secondary" onPress={cancel}>
-                Cancel
-              </Button>
-              <Button type="submit" className="btn btn-primary" isDisabled={pending}>
-                Update
-              </Button>
-            </>
-          ) : (
-            <Button className="btn btn-primary" onPress={() => setEditing(true)} isDisabled={!stored}>
-              Edit
-            </Button>
-          )}
-        </div>
+        <EditActions editing={editing} pending={pending} submitLabel="Update" onEdit={() => setEditing(true)} onCancel={cancel} canEdit={stored !== null} />
       </Form>
     </section>
   );
