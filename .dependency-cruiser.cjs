@@ -12,6 +12,8 @@ const neighbours = {
   capture: ["accounts", "measurement"],
   chat: ["accounts", "live", "notifications", "onboarding", "practice", "report"],
   fhir: ["accounts", "measurement", "onboarding", "practice", "report"],
+  // The message catalogues gather every feature's message constants (ADR 76); no feature imports i18n.
+  i18n: ["accounts", "audit", "chat", "kiosk", "measurement", "notifications", "onboarding", "practice", "report"],
   kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
   measurement: [],
@@ -27,7 +29,8 @@ const featureRules = Object.entries(neighbours).flatMap(([feature, allowed]) => 
     comment: `core/src/${feature} may import shared/ and: ${allowed.join(", ") || "nothing else"} (.dependency-cruiser.cjs, ADR 0041).`,
     severity: "error",
     from: { path: `^core/src/${feature}/`, pathNot: testSupport },
-    to: { path: "^core/src/", pathNot: `^core/src/(${[feature, "shared", ...allowed].join("|")})/` },
+    // The e-mails' copy (core/src/i18n/mails) is every feature's to use, like shared/ (ADR 77).
+    to: { path: "^core/src/", pathNot: `^core/src/(${[feature, "shared", "i18n/mails", ...allowed].join("|")})/` },
   },
   {
     name: `core-${feature}-tests-use-testing-support`,
@@ -46,6 +49,13 @@ module.exports = {
       severity: "error",
       from: { path: "^apps/" },
       to: { path: "^adapters/", dependencyTypes: ["local"] },
+    },
+    {
+      name: "mail-copy-imports-only-shared",
+      comment: "core/src/i18n/mails is imported by the features; it imports only shared/ (ADR 77).",
+      severity: "error",
+      from: { path: "^core/src/i18n/mails/" },
+      to: { path: "^core/src/", pathNot: "^core/src/(shared|i18n/mails)/" },
     },
     {
       name: "shared-imports-no-feature",

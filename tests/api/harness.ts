@@ -18,7 +18,7 @@ export const startTestServer = async (kind: DatabaseKind, env: Record<string, st
   const app = createServerApp(config, services, () => undefined);
   let address = 0;
 
-  const call = async (method: string, url: string, options: { body?: unknown; token?: string | null; ip?: string; form?: FormData } = {}) => {
+  const call = async (method: string, url: string, options: { body?: unknown; token?: string | null; ip?: string; form?: FormData; language?: string } = {}) => {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     // Each test client gets its own address unless it names one, so per-address limits stay apart.
@@ -29,7 +29,7 @@ export const startTestServer = async (kind: DatabaseKind, env: Record<string, st
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.body);
     }
-    const response = await app.request(`/api/v1/en${url}`, { method, headers, body });
+    const response = await app.request(`/api/v1/${options.language ?? "en"}${url}`, { method, headers, body });
     const type = response.headers.get("content-type") ?? "";
     const json = type.includes("application/json") ? ((await response.json()) as Record<string, any>) : null;
     return { status: response.status, json: json ?? {}, response };

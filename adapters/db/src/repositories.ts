@@ -44,6 +44,7 @@ export const userFromRow = (row: UserRow): User => ({
   quizPassedAt: row.quiz_passed_at,
   npi: row.npi,
   practiceVerifiedAt: row.practice_verified_at,
+  language: row.language,
   createdAt: row.created_at,
 });
 
@@ -65,6 +66,7 @@ const userColumns = {
   quizPassedAt: "quiz_passed_at",
   npi: "npi",
   practiceVerifiedAt: "practice_verified_at",
+  language: "language",
 } as const satisfies Record<keyof UserPatch, keyof UserRowUpdate>;
 
 /** The columns a patch changes; keys absent from the patch (or undefined) are left alone. */
@@ -101,6 +103,7 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
           quiz_passed_at: user.quizPassedAt,
           npi: user.npi,
           practice_verified_at: user.practiceVerifiedAt,
+          language: user.language,
           created_at: user.createdAt,
           updated_at: user.createdAt,
         })

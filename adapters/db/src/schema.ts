@@ -15,6 +15,7 @@ import type {
   UserType,
 } from "@crown/core";
 import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
+import type { Language } from "@crown/core/shared/i18n";
 
 /**
  * Table types of the database, as Kysely sees them: every table of the migrations, in one `Database`
@@ -57,6 +58,8 @@ export interface UsersTable {
   npi: string | null;
   practice_verified_at: Timestamp | null;
   practice_verified_by: string | null;
+  /** The account's language (ADR 77); a check constraint keeps it to Crown's languages. */
+  language: ColumnType<Language, Language | undefined, Language>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: GeneratedTimestamp;
 }

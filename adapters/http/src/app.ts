@@ -18,8 +18,13 @@ import { onboardingRoutes } from "./routes/onboarding.ts";
 import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
 import { reportsRoutes } from "./routes/reports.ts";
 import { FHIR_BASE, fhirRoutes } from "./routes/fhir.ts";
+import { LANGUAGES, type Language } from "@crown/core/shared/i18n";
+import { answerIn } from "./i18n.ts";
+import { HTTP_MESSAGES } from "./messages.ts";
 
 export const API_BASE = "/api/v1/en";
+/** The API in one language: `/api/v1/<language>` (the same calls; answers in that language, ADR 76). */
+export const apiBase = (language: Language) => `/api/v1/${language}`;
 /** Answers without their own Cache-Control: personal data must not stay in a browser's or a proxy's cache (ADR 20). */
 const API_CACHE_CONTROL = "no-store";
 const HSTS = "max-age=31536000; includeSubDomains";
@@ -69,7 +74,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", reportsRoutes())
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
-    .get("/config", (c) => c.json({ message: "Configuration fetched successfully", results: options.publicConfig ?? {} }))
+    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? {} }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;
@@ -80,7 +85,8 @@ export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => v
   app.use("*", requestId());
   // One bound for every API, Crown's and FHIR's: they share the event loop and the database pool.
   const shed = shedLoad(options.loadLimit);
-  app.use(`${API_BASE}/*`, shed);
+  // The language first: even a 503 is answered in the prefix's language.
+  for (const language of LANGUAGES) app.use(`${apiBase(language)}/*`, answerIn(language), shed);
   app.use(`${FHIR_BASE}/*`, shed);
   app.use(
     "*",
@@ -107,15 +113,18 @@ export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => v
     await next();
     if (options.servedOverHttps?.(c)) c.res.headers.set("strict-transport-security", HSTS);
   });
-  app.route(API_BASE, apiRoutes(options));
-  app.all(`${API_BASE}/*`, (c) => c.json({ message: "Not found" }, 404));
+  const api = apiRoutes(options);
+  for (const language of LANGUAGES) {
+    app.route(apiBase(language), api);
+    app.all(`${apiBase(language)}/*`, (c) => c.json({ message: HTTP_MESSAGES.notFound }, 404));
+  }
   app.route(FHIR_BASE, fhirRoutes(options));
   mount?.(app);
   app.onError((error, c) => {
     if (error instanceof HttpFailure) return error.response;
     // No secret in a log: the path and the error are redacted (the verification link's token, any long random segment).
     options.log?.({ level: "error", requestId: c.get("requestId"), path: redactPath(c.req.path), error: redactText(String(error).slice(0, 2000)) });
-    return c.json({ message: "Something went wrong. Please try again.", request_id: c.get("requestId") }, 500);
+    return c.json({ message: HTTP_MESSAGES.failed, request_id: c.get("requestId") }, 500);
   });
   return app;
 };

@@ -1,4 +1,5 @@
 import type { Caller } from "@crown/core";
+import type { Language } from "@crown/core/shared/i18n";
 import type { HttpRuntime } from "./effect-bridge.ts";
 
 /** Per-request values the middleware sets for the handlers. */
@@ -8,5 +9,7 @@ export type Env = {
     clientIp: string | null;
     caller: Caller | undefined;
     runtime: HttpRuntime;
+    /** The API prefix's language (`/api/v1/es/...`): answers and new accounts follow it. */
+    language: Language;
   };
 };

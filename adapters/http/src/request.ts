@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { BodyData, ParseBodyOptions } from "hono/utils/body";
 import { INPUT_MESSAGES, isUnstorableText, ValidationFailed } from "@crown/core";
 import { HttpFailure, errorResponse } from "./effect-bridge.ts";
+import { HTTP_MESSAGES } from "./messages.ts";
 
 const PASSWORD_FIELDS = ["password", "old_password", "new_password", "confirm_password"] as const;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -55,7 +56,7 @@ export const jsonBody = async (c: Context): Promise<Record<string, unknown>> => 
     parsed = undefined;
   }
   if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return decodePasswords(parsed as Record<string, unknown>);
-  return fail(new ValidationFailed({ message: "The request body must be a JSON object.", errors: { body: ["The request body must be a JSON object."] } }));
+  return fail(new ValidationFailed({ message: HTTP_MESSAGES.jsonObject, errors: { body: [HTTP_MESSAGES.jsonObject] } }));
 };
 
 const decoded = (text: string) => {
@@ -72,7 +73,7 @@ const decoded = (text: string) => {
  */
 export const urlProblem = (url: string): Response | null => {
   const u = new URL(url);
-  if (u.pathname.split("/").some((segment) => isUnstorableText(decoded(segment)))) return Response.json({ message: "Not found" }, { status: 404 });
+  if (u.pathname.split("/").some((segment) => isUnstorableText(decoded(segment)))) return Response.json({ message: HTTP_MESSAGES.notFound }, { status: 404 });
   for (const [key, value] of u.searchParams) {
     if (isUnstorableText(key) || isUnstorableText(value)) {
       const field = isUnstorableText(key) ? "query" : key;

@@ -1,6 +1,6 @@
 import { Circle, G, Line, Polyline, Rect, Svg, Text, View } from "@react-pdf/renderer";
 import type { SeverityBand } from "@crown/core/measurement/index";
-import { formatUsDate } from "@crown/core/shared/dates";
+import type { PdfText } from "./i18n.ts";
 
 /**
  * One index across the baby's published reports: the severity bands shaded behind (the band the
@@ -29,7 +29,7 @@ export interface ChartPoint {
   readonly value: number | null;
 }
 
-export const Chart = (p: { title: string; axisLabel: string; points: ReadonlyArray<ChartPoint>; bands: ReadonlyArray<SeverityBand>; normal: number; color: string }) => {
+export const Chart = (p: { title: string; axisLabel: string; points: ReadonlyArray<ChartPoint>; bands: ReadonlyArray<SeverityBand>; normal: number; color: string; text: PdfText }) => {
   const plotted = p.points.filter((x): x is { date: Date; value: number } => x.value !== null);
   const limits = p.bands.flatMap((b) => (b.from === null ? [] : [b.from]));
   const values = plotted.map((x) => x.value);
@@ -70,12 +70,12 @@ export const Chart = (p: { title: string; axisLabel: string; points: ReadonlyArr
           <G key={pt.date.getTime()}>
             <Line x1={x(pt.date.getTime())} y1={H - BOTTOM} x2={x(pt.date.getTime())} y2={H - BOTTOM + 3} stroke={AXIS} strokeWidth={0.6} />
             <Text x={x(pt.date.getTime())} y={H - BOTTOM + 10} style={{ fontSize: 6 }} fill={AXIS} textAnchor="middle">
-              {formatUsDate(pt.date)}
+              {p.text.day(pt.date)}
             </Text>
           </G>
         ))}
         <Text x={(LEFT + W - RIGHT) / 2} y={H - 4} style={{ fontSize: 6.5 }} fill={AXIS} textAnchor="middle">
-          Capture date
+          {p.text.t("captureDate")}
         </Text>
         <Text x={2} y={TOP + 6} style={{ fontSize: 6.5 }} fill={AXIS}>
           {p.axisLabel}
@@ -85,7 +85,7 @@ export const Chart = (p: { title: string; axisLabel: string; points: ReadonlyArr
           <G key={pt.date.getTime()}>
             <Circle cx={x(pt.date.getTime())} cy={y(pt.value)} r={2.4} fill={p.color} />
             <Text x={x(pt.date.getTime())} y={y(pt.value) - 4} style={{ fontSize: 6 }} fill="#111827" textAnchor="middle">
-              {pt.value.toFixed(1)}
+              {p.text.number(pt.value)}
             </Text>
           </G>
         ))}

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { Circle, Document, Font, Image, Line, Page, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
 import { bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
-import { formatUsDate } from "@crown/core/shared/dates";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
 import { Effect, Layer } from "effect";
 import { PhotoDisagreement } from "./agreement.tsx";
 import { Chart, type ChartPoint } from "./chart.tsx";
+import { pdfText, type PdfText } from "./i18n.ts";
 
 /**
  * The published report as a PDF, laid out with @react-pdf/renderer from `ReportDocument` (which
@@ -39,9 +39,16 @@ const styles = StyleSheet.create({
   previewMark: { position: "absolute", top: 12, left: 36, right: 36, fontSize: 9, fontWeight: "bold", color: "#b91c1c", textAlign: "center" },
 });
 
-const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined ? "n/a" : n.toFixed(digits));
-// Dates as the portal writes them (MM/DD/YYYY), by the one shared formatter.
-const day = (d: Date | string) => formatUsDate(d);
+/** What core wrote in English that the PDF prints in the document's language: the age, a video frame's label. */
+const localAge = (age: string, text: PdfText) => {
+  const m = /^(\d+) months? (\d+) days?$/.exec(age);
+  if (m) return text.t("age", { months: Number(m[1]), days: Number(m[2]) });
+  return age === "unknown" ? text.t("unknown") : age;
+};
+const localLabel = (label: string, text: PdfText) => {
+  const m = /^Video frame ([\d.]+) s$/.exec(label);
+  return m ? text.t("videoFrame", { seconds: text.number(Number(m[1])) }) : label;
+};
 
 const Field = ({ label, value }: { label: string; value: string }) => (
   <View style={styles.row}>
@@ -53,7 +60,7 @@ const Field = ({ label, value }: { label: string; value: string }) => (
 type Photo = ReportDocument["photos"][number];
 
 /** A photo with its overlay: outline, AP axis (length), width, the two diagonals and the nose tip. */
-const PhotoWithOverlay = ({ photo }: { photo: Photo }) => {
+const PhotoWithOverlay = ({ photo, text }: { photo: Photo; text: PdfText }) => {
   const g = photo.geometry;
   const width = 170;
   const height = (width * g.imageHeight) / g.imageWidth;
@@ -75,123 +82,130 @@ const PhotoWithOverlay = ({ photo }: { photo: Photo }) => {
         </Svg>
       </View>
       <Text style={styles.small}>
-        {photo.label}: CI {fmt(photo.ci)}, CVAI {fmt(photo.cvai)}
+        {localLabel(photo.label, text)}: {text.language === "es" ? "IC" : "CI"} {text.number(photo.ci)}, CVAI {text.number(photo.cvai)}
       </Text>
     </View>
   );
 };
 
 /** A chart with its points also written out (dates as the portal writes them), for readers who cannot see it. */
-const HistoryChart = (p: { title: string; axis: string; color: string; points: ReadonlyArray<ChartPoint>; bands: typeof CI_BANDS | typeof CVAI_BANDS; normal: number }) => (
+const HistoryChart = (p: { title: string; axis: string; color: string; points: ReadonlyArray<ChartPoint>; bands: typeof CI_BANDS | typeof CVAI_BANDS; normal: number; text: PdfText }) => (
   <View wrap={false}>
     <Text style={{ fontWeight: "bold", marginBottom: 2 }}>{p.title}</Text>
-    <Chart title={p.title} axisLabel={p.axis} points={p.points} bands={p.bands} normal={p.normal} color={p.color} />
+    <Chart title={p.title} axisLabel={p.axis} points={p.points} bands={p.bands} normal={p.normal} color={p.color} text={p.text} />
     {p.points
       .filter((pt) => pt.value !== null)
       .map((pt, i) => (
         <Text key={i} style={styles.small}>
-          {day(pt.date)}: {fmt(pt.value)}
+          {p.text.day(pt.date)}: {p.text.number(pt.value)}
         </Text>
       ))}
   </View>
 );
 
-const spread = (s: { median: number; min: number; max: number; count: number } | null) =>
-  s ? `${fmt(s.median)} (range ${fmt(s.min)} to ${fmt(s.max)}, ${s.count} photo${s.count === 1 ? "" : "s"})` : "not measured";
+const spread = (s: { median: number; min: number; max: number; count: number } | null, text: PdfText) =>
+  s ? text.t("spread", { median: text.number(s.median), min: text.number(s.min), max: text.number(s.max), count: s.count }) : text.t("notMeasured");
 
-export const ReportPdf = ({ doc }: { doc: ReportDocument }) => (
-  <Document title={`${doc.title}: ${doc.baby.name}`} author="Crown" subject="Infant head-shape screening" creator="Crown" producer="Crown">
+/** The report in the document's language (`doc.language`, English when absent): words, dates and numbers (ADR 77). */
+export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
+  const text = pdfText(doc.language);
+  const { t, day } = text;
+  const english = text.language === "en";
+  const title = english ? doc.title : t("title");
+  const disclaimer = english ? doc.disclaimer : t("disclaimer");
+  const ci = english ? "CI" : "IC";
+  return (
+  <Document title={`${title}: ${doc.baby.name}`} author="Crown" subject={t("docSubject")} creator="Crown" producer="Crown" language={english ? "en-US" : "es-US"}>
     <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
       {doc.kind === "preview" ? (
         <Text style={styles.previewMark} fixed>
-          PREVIEW: not published, for the reviewer only
+          {t("previewMark")}
         </Text>
       ) : null}
-      <Text style={styles.h1}>{doc.title}</Text>
+      <Text style={styles.h1}>{title}</Text>
       <Text style={styles.small}>
-        {doc.kind === "preview" ? `Preview of version ${doc.version}, rendered ${day(doc.publishedAt)}` : `Version ${doc.version}, published ${day(doc.publishedAt)}`}
+        {t(doc.kind === "preview" ? "previewOf" : "versionOf", { version: doc.version, date: day(doc.publishedAt) })}
       </Text>
-      <Text style={styles.h2}>Baby</Text>
-      <Field label="Name" value={doc.baby.name} />
-      <Field label="Date of birth" value={doc.baby.dateOfBirth ? day(doc.baby.dateOfBirth) : "n/a"} />
-      <Field label="Age at capture" value={doc.baby.ageAtCapture} />
-      <Field label="Captured on" value={day(doc.capturedAt)} />
-      <Field label="Provider" value={doc.provider} />
-      <Field label="Reviewed by" value={doc.reviewer} />
+      <Text style={styles.h2}>{t("baby")}</Text>
+      <Field label={t("name")} value={doc.baby.name} />
+      <Field label={t("dateOfBirth")} value={doc.baby.dateOfBirth ? day(doc.baby.dateOfBirth) : t("notAvailable")} />
+      <Field label={t("ageAtCapture")} value={localAge(doc.baby.ageAtCapture, text)} />
+      <Field label={t("capturedOn")} value={day(doc.capturedAt)} />
+      <Field label={t("provider")} value={doc.provider === "No Physician" ? t("noPhysician") : doc.provider} />
+      <Field label={t("reviewedBy")} value={doc.reviewer} />
 
-      <Text style={styles.h2}>Results</Text>
+      <Text style={styles.h2}>{t("results")}</Text>
       <View style={styles.row}>
         <View style={styles.box}>
-          <Text>Cranial Index (CI)</Text>
-          <Text style={styles.big}>{fmt(doc.summary.ci?.median)}</Text>
-          <Text>{doc.bands.ci ?? ""}</Text>
-          <Text style={styles.small}>{spread(doc.summary.ci)}</Text>
+          <Text>{t("ciTitle")}</Text>
+          <Text style={styles.big}>{text.number(doc.summary.ci?.median)}</Text>
+          <Text>{doc.summary.ci && !english ? text.ciBand(doc.summary.ci.median) : doc.bands.ci ?? ""}</Text>
+          <Text style={styles.small}>{spread(doc.summary.ci, text)}</Text>
         </View>
         <View style={styles.box}>
-          <Text>Cranial Vault Asymmetry Index (CVAI)</Text>
-          <Text style={styles.big}>{fmt(doc.summary.cvai?.median)}</Text>
-          <Text>{doc.bands.cvai ?? ""}</Text>
-          <Text style={styles.small}>{spread(doc.summary.cvai)}</Text>
+          <Text>{t("cvaiTitle")}</Text>
+          <Text style={styles.big}>{text.number(doc.summary.cvai?.median)}</Text>
+          <Text>{doc.summary.cvai && !english ? text.cvaiBand(doc.summary.cvai.median) : doc.bands.cvai ?? ""}</Text>
+          <Text style={styles.small}>{spread(doc.summary.cvai, text)}</Text>
         </View>
         {doc.summary.cva_mm ? (
           <View style={styles.box}>
-            <Text>CVA (mm)</Text>
-            <Text style={styles.big}>{fmt(doc.summary.cva_mm.median)}</Text>
-            <Text style={styles.small}>{spread(doc.summary.cva_mm)}</Text>
+            <Text>{t("cvaMm")}</Text>
+            <Text style={styles.big}>{text.number(doc.summary.cva_mm.median)}</Text>
+            <Text style={styles.small}>{spread(doc.summary.cva_mm, text)}</Text>
           </View>
         ) : null}
       </View>
       <Text style={{ ...styles.small, marginTop: 4 }}>
-        CI bands: {CI_BANDS.map((b) => `${b.label} ${bandRange(b)}`).join("; ")}.
+        {t("ciBands", { bands: CI_BANDS.map((b) => `${text.ciBandLabel(b)} ${bandRange(b)}`).join("; ") })}
       </Text>
       <Text style={styles.small}>
-        CVAI levels: {CVAI_BANDS.map((b) => `${b.label} ${bandRange(b)}`).join("; ")}.
+        {t("cvaiLevels", { bands: CVAI_BANDS.map((b) => `${text.cvaiBandLabel(b)} ${bandRange(b)}`).join("; ") })}
       </Text>
-      <PhotoDisagreement summary={doc.summary} />
+      <PhotoDisagreement summary={doc.summary} text={text} />
       {doc.note ? (
         <>
-          <Text style={styles.h2}>Reviewer's note</Text>
+          <Text style={styles.h2}>{t("reviewerNote")}</Text>
           <Text>{doc.note}</Text>
         </>
       ) : null}
       {doc.summary.problems.length > 0 ? (
         <>
-          <Text style={styles.h2}>Notes from the analysis</Text>
+          <Text style={styles.h2}>{t("analysisNotes")}</Text>
           {doc.summary.problems.map((p, i) => (
             <Text key={i}>• {p}</Text>
           ))}
         </>
       ) : null}
 
-      <Text style={styles.h2}>Over time</Text>
+      <Text style={styles.h2}>{t("overTime")}</Text>
       <View style={styles.row}>
-        <HistoryChart title="Cranial Index (CI)" axis="CI" color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} bands={CI_BANDS} normal={CI_BANDS.findIndex((b) => b.name === "typical")} />
-        <HistoryChart title="CVAI" axis="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} bands={CVAI_BANDS} normal={CVAI_BANDS.findIndex((b) => b.level === 1)} />
+        <HistoryChart title={t("ciTitle")} axis={ci} color="#2563eb" points={doc.history.map((h) => ({ date: h.date, value: h.ci }))} bands={CI_BANDS} normal={CI_BANDS.findIndex((b) => b.name === "typical")} text={text} />
+        <HistoryChart title={t("cvai")} axis="CVAI" color="#dc2626" points={doc.history.map((h) => ({ date: h.date, value: h.cvai }))} bands={CVAI_BANDS} normal={CVAI_BANDS.findIndex((b) => b.level === 1)} text={text} />
       </View>
-      <Text style={styles.small}>Shading: the severity bands listed above, lightest for the typical range.</Text>
+      <Text style={styles.small}>{t("shading")}</Text>
 
-      <Text style={styles.h2}>Important</Text>
-      <Text>{doc.disclaimer}</Text>
+      <Text style={styles.h2}>{t("important")}</Text>
+      <Text>{disclaimer}</Text>
       <Text style={{ ...styles.small, marginTop: 4 }}>{doc.citation}</Text>
 
       <Text style={styles.h2} break={doc.photos.length > 0}>
-        Accepted photos
+        {t("acceptedPhotos")}
       </Text>
-      <Text style={styles.small}>
-        Green: head outline. Blue: length along the nose axis. Orange: width. Red and purple (dashed): the diagonals at ±30°. Dot: nose tip.
-      </Text>
+      <Text style={styles.small}>{t("legend")}</Text>
       <View style={styles.photos}>
         {doc.photos.map((p, i) => (
-          <PhotoWithOverlay key={i} photo={p} />
+          <PhotoWithOverlay key={i} photo={p} text={text} />
         ))}
       </View>
 
       <Text style={styles.footer} fixed>
-        {doc.disclaimer}
+        {disclaimer}
       </Text>
     </Page>
   </Document>
-);
+  );
+};
 
 export const renderReportPdf = async (doc: ReportDocument): Promise<Uint8Array> => {
   registerFonts();

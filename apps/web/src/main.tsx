@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router-dom";
 import { router } from "./routes.tsx";
+import { startI18n } from "./i18n/i18n.ts";
 import { resumeSession } from "./session/store.ts";
 import { GlobalLoader } from "./ui/Loader.tsx";
 import { clearReloadGuard } from "./ui/RouteError.tsx";
@@ -14,7 +15,8 @@ if (!root) throw new Error("The #root element is missing from index.html");
 window.addEventListener("load", () => window.setTimeout(clearReloadGuard, 5000));
 
 // The first route decision needs to know whether this new tab joins the browser's session.
-void resumeSession().finally(() =>
+// And the words of the portal's language (their chunk loads beside the session check).
+void Promise.all([resumeSession(), startI18n()]).finally(() =>
   createRoot(root).render(
     <StrictMode>
       <GlobalLoader />

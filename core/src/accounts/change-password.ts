@@ -29,6 +29,6 @@ export const changePassword = (input: unknown) =>
         yield* audit({ action: "account.password_changed", actorId: user.id, subjectId: user.id });
       }),
     );
-    yield* send(passwordChangedMail(user.email, user.firstName));
+    yield* send(passwordChangedMail(user.email, user.firstName, user.language));
     return { message: MESSAGES.passwordChanged };
   });

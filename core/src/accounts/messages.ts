@@ -23,8 +23,10 @@ export const MESSAGES = {
   samePassword: "The new password must be different from the old password.",
   profile: "Profile fetched successfully",
   profileUpdated: "Profile updated successfully",
+  languageChanged: "Language changed successfully",
   photoRemoved: "Profile photo removed successfully",
   photoType: "The profile photo must be a PNG or JPEG image.",
   photoMissing: "Please choose a profile photo to upload.",
+  photoTooLarge: "The profile photo must be at most 5 MB.",
   tooManyAttempts: TOO_MANY_ATTEMPTS,
 } as const;

@@ -2,6 +2,7 @@ import { Context, Effect, Option } from "effect";
 import type { OutgoingMail } from "../shared/ports.ts";
 import type { RateRule } from "../shared/throttle.ts";
 import { type UserStatus, type UserType, INITIAL_ACCOUNT_STATUS } from "./lifecycle.ts";
+import { DEFAULT_LANGUAGE, type Language } from "../shared/i18n.ts";
 
 /** An account as the domain sees it. `id` is the opaque identifier used on the wire. */
 export interface User {
@@ -25,6 +26,8 @@ export interface User {
   readonly npi: string | null;
   /** When an admin verified the physician's practice; null while it is being verified (ADR 25). */
   readonly practiceVerifiedAt: Date | null;
+  /** The language of the account's e-mails and reports (ADR 77): the sign-up's, then the user's choice. */
+  readonly language: Language;
   readonly createdAt: Date;
 }
 
@@ -41,6 +44,7 @@ export const newUser = (fields: {
   lastName: string;
   phone: string | null;
   at: Date;
+  language?: Language;
 }): User => ({
   id: fields.id,
   email: normaliseEmail(fields.email),
@@ -60,6 +64,7 @@ export const newUser = (fields: {
   quizPassedAt: null,
   npi: null,
   practiceVerifiedAt: null,
+  language: fields.language ?? DEFAULT_LANGUAGE,
   createdAt: fields.at,
 });
 

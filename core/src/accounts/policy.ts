@@ -1,5 +1,7 @@
 import { Effect } from "effect";
 import { Conflict } from "../shared/errors.ts";
+import { fill } from "../shared/i18n.ts";
+import { STATUS_MESSAGES } from "../shared/messages.ts";
 import type { AccountsConfig, User } from "./model.ts";
 import { type AccountEvent, statusAfter, type UserType } from "./lifecycle.ts";
 
@@ -9,7 +11,7 @@ export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 export const requireStatusAfter = (user: User, event: AccountEvent) => {
   const next = statusAfter(user, event);
   return next === null
-    ? Effect.fail(new Conflict({ message: `This account cannot do that while its status is ${user.status}.` }))
+    ? Effect.fail(new Conflict({ message: fill(STATUS_MESSAGES.accountRefused, { status: user.status }) }))
     : Effect.succeed(next);
 };
 

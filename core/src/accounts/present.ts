@@ -15,6 +15,7 @@ export const accountSummary = (user: User) => ({
 /** The profile as the spec answers it; a physician's also carries fax, NPI and the practice's verification. */
 export const profileOf = (user: User) => ({
   ...accountSummary(user),
+  language: user.language,
   photo: user.photoKey ? `/api/v1/en/user/profile-photo?v=${encodeURIComponent(user.photoKey.split("/").pop() ?? "")}` : null,
   ...(user.type === "physician" ? { fax_number: user.faxNumber, npi: user.npi, practice_verification: practiceVerification(user) } : {}),
 });

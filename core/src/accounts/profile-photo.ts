@@ -12,7 +12,7 @@ export const updateProfilePhoto = (bytes: Uint8Array | null) =>
     const { user } = yield* CurrentUser;
     if (bytes === null || bytes.length === 0) return yield* ValidationFailed.field("profile_photo", MESSAGES.photoMissing);
     if (bytes.length > PROFILE_PHOTO_MAX_BYTES) {
-      return yield* ValidationFailed.field("profile_photo", "The profile photo must be at most 5 MB.");
+      return yield* ValidationFailed.field("profile_photo", MESSAGES.photoTooLarge);
     }
     const kind = yield* (yield* ContentSniffer).sniff(bytes.subarray(0, 4100));
     if (Option.isNone(kind) || (kind.value.mime !== "image/png" && kind.value.mime !== "image/jpeg")) {

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect";
-import { audit, now, Random, transaction } from "../shared/ports.ts";
+import { audit, now, Random, requestLanguage, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { passwordResetMail, resetUnavailableMail } from "./emails.ts";
@@ -28,11 +28,12 @@ export const recoverPassword = (input: unknown) =>
         if (Option.isNone(user)) {
           // No account: the same token statement (it matches nothing), like sign-in's dummy hash.
           yield* (yield* OneTimeTokens).retireAll((yield* Random).identifier(), "password_reset", at);
-          return resetUnavailableMail(address, `${config.publicUrl}/sign-up`);
+          // No account to ask: the language of the call.
+          return resetUnavailableMail(address, `${config.publicUrl}/sign-up`, yield* requestLanguage);
         }
         const token = yield* issueToken(user.value.id, "password_reset", new Date(at.getTime() + config.resetTtlSeconds * 1000));
         const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.value.email)}`;
-        return passwordResetMail(user.value.email, user.value.firstName, url, Math.round(config.resetTtlSeconds / 60));
+        return passwordResetMail(user.value.email, user.value.firstName, url, Math.round(config.resetTtlSeconds / 60), user.value.language);
       }),
     );
     yield* send(mail);

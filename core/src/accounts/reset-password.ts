@@ -45,7 +45,7 @@ export const resetPassword = (input: unknown) =>
             : [];
           return { user, mails: hookMails };
         }
-        return { user, mails: [passwordChangedMail(user.email, user.firstName)] };
+        return { user, mails: [passwordChangedMail(user.email, user.firstName, user.language)] };
       }),
     );
     for (const mail of mails) yield* send(mail);

@@ -2,8 +2,16 @@ import { Schema } from "effect";
 import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
 import { OptionalNpi } from "../practice/npi.ts";
 import { SIGN_UP_TYPES } from "./lifecycle.ts";
+import { LANGUAGES } from "../shared/i18n.ts";
 
 /** Request bodies of the accounts calls, with the spec's messages. Shared by server, web and kiosk. */
+
+/** The forms' own messages (the others are the field blocks' in shared/validation.ts). */
+export const ACCOUNT_FORM_MESSAGES = {
+  passwordsDiffer: "Passwords do not match",
+  acceptTerms: "Please accept the terms, conditions and privacy policy",
+  faxInvalid: "Fax number is invalid",
+} as const;
 
 export const SignUpRequest = Schema.Struct({
   first_name: Required("First name"),
@@ -19,15 +27,15 @@ export const SignUpRequest = Schema.Struct({
 export type SignUpRequest = typeof SignUpRequest.Type;
 
 const passwordsMatch = <T extends { password: string; confirm_password: string }>(v: T) =>
-  v.password === v.confirm_password || { path: ["confirm_password"], message: "Passwords do not match" };
+  v.password === v.confirm_password || { path: ["confirm_password"], message: ACCOUNT_FORM_MESSAGES.passwordsDiffer };
 
 /** The sign-up form as the user fills it: adds confirmation and the terms checkbox. */
 export const SignUpForm = Schema.Struct({
   ...SignUpRequest.fields,
   confirm_password: Required("Confirm Password"),
   terms: Schema.propertySignature(
-    Schema.Literal(true).annotations({ message: () => ({ message: "Please accept the terms, conditions and privacy policy", override: true }) }),
-  ).annotations({ missingMessage: () => "Please accept the terms, conditions and privacy policy" }),
+    Schema.Literal(true).annotations({ message: () => ({ message: ACCOUNT_FORM_MESSAGES.acceptTerms, override: true }) }),
+  ).annotations({ missingMessage: () => ACCOUNT_FORM_MESSAGES.acceptTerms }),
 }).pipe(Schema.filter(passwordsMatch));
 
 export const SignInRequest = Schema.Struct({
@@ -85,12 +93,16 @@ export const ProfileUpdateRequest = Schema.Struct({
   // fax answers only "Fax number is invalid", not also Effect's "Expected null/undefined" union members.
   fax_number: Schema.optionalWith(
     Schema.NullishOr(Schema.String).pipe(
-      Schema.filter((s) => s == null || s === "" || FAX_PATTERN.test(s), { message: () => "Fax number is invalid" }),
+      Schema.filter((s) => s == null || s === "" || FAX_PATTERN.test(s), { message: () => ACCOUNT_FORM_MESSAGES.faxInvalid }),
     ),
     { exact: true },
   ),
 });
 export type ProfileUpdateRequest = typeof ProfileUpdateRequest.Type;
+
+/** The account's language (e-mails, reports, the portal once signed in). */
+export const LanguageRequest = Schema.Struct({ language: OneOf(LANGUAGES, "Language") });
+export type LanguageRequest = typeof LanguageRequest.Type;
 
 export const VerifyEmailQuery = Schema.Struct({
   expires: Schema.NumberFromString.annotations({ message: () => ({ message: "This verification link is invalid or has expired.", override: true }) }),

@@ -17,6 +17,7 @@ export { recoverPassword } from "./recover-password.ts";
 export { resetPassword } from "./reset-password.ts";
 export { changePassword } from "./change-password.ts";
 export { readProfile, updateProfile } from "./profile.ts";
+export { changeLanguage } from "./change-language.ts";
 export { readProfilePhoto, removeProfilePhoto, updateProfilePhoto } from "./profile-photo.ts";
 export { createVerifiedUser, findUserByEmail } from "./create-verified-user.ts";
 export { changeStatus } from "./change-status.ts";

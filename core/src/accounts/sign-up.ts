@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { ValidationFailed } from "../shared/errors.ts";
-import { audit, now, PasswordHasher, Random, transaction } from "../shared/ports.ts";
+import { audit, now, PasswordHasher, Random, requestLanguage, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { NPI_MESSAGES, normaliseNpi } from "../practice/npi.ts";
@@ -21,6 +21,7 @@ export const signUp = (input: unknown) =>
     const users = yield* Users;
     const random = yield* Random;
     const at = yield* now;
+    const language = yield* requestLanguage;
     const passwordHash = yield* (yield* PasswordHasher).hash(request.password);
     const [user, mail] = yield* transaction(
       Effect.gen(function* () {
@@ -37,6 +38,7 @@ export const signUp = (input: unknown) =>
             lastName: request.last_name,
             phone: request.phone,
             at,
+            language,
           }),
           // Only a physician's; their practice is being verified until an admin verifies it (ADR 25).
           npi: request.type === "physician" ? npi : null,

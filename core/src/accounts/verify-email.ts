@@ -27,7 +27,7 @@ export const issueVerificationLink = (user: User) =>
     const token = yield* issueToken(user.id, "email_verification", new Date(expires * 1000));
     const signature = secrets.sign(verificationPayload(user.id, token, expires));
     const url = `${config.publicUrl}/verify-email?id=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}&expires=${expires}&signature=${signature}`;
-    return verificationMail(user.email, user.firstName, url, Math.round(config.verificationTtlSeconds / 3600));
+    return verificationMail(user.email, user.firstName, url, Math.round(config.verificationTtlSeconds / 3600), user.language);
   });
 
 export const verifyEmail = (id: string, token: string, query: unknown) =>

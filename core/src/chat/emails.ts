@@ -1,27 +1,35 @@
+import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
+import type { Language } from "../shared/i18n.ts";
 import { composeMail } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 
-const hello = (firstName: string) => (firstName ? `Hello ${firstName},` : "Hello,");
-const imagesNote = (n: number) => (n === 0 ? "" : n === 1 ? " [1 image]" : ` [${n} images]`);
+const hello = (firstName: string) => greeting("en", firstName);
+const imagesNote = (n: number, language: Language = "en") => {
+  const t = mailText(language, "chat");
+  return n === 0 ? "" : n === 1 ? t("oneImage") : t("manyImages", { count: n });
+};
 
-/** Support's replies that the user (or visitor) has not read. */
+/** Support's replies that the user (or visitor) has not read, in the customer's language (ADR 77). */
 export const unseenMailToCustomer = (
   to: string,
   firstName: string,
-  messages: ReadonlyArray<{ from: string; text: string; images: number }>,
+  messages: ReadonlyArray<{ from: string | null; text: string; images: number }>,
   url: string,
-): OutgoingMail =>
-  composeMail({
+  language: Language = "en",
+): OutgoingMail => {
+  const t = mailText(language, "chat");
+  return composeIn(language, {
     to,
-    subject: messages.length === 1 ? "You have a new message from Crown support" : `You have ${messages.length} new messages from Crown support`,
-    greeting: hello(firstName),
+    subject: messages.length === 1 ? t("oneSubject") : t("manySubject", { count: messages.length }),
+    greeting: greeting(language, firstName),
     paragraphs: [
-      "Crown support answered you in the chat while you were away:",
-      ...messages.map((m) => `${m.from}: ${m.text}${imagesNote(m.images)}`),
-      "Open Crown to read the conversation and reply.",
+      t("answered"),
+      ...messages.map((m) => `${m.from ?? t("support")}: ${m.text}${imagesNote(m.images, language)}`),
+      t("openToReply"),
     ],
-    action: { label: "Open the chat", url },
+    action: { label: t("action"), url },
   });
+};
 
 /** Customers' messages nobody in support has read yet. */
 export const unseenMailToSupport = (

@@ -1,6 +1,7 @@
 import { Schema } from "effect";
 import { Email } from "../shared/validation.ts";
 import { CHAT_LIMITS } from "./policy.ts";
+import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
 export const CHAT_MESSAGES = {
   conversation: "Conversation fetched successfully",
@@ -21,6 +22,7 @@ export const CHAT_MESSAGES = {
   assigneeNotSupport: "A conversation can only be assigned to an admin or a reviewer.",
   visitorToken: "This chat link is invalid or has expired. Please start a new conversation.",
   tooMany: "Too many messages. Please try again later.",
+  nameTooLong: "Name must be at most 100 characters",
 } as const;
 
 /** An image sent with a message, as the adapter received it. */
@@ -36,7 +38,7 @@ const TextField = Schema.optionalWith(
 export const ChatMessageRequest = Schema.Struct({ text: TextField });
 export const VisitorMessageRequest = Schema.Struct({
   email: Email,
-  name: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100)).annotations({ message: () => ({ message: "Name must be at most 100 characters", override: true }) }), {
+  name: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100)).annotations({ message: () => ({ message: CHAT_MESSAGES.nameTooLong, override: true }) }), {
     nullable: true,
   }),
   text: TextField,
@@ -48,7 +50,7 @@ export const InboxFilter = Schema.Struct({
   mine: Schema.optionalWith(Schema.Union(Schema.Boolean, Schema.Literal("1", "0", "true", "false")), { nullable: true }),
   per_page: Schema.optionalWith(
     Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-      message: () => ({ message: "Per page must be a whole number between 1 and 100", override: true }),
+      message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
     }),
     { nullable: true },
   ),

@@ -43,7 +43,11 @@ const mailUnseen = (writtenBy: Date, conversationId: string | null) =>
             if (to) {
               const firstName = Option.isSome(user) ? user.value.firstName : c.visitorName ?? "";
               const url = Option.isSome(user) ? `${config.publicUrl}/dashboard?chat=open` : `${config.publicUrl}/?chat=open`;
-              yield* queueMail(unseenMailToCustomer(to, firstName, fromSupport.map((m) => ({ from: names.get(m.authorId ?? "") ?? "Crown support", text: m.text, images: m.attachments.length })), url));
+              // A visitor has no account: their e-mails stay in English.
+              const language = Option.isSome(user) ? user.value.language : "en";
+              yield* queueMail(
+                unseenMailToCustomer(to, firstName, fromSupport.map((m) => ({ from: names.get(m.authorId ?? "") ?? null, text: m.text, images: m.attachments.length })), url, language),
+              );
             }
           }
           if (fromCustomer.length > 0) {

@@ -24,14 +24,15 @@ export const KIOSK_MESSAGES = {
   staff: "Staff members fetched successfully",
   staffRequired: "Please choose who you are.",
   physicianRequired: "Please name the physician the device is for.",
+  deviceName: "Device name is required (at most 60 characters)",
 } as const;
 
 const msg = (text: string) => ({ message: () => ({ message: text, override: true }) });
 
 export const CreateDeviceRequest = Schema.Struct({
   name: Schema.propertySignature(
-    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(60)).annotations(msg("Device name is required (at most 60 characters)")),
-  ).annotations({ missingMessage: () => "Device name is required (at most 60 characters)" }),
+    Schema.String.pipe(Schema.minLength(1), Schema.maxLength(60)).annotations(msg(KIOSK_MESSAGES.deviceName)),
+  ).annotations({ missingMessage: () => KIOSK_MESSAGES.deviceName }),
   physician_identifier: Schema.optionalWith(Schema.String, { nullable: true }),
 });
 export const DeviceRequest = Schema.Struct({ device_identifier: Required("Device") });

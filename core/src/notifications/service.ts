@@ -9,6 +9,7 @@ import { validate } from "../shared/validation.ts";
 import { publish } from "../live/service.ts";
 import { type Notification, type NotificationKind, Notifications } from "./model.ts";
 import { scanDue } from "./reminders.ts";
+import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
 export const NOTIFICATION_MESSAGES = {
   list: "Notifications fetched successfully",
@@ -58,7 +59,7 @@ export { pageOf } from "../shared/page.ts";
 const PerPage = Schema.Struct({
   per_page: Schema.optionalWith(
     Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-      message: () => ({ message: "Per page must be a whole number between 1 and 100", override: true }),
+      message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
     }),
     { nullable: true },
   ),

@@ -1,3 +1,5 @@
+import { fill } from "../shared/i18n.ts";
+import { STATUS_MESSAGES } from "../shared/messages.ts";
 import { Effect } from "effect";
 import { Users } from "../accounts/model.ts";
 import { ACCESS_MESSAGES } from "../practice/access.ts";
@@ -18,7 +20,7 @@ export const acceptDisclaimer = (input: unknown) =>
     if (next === null) {
       return yield* awaitsApproval(user)
         ? new Forbidden({ message: ACCESS_MESSAGES.waitingApproval, status: user.status })
-        : new Conflict({ message: `The disclaimer cannot be accepted while the account status is ${user.status}.` });
+        : new Conflict({ message: fill(STATUS_MESSAGES.disclaimerRefused, { status: user.status }) });
     }
     const at = yield* now;
     yield* transaction(

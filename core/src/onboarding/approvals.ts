@@ -1,3 +1,5 @@
+import { fill } from "../shared/i18n.ts";
+import { STATUS_MESSAGES } from "../shared/messages.ts";
 import { Effect, Option } from "effect";
 import { changeStatus } from "../accounts/change-status.ts";
 import { accountCan, type AccountEvent } from "../accounts/lifecycle.ts";
@@ -16,7 +18,7 @@ export const requireAdmin = requireActive("admin");
 export const decideWaiting = <R>(userId: string, event: Extract<AccountEvent, { type: "APPROVED" | "REJECTED" }>, actorId: string | null, tell: (user: User) => Effect.Effect<OutgoingMail, never, R>) =>
   Effect.gen(function* () {
     const user = yield* Effect.flatMap((yield* Users).findById(userId), Option.match({ onNone: () => Effect.fail(NotFound.of("User")), onSome: Effect.succeed }));
-    if (!accountCan(user, event)) return yield* new Conflict({ message: `This account is not waiting for approval (status ${user.status}).` });
+    if (!accountCan(user, event)) return yield* new Conflict({ message: fill(STATUS_MESSAGES.notWaiting, { status: user.status }) });
     const changed = yield* changeStatus(user.id, event, actorId);
     return { result: { identifier: changed.id, email: changed.email, status: changed.status }, mail: yield* tell(user) };
   });

@@ -1,28 +1,30 @@
+import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
+import type { Language } from "../shared/i18n.ts";
 import { composeMail } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 
-const hello = (firstName: string) => (firstName ? `Hello ${firstName},` : "Hello,");
+/** Onboarding's e-mails, in the recipient's language (copy: core/src/i18n/mails, ADR 77). */
 
-export const approvedMail = (to: string, firstName: string, signInUrl: string): OutgoingMail =>
-  composeMail({
+export const approvedMail = (to: string, firstName: string, signInUrl: string, language: Language = "en"): OutgoingMail => {
+  const t = mailText(language, "approval");
+  return composeIn(language, {
     to,
-    subject: "Your Crown account is approved",
-    greeting: hello(firstName),
-    paragraphs: ["An administrator reviewed your information and approved your Crown account. You can sign in now."],
-    action: { label: "Sign in", url: signInUrl },
+    subject: t("approvedSubject"),
+    greeting: greeting(language, firstName),
+    paragraphs: [t("approved")],
+    action: { label: mailText(language, "common")("signIn"), url: signInUrl },
   });
+};
 
-export const rejectedMail = (to: string, firstName: string, reason: string | null): OutgoingMail =>
-  composeMail({
+export const rejectedMail = (to: string, firstName: string, reason: string | null, language: Language = "en"): OutgoingMail => {
+  const t = mailText(language, "approval");
+  return composeIn(language, {
     to,
-    subject: "Your Crown account request",
-    greeting: hello(firstName),
-    paragraphs: [
-      "An administrator reviewed your information and could not approve your Crown account.",
-      ...(reason ? [`Reason: ${reason}`] : []),
-      "If you think this is a mistake, please contact Crown support.",
-    ],
+    subject: t("rejectedSubject"),
+    greeting: greeting(language, firstName),
+    paragraphs: [t("rejected"), ...(reason ? [t("reason", { reason })] : []), t("mistake")],
   });
+};
 
 export const invitationAcceptedMail = (to: string, firstName: string, text: string, signInUrl: string): OutgoingMail =>
-  composeMail({ to, subject: "Your Crown invitation was accepted", greeting: hello(firstName), paragraphs: [text], action: { label: "Sign in", url: signInUrl } });
+  composeMail({ to, subject: "Your Crown invitation was accepted", greeting: greeting("en", firstName), paragraphs: [text], action: { label: "Sign in", url: signInUrl } });

@@ -11,7 +11,7 @@ export const rejectAccount = (input: unknown) =>
     const admin = yield* requireAdmin;
     const { identifier, reason } = yield* validateForm(IdentifierRequest, input);
     const { result, mail } = yield* transaction(
-      decideWaiting(identifier, { type: "REJECTED" }, admin.user.id, (user) => Effect.succeed(rejectedMail(user.email, user.firstName, reason ?? null))),
+      decideWaiting(identifier, { type: "REJECTED" }, admin.user.id, (user) => Effect.succeed(rejectedMail(user.email, user.firstName, reason ?? null, user.language))),
     );
     yield* sendAll([mail]);
     return result;

@@ -4,6 +4,7 @@ import { check, Email, OneOf, OptionalText, Required } from "../shared/validatio
 import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
 import { QUIZ_ANSWERS, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
+import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
 /**
  * Request bodies of the onboarding and practice calls, with the specs' messages. Rules that
@@ -167,8 +168,8 @@ export type PatientUpdateRequest = Schema.Schema.Type<ReturnType<typeof PatientU
 export const ListRequest = Schema.Struct({
   per_page: Schema.optionalWith(
     Schema.Union(Schema.Number, Schema.NumberFromString)
-      .annotations(msg("Per page must be a whole number between 1 and 100"))
-      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, { message: () => "Per page must be a whole number between 1 and 100" })),
+      .annotations(msg(PER_PAGE_MESSAGE))
+      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, { message: () => PER_PAGE_MESSAGE })),
     { nullable: true },
   ),
   search: OptionalText(100),

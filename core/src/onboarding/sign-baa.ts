@@ -1,3 +1,5 @@
+import { fill } from "../shared/i18n.ts";
+import { STATUS_MESSAGES } from "../shared/messages.ts";
 import { Effect, Option } from "effect";
 import { CurrentUser, Users } from "../accounts/model.ts";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
@@ -24,7 +26,7 @@ export const signBaa = (input: unknown) =>
       return { ...onboardingFlags(factsOf(user)), signature: Option.getOrNull(Option.map(existing, presentSignature)) };
     }
     const next = step(user, { type: "BAA_SIGNED" });
-    if (next === null) return yield* new Conflict({ message: `The agreement cannot be signed while the account status is ${user.status}.` });
+    if (next === null) return yield* new Conflict({ message: fill(STATUS_MESSAGES.baaRefused, { status: user.status }) });
     const request_ = yield* Effect.serviceOption(RequestContext);
     const signature = {
       id: (yield* Random).identifier(),

@@ -82,8 +82,8 @@ export const addPatient = (input: unknown) =>
         yield* (yield* Babies).insert(baby);
         const doctor = physicianName(acting.physician);
         const mails: OutgoingMail[] = [];
-        if (caregiver.kind === "invited") mails.push(caregiverInvitationMail(caregiver.parent.email, doctor, caregiver.url, caregiver.ttlDays));
-        if (caregiver.kind === "refused") mails.push(nothingLinkedMail(caregiver.account.email, doctor, "patient"));
+        if (caregiver.kind === "invited") mails.push(caregiverInvitationMail(caregiver.parent.email, doctor, caregiver.url, caregiver.ttlDays, caregiver.parent.language));
+        if (caregiver.kind === "refused") mails.push(nothingLinkedMail(caregiver.account.email, doctor, "patient", caregiver.account.language));
         if (caregiver.kind === "asked") {
           const asked: PatientLinkRequest = {
             id: random.identifier(),
@@ -97,7 +97,7 @@ export const addPatient = (input: unknown) =>
           };
           yield* (yield* PatientLinkRequests).insert(asked);
           yield* notify(caregiver.parent.id, "link_requested", `${doctor} asks to add ${babyName(baby)} to your account.`, asked.id);
-          mails.push(patientLinkRequestMail(caregiver.parent.email, caregiver.parent.firstName, doctor, linkRequestsUrl(config.publicUrl)));
+          mails.push(patientLinkRequestMail(caregiver.parent.email, caregiver.parent.firstName, doctor, linkRequestsUrl(config.publicUrl), caregiver.parent.language));
         }
         yield* audit({
           action: "patient.added",

@@ -73,12 +73,12 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
         const doctor = physicianName(acting.physician);
         const mails: OutgoingMail[] = [];
         if (invitationUrl !== null) {
-          mails.push(staffInvitationMail(staff.email, doctor, staffType, invitationUrl, invitationDays(config.invitationTtlSeconds)));
+          mails.push(staffInvitationMail(staff.email, doctor, staffType, invitationUrl, invitationDays(config.invitationTtlSeconds), staff.language));
         } else if (staff.type === "physician_staff" && isActive(staff)) {
           yield* notify(staff.id, "link_requested", `${doctor} asks you to join their staff.`, delegation.id);
-          mails.push(staffLinkRequestMail(staff.email, staff.firstName, doctor, staffType, linkRequestsUrl(config.publicUrl)));
+          mails.push(staffLinkRequestMail(staff.email, staff.firstName, doctor, staffType, linkRequestsUrl(config.publicUrl), staff.language));
         } else {
-          mails.push(nothingLinkedMail(staff.email, doctor, "staff"));
+          mails.push(nothingLinkedMail(staff.email, doctor, "staff", staff.language));
         }
         yield* audit({
           action: invitationUrl !== null ? "staff.added" : "staff.offered",

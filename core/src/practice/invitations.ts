@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import { AccountsConfig, newUser, OneTimeTokens, type User, Users } from "../accounts/model.ts";
 import { awaitsEmailVerification } from "../accounts/lifecycle.ts";
-import { audit, now, PasswordHasher, Random, Secrets } from "../shared/ports.ts";
+import { audit, now, PasswordHasher, Random, requestLanguage, Secrets } from "../shared/ports.ts";
 import { throttle } from "../shared/throttle.ts";
 import { INVITATION_LIMIT_MESSAGE, INVITATIONS_PER_PRACTICE, invitationBucket } from "./policy.ts";
 
@@ -16,7 +16,9 @@ export const inviteAccount = (fields: { email: string; type: "parent" | "physici
     const config = yield* AccountsConfig;
     const at = yield* now;
     const passwordHash = yield* (yield* PasswordHasher).hash(random.secret(32));
-    const user = newUser({ id: random.identifier(), email: fields.email, passwordHash, type: fields.type, firstName: fields.firstName, lastName: fields.lastName, phone: fields.phone, at });
+    // The invitee's first language is the inviting call's; they can change it once signed in (ADR 77).
+    const language = yield* requestLanguage;
+    const user = newUser({ id: random.identifier(), email: fields.email, passwordHash, type: fields.type, firstName: fields.firstName, lastName: fields.lastName, phone: fields.phone, at, language });
     yield* (yield* Users).insert(user);
     const url = yield* invitationLink(user);
     yield* audit({ action: "account.invited", actorId: null, subjectId: user.id, details: { type: fields.type } });

@@ -102,7 +102,7 @@ const tellDeclined = (physicianId: string, text: string, subjectId: string) =>
     const physician = yield* (yield* Users).findById(physicianId);
     if (Option.isNone(physician)) return [] as ReadonlyArray<OutgoingMail>;
     yield* notify(physician.value.id, "link_declined", text, subjectId);
-    return [linkDeclinedMail(physician.value.email, physician.value.firstName, `${(yield* AccountsConfig).publicUrl}/`)];
+    return [linkDeclinedMail(physician.value.email, physician.value.firstName, `${(yield* AccountsConfig).publicUrl}/`, physician.value.language)];
   });
 
 const declinePatient = (parent: User, request: PatientLinkRequest, at: Date) =>

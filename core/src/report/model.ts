@@ -4,6 +4,7 @@ import { FALLBACK_MEASUREMENT_ERROR, type MeasurementError } from "../measuremen
 import type { RgbImage } from "../measurement/image.ts";
 import type { AnalyzeOptions } from "../measurement/analyze.ts";
 import type { AnalysisSummary, Attachment, Measurement, PhotoGeometry, Page, PageRequest, QueueRow, Report, ReportListing, ReportPatch, ReportVersion, ReportWithSummary, ResultFilter, ResultRow, ReviewAction } from "./entities.ts";
+import type { Language } from "../shared/i18n.ts";
 
 /** The ports of the report feature (entities in entities.ts, re-exported here), its settings and its job. */
 export * from "./entities.ts";
@@ -136,6 +137,8 @@ export interface ReportDocument {
   readonly history: ReadonlyArray<{ readonly date: Date; readonly ci: number | null; readonly cvai: number | null }>;
   readonly disclaimer: string;
   readonly citation: string;
+  /** The language it is printed in (its reader's, ADR 77); English when absent. */
+  readonly language?: Language;
 }
 export interface ReportRendererPort {
   readonly render: (document: ReportDocument) => Effect.Effect<Uint8Array>;

@@ -1,33 +1,40 @@
 import { Effect, Option } from "effect";
 import { type User, Users } from "../accounts/model.ts";
 import type { Baby } from "../onboarding/model.ts";
-import { composeMail } from "../shared/mail.ts";
+import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
 import type { Report } from "./model.ts";
+import type { Language } from "../shared/i18n.ts";
+import { babyOf } from "./queries.ts";
 
 /** Who hears of a review's outcome, and the e-mails they get. */
 
-export const recaptureMail = (to: User, baby: string, reasons: ReadonlyArray<string>, note: string | null, url: string) =>
-  composeMail({
+/** In the recipient's language (their profile's, ADR 77). */
+export const recaptureMail = (to: User, baby: string, reasons: ReadonlyArray<string>, note: string | null, url: string) => {
+  const t = mailText(to.language, "report");
+  return composeIn(to.language, {
     to: to.email,
-    subject: `Please take new photos of ${baby}`,
-    greeting: to.firstName ? `Hello ${to.firstName},` : "Hello,",
+    subject: t("recaptureSubject", { baby }),
+    greeting: greeting(to.language, to.firstName),
     paragraphs: [
-      `Our reviewers looked at the photos and video of ${baby} and need a new capture to measure the head reliably.`,
-      `What to redo: ${reasons.join("; ")}.`,
-      ...(note ? [`Reviewer's note: ${note}`] : []),
-      "Please follow the capture instructions again and upload new photos and a short video.",
+      t("recaptureLooked", { baby }),
+      t("recaptureWhat", { reasons: reasons.join("; ") }),
+      ...(note ? [t("recaptureNote", { note })] : []),
+      t("recaptureFollow"),
     ],
-    action: { label: "Upload again", url },
+    action: { label: t("recaptureAction"), url },
   });
+};
 
-export const publishedMail = (to: User, baby: string, url: string) =>
-  composeMail({
+export const publishedMail = (to: User, baby: string, url: string) => {
+  const t = mailText(to.language, "report");
+  return composeIn(to.language, {
     to: to.email,
-    subject: `The head-shape report of ${baby} is ready`,
-    greeting: to.firstName ? `Hello ${to.firstName},` : "Hello,",
-    paragraphs: [`The report of ${baby} has been reviewed and is ready to download.`, "It is a screening aid, not a diagnosis: please talk to your doctor about it."],
-    action: { label: "See the results", url },
+    subject: t("publishedSubject", { baby }),
+    greeting: greeting(to.language, to.firstName),
+    paragraphs: [t("publishedReady", { baby }), t("publishedCaution")],
+    action: { label: t("publishedAction"), url },
   });
+};
 
 /** The parent and the physician of a report (each once), to notify. */
 export const recipients = (report: Report, baby: Option.Option<Baby>) =>
@@ -37,6 +44,16 @@ export const recipients = (report: Report, baby: Option.Option<Baby>) =>
     const found = yield* Effect.forEach(ids, (id) => users.findById(id));
     return found.filter(Option.isSome).map((u) => u.value);
   });
+
+/** The languages other than English that a report's readers (its parent and physician) read it in. */
+export const readerLanguages = (report: Report) =>
+  Effect.gen(function* () {
+    const readers = yield* recipients(report, yield* babyOf(report));
+    return [...new Set(readers.map((u) => u.language))].filter((l): l is Exclude<Language, "en"> => l !== "en");
+  });
+
+/** Where a version's PDF in another language is kept: beside the English one, named by the language. */
+export const localizedPdfKey = (blobKey: string, language: Language) => (language === "en" ? blobKey : blobKey.replace(/\.pdf$/, `.${language}.pdf`));
 
 /** Where each kind of user reads results in the portal. */
 export const resultsPath = (user: User) => (user.type === "parent" ? "/parent-results" : "/results");

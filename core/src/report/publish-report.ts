@@ -9,7 +9,7 @@ import { reportNotFound } from "./access.ts";
 import { advance } from "./advance.ts";
 import { reviewable } from "./lifecycle.ts";
 import { ContentHasher, type Report, ReadFlags, ReportRenderer, Reports, ReportVersions } from "./model.ts";
-import { publishedMail, recipients, resultsPath } from "./notices.ts";
+import { localizedPdfKey, publishedMail, readerLanguages, recipients, resultsPath } from "./notices.ts";
 import { requireConfirmedWhenDisagreeing } from "./photo-agreement.ts";
 import { PUBLISH_ATTEMPTS } from "./policy.ts";
 import { presentSummary } from "./present.ts";
@@ -46,13 +46,20 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
     const inputs = yield* documentInputs(seen);
     yield* requireConfirmedWhenDisagreeing(inputs.measurements);
     const document = yield* reportDocument(inputs, reviewerUser, at, version);
-    const pdf = yield* (yield* ReportRenderer).render(document);
+    const renderer = yield* ReportRenderer;
+    const pdf = yield* renderer.render(document);
     const digest = (yield* ContentHasher).sha256();
     digest.update(pdf);
     const versionId = (yield* Random).identifier();
     const blobKey = `reports/${seen.id}/v${version}-${versionId}.pdf`;
+    // The version is the English PDF; its readers' other languages get a copy beside it (ADR 77).
+    const translations = yield* Effect.forEach(yield* readerLanguages(seen), (language) =>
+      Effect.map(renderer.render({ ...document, language }), (bytes) => ({ key: localizedPdfKey(blobKey, language), bytes })),
+    );
+    const blobKeys = [blobKey, ...translations.map((t) => t.key)];
     // Pending until the version names it (ADR 0051): a process killed before that leaves it to the sweep.
     yield* putPending(blobKey, pdf, "application/pdf");
+    for (const t of translations) yield* putPending(t.key, t.bytes, "application/pdf");
     const config = yield* AccountsConfig;
     const published = reviewAction(reportId, "published", { version, sha256: digest.hex() }, (report, reviewer) =>
       Effect.gen(function* () {
@@ -61,7 +68,7 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
           return yield* new ChangedWhilePublishing();
         }
         const status = yield* advance(report, { type: "PUBLISH", reviewerId: reviewer.id });
-        yield* keepBlobs([blobKey]);
+        yield* keepBlobs(blobKeys);
         yield* (yield* ReportVersions).insert({
           id: versionId,
           reportId: report.id,
@@ -84,7 +91,7 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
         return { report_identifier: report.id, status, version, summary: presentSummary(document.summary) };
       }),
     );
-    return yield* Effect.tapErrorCause(published, () => discardBlobs([blobKey]));
+    return yield* Effect.tapErrorCause(published, () => discardBlobs(blobKeys));
   });
 
 /**

@@ -2,6 +2,7 @@ import { Schema } from "effect";
 import { UPLOAD_RULE_MESSAGES } from "../capture/limits.ts";
 import { OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { ANALYSIS_TYPES } from "./model.ts";
+import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
 /** The report feature's requests (each parsed before anything else) and its messages, every one defined here. */
 
@@ -35,6 +36,9 @@ export const REVIEW_MESSAGES = {
   reasonsRequired: "Please choose at least one reason for the recapture.",
   reasonUnknown: "Each reason must be one of the quiz's bad-image reasons.",
   changedWhilePublishing: "The report kept changing while it was being published. Please publish again.",
+  decision: "Decision must be accept or reject",
+  xNumber: "x must be a number",
+  yNumber: "y must be a number",
 } as const;
 
 export const RESULT_MESSAGES = {
@@ -74,13 +78,13 @@ export const QueueRequest = Schema.Struct({
 
 export const DecisionRequest = Schema.Struct({
   attachment_identifier: Required("Attachment"),
-  decision: Schema.Literal("accept", "reject", "accepted", "rejected").annotations({ message: () => "Decision must be accept or reject" }),
+  decision: Schema.Literal("accept", "reject", "accepted", "rejected").annotations({ message: () => REVIEW_MESSAGES.decision }),
 });
 
 export const NoseTipRequest = Schema.Struct({
   attachment_identifier: Required("Attachment"),
-  x: Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.finite()).annotations({ message: () => "x must be a number" }),
-  y: Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.finite()).annotations({ message: () => "y must be a number" }),
+  x: Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.finite()).annotations({ message: () => REVIEW_MESSAGES.xNumber }),
+  y: Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.finite()).annotations({ message: () => REVIEW_MESSAGES.yNumber }),
 });
 
 export const NoteRequest = Schema.Struct({ note: OptionalText(2000) });
@@ -94,7 +98,7 @@ export const RecaptureRequest = Schema.Struct({
 
 const PerPage = Schema.optionalWith(
   Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-    message: () => ({ message: "Per page must be a whole number between 1 and 100", override: true }),
+    message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
   }),
   { nullable: true },
 );

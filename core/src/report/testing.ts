@@ -290,6 +290,7 @@ export const aUser = (id: string, type: User["type"], firstName: string): User =
   quizPassedAt: at,
   npi: null,
   practiceVerifiedAt: type === "physician" ? at : null,
+  language: "en",
   createdAt: at,
 });
 export const PARENT = aUser("parent-1", "parent", "Pat");

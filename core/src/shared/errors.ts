@@ -1,4 +1,11 @@
 import { Data } from "effect";
+import { fill } from "./i18n.ts";
+
+/** The errors' own messages (English source of the `errors` catalogue, ADR 76). */
+export const ERROR_MESSAGES = {
+  unauthenticated: "You are not authorised to perform this action",
+  notFound: "{what} not found",
+} as const;
 
 /**
  * Domain errors. Each maps to one HTTP status in the HTTP adapter by its tag, so no use case
@@ -17,7 +24,7 @@ export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
 
 /** 401: no session, or a session that is unknown, expired or revoked. */
 export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{ readonly message: string }> {
-  static readonly default = "You are not authorised to perform this action";
+  static readonly default = ERROR_MESSAGES.unauthenticated;
 }
 
 /** 403: the caller is known but not allowed; `status` tells the client why (e.g. EmailVerificationRequired). */
@@ -26,7 +33,7 @@ export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly message:
 /** 404: the object does not exist or the caller may not see it (never reveal which). */
 export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {
   static of(what: string): NotFound {
-    return new NotFound({ message: `${what} not found` });
+    return new NotFound({ message: fill(ERROR_MESSAGES.notFound, { what }) });
   }
 }
 

@@ -8,6 +8,8 @@ export const composeMail = (input: {
   paragraphs: ReadonlyArray<string>;
   action?: { label: string; url: string };
   footer?: string;
+  /** The line under the button, in the mail's language (English by default). */
+  pasteAddress?: string;
 }): OutgoingMail => {
   const footer = input.footer ?? "Crown infant head-shape screening. If you did not expect this e-mail, you can ignore it.";
   const text = [
@@ -22,7 +24,7 @@ export const composeMail = (input: {
   const html = `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">
 <p>${esc(input.greeting)}</p>
 ${input.paragraphs.map((p) => `<p>${esc(p)}</p>`).join("\n")}
-${input.action ? `<p><a href="${esc(input.action.url)}" style="background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${esc(input.action.label)}</a></p>\n<p style="font-size:12px">Or paste this address into your browser: ${esc(input.action.url)}</p>` : ""}
+${input.action ? `<p><a href="${esc(input.action.url)}" style="background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${esc(input.action.label)}</a></p>\n<p style="font-size:12px">${esc(input.pasteAddress ?? "Or paste this address into your browser:")} ${esc(input.action.url)}</p>` : ""}
 <hr><p style="font-size:12px;color:#6b7280">${esc(footer)}</p>
 </body></html>`;
   return { to: input.to, subject: input.subject, text, html };

@@ -2,3 +2,14 @@
 
 /** The message of a 429 unless a feature words its own. */
 export const TOO_MANY_ATTEMPTS = "Too many attempts. Please try again later.";
+
+/** Every list's page size rule. */
+export const PER_PAGE_MESSAGE = "Per page must be a whole number between 1 and 100";
+
+/** Refusals that name the account's status (`{status}` is filled in with `fill`). */
+export const STATUS_MESSAGES = {
+  accountRefused: "This account cannot do that while its status is {status}.",
+  notWaiting: "This account is not waiting for approval (status {status}).",
+  baaRefused: "The agreement cannot be signed while the account status is {status}.",
+  disclaimerRefused: "The disclaimer cannot be accepted while the account status is {status}.",
+} as const;

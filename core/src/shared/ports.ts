@@ -1,4 +1,5 @@
 import { Context, Effect, Option } from "effect";
+import { DEFAULT_LANGUAGE, type Language } from "./i18n.ts";
 
 /**
  * Ports shared by every feature. Adapters in adapters/* implement them; tests provide in-memory
@@ -101,8 +102,15 @@ export class Transactor extends Context.Tag("crown/Transactor")<Transactor, Tran
 export interface RequestInfo {
   readonly ip: string | null;
   readonly requestId: string;
+  /** The language of the call's API prefix (a new account's first language); English when not given. */
+  readonly language?: Language;
 }
 export class RequestContext extends Context.Tag("crown/RequestContext")<RequestContext, RequestInfo>() {}
+
+/** The language of the call (its API prefix); English outside a request (jobs, the CLI). */
+export const requestLanguage: Effect.Effect<Language> = Effect.map(Effect.serviceOption(RequestContext), (req) =>
+  Option.isSome(req) && req.value.language ? req.value.language : DEFAULT_LANGUAGE,
+);
 
 export const transaction = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | Transactor> =>
   Effect.flatMap(Transactor, (t) => t.run(self));

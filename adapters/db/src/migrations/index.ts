@@ -16,6 +16,7 @@ import * as m20261124T1500LinkConsent from "./2026-11-24T1500-link-consent.ts";
 import * as m20261124T1510PracticesAwaitingVerification from "./2026-11-24T1510-practices-awaiting-verification.ts";
 import * as m20261124T1520MeasurementModel from "./2026-11-24T1520-measurement-model.ts";
 import * as m20261124T1540ListIndexes from "./2026-11-24T1540-list-indexes.ts";
+import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1510-practices-awaiting-verification": m20261124T1510PracticesAwaitingVerification,
   "2026-11-24T1520-measurement-model": m20261124T1520MeasurementModel,
   "2026-11-24T1540-list-indexes": m20261124T1540ListIndexes,
+  "2026-11-24T1550-user-language": m20261124T1550UserLanguage,
 };
 
 const migratorFor = (db: Kysely<any>) =>

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { Accounts, ChangePasswordRequest, EmailRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, type User } from "@crown/core";
+import { Accounts, ChangePasswordRequest, EmailRequest, LanguageRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, type User } from "@crown/core";
 import { RemovalRequestBody, requestRemoval } from "@crown/core/accounts/removal";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
@@ -18,6 +18,7 @@ documented({ method: "post", path: "/user/password/recover", summary: "Mail a pa
 documented({ method: "post", path: "/user/password/reset", summary: "Set a new password with a reset token", tag, auth: false, body: ResetPasswordRequest });
 documented({ method: "post", path: "/user/password/change", summary: "Change the password (revokes the other sessions)", tag, auth: true, body: ChangePasswordRequest });
 documented({ method: "get", path: "/user/profile", summary: "Read the caller's profile", tag, auth: true });
+documented({ method: "post", path: "/user/language", summary: "Choose the language of the caller's e-mails, reports and portal (en or es)", tag, auth: true, body: LanguageRequest });
 documented({ method: "post", path: "/user/profile", summary: "Update first name, last name, phone (and fax for physicians), or the profile photo (multipart profile_photo with profile_photo_action update|remove)", tag, auth: true, body: ProfileUpdateRequest });
 documented({ method: "get", path: "/user/profile-photo", summary: "The caller's profile photo as an image", tag, auth: true, response: "binary" });
 documented({ method: "post", path: "/user/remove-account", summary: "Ask Crown to remove the account: confirms with the password (base64), records the request once, audits it and e-mails a confirmation; admins see it under /admin/removal-requests", tag, auth: true, body: RemovalRequestBody });
@@ -57,6 +58,10 @@ export const accountsRoutes = (present: SessionPresenter) =>
     .post("/user/password/change", requireCaller, async (c) => {
       const { message } = await runUseCase(c, Accounts.changePassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
+    })
+    .post("/user/language", requireCaller, async (c) => {
+      const language = await runUseCase(c, Accounts.changeLanguage(await jsonBody(c)));
+      return c.json(ok(Accounts.MESSAGES.languageChanged, { language }), 200);
     })
     .get("/user/profile", requireCaller, async (c) => {
       const user = await runUseCase(c, Accounts.readProfile.pipe((e) => e));

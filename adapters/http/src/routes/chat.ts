@@ -9,6 +9,7 @@ import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { formBody, jsonBody, pageParam } from "../request.ts";
+import { HTTP_MESSAGES } from "../messages.ts";
 
 const tag = "Chat";
 const support = "Support inbox";
@@ -34,7 +35,7 @@ documented({ method: "post", path: "/support/conversations/:id/reopen", summary:
 
 /** Core's images per message at their size, and room for the text and framing; the domain checks each image. */
 const MULTIPART_LIMIT = Chat.CHAT_LIMITS.imagesPerMessage * Chat.CHAT_LIMITS.imageMaxBytes + 2 * 1024 * 1024;
-const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: (c) => c.json({ message: "A message with its images must be at most 40 MB." }, 413) });
+const multipartLimit = bodyLimit({ maxSize: MULTIPART_LIMIT, onError: (c) => c.json({ message: HTTP_MESSAGES.chatTooLarge }, 413) });
 
 /** The text and images of a message: JSON, or multipart with `text` and `images` (or `image`, `images[]`). */
 const messageInput = async (c: Context<Env>): Promise<{ body: Record<string, unknown>; images: IncomingImage[] }> => {

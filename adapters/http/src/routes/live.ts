@@ -7,6 +7,8 @@ import type { Env } from "../env.ts";
 import { documented } from "../openapi.ts";
 import { requireCaller } from "../middleware.ts";
 import { bearerToken } from "../request.ts";
+import { HTTP_MESSAGES } from "../messages.ts";
+import { translate } from "../i18n.ts";
 
 documented({
   method: "get",
@@ -112,7 +114,7 @@ export const liveRoutes = (options: LiveRouteOptions = {}) =>
               await stream.write(": keep-alive\n\n");
             }
           }
-          if (ended && !closed) await stream.writeSSE({ event: "session_ended", data: JSON.stringify({ message: "Your session has ended. Please sign in again." }) });
+          if (ended && !closed) await stream.writeSSE({ event: "session_ended", data: JSON.stringify({ message: translate(HTTP_MESSAGES.sessionEnded, c.get("language")) }) });
         } finally {
           unsubscribe();
         }

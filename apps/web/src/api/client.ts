@@ -1,5 +1,6 @@
 import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/practice/statuses";
 import { requestEnded, requestStarted } from "./pending.ts";
+import { apiBase } from "../i18n/language.ts";
 
 /**
  * The one door to the Crown API. It adds the bearer token, decodes the `{ message, results }`
@@ -67,7 +68,10 @@ export interface RequestOptions {
   readonly base?: string;
 }
 
-const buildUrl = (path: string, query?: RequestOptions["query"], base = API_BASE) => {
+/** The API in the portal's current language (`/api/v1/es/...` answers in Spanish, ADR 76). */
+export const localizedApiBase = () => apiBase(API_BASE);
+
+const buildUrl = (path: string, query?: RequestOptions["query"], base = localizedApiBase()) => {
   const url = new URL(`${base}${path}`, window.location.origin);
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   return url.toString();

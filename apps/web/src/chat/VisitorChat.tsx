@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { ApiError, API_BASE, messageOf } from "../api/client.ts";
+import { ApiError, localizedApiBase, messageOf } from "../api/client.ts";
 import { useSession } from "../session/store.ts";
 import type { ChatMessage } from "./api.ts";
 import { Composer, mergeMessages, MessageList } from "./Messages.tsx";
@@ -29,7 +29,7 @@ const call = async <T,>(method: "GET" | "POST", path: string, token: string | nu
   const headers: Record<string, string> = { Accept: "application/json" };
   if (token) headers["X-Visitor-Token"] = token;
   if (body !== undefined) headers["Content-Type"] = "application/json; charset=utf-8";
-  const res = await fetch(`${API_BASE}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${localizedApiBase()}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const json = (await res.json().catch(() => ({}))) as { message?: string; results?: T; errors?: Record<string, string[]> };
   if (!res.ok) throw new ApiError(res.status, json.message ?? "Some error occurred", json.errors ?? {});
   return json.results as T;

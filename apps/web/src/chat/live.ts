@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { API_BASE, request } from "../api/client.ts";
+import { localizedApiBase, request } from "../api/client.ts";
 import { sessionActor } from "../session/store.ts";
 
 /**
@@ -66,7 +66,7 @@ const open = async () => {
   let ticket: string;
   opening = mine;
   try {
-    const res = await fetch(`${API_BASE}/events/ticket`, { method: "POST", headers: { Authorization: `Bearer ${current}` } });
+    const res = await fetch(`${localizedApiBase()}/events/ticket`, { method: "POST", headers: { Authorization: `Bearer ${current}` } });
     if (res.status === 401) {
       refused = current;
       sessionGone();
@@ -86,7 +86,7 @@ const open = async () => {
   source?.close();
   const query = new URLSearchParams({ ticket });
   if (lastEventId) query.set("last_event_id", lastEventId);
-  const es = new EventSource(`${API_BASE}/events?${query.toString()}`);
+  const es = new EventSource(`${localizedApiBase()}/events?${query.toString()}`);
   source = es;
   for (const name of EVENT_NAMES) {
     es.addEventListener(name, (event) => {

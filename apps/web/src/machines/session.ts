@@ -107,7 +107,7 @@ const saveSession = (session: Session | null) => {
  * What a session is made of: the sign-in answer, or the profile answer with the browser's kept token
  * (a resumed tab); both carry these fields (core's `signInAnswer` and `profileAnswer`).
  */
-export type SessionAnswer = Omit<Profile, "phone" | "photo"> & Partial<Pick<SignInResult, "expires_at">> & { readonly token: string };
+export type SessionAnswer = Omit<Profile, "phone" | "photo" | "language"> & Partial<Pick<SignInResult, "expires_at">> & { readonly token: string };
 
 /** Reads the sign-in (or profile) answer. */
 export const sessionFromSignIn = (r: SessionAnswer, rememberMe = false): Session => {

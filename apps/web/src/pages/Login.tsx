@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
 import { ApiError, FALLBACK_MESSAGE } from "../api/client.ts";
@@ -12,6 +13,7 @@ import { firstMessages, focusFirstError, useFormState } from "../ui/form-state.t
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { FormField } from "../forms/fields.tsx";
+import { LanguageSwitcher } from "../i18n/LanguageSwitcher.tsx";
 import { BLOCKED_STATUS, WAITING_APPROVAL_STATUS } from "@crown/core/accounts/lifecycle";
 import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
 
@@ -25,6 +27,7 @@ interface LoginError {
 }
 
 export default function Login() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const notice = useNotice();
@@ -55,7 +58,7 @@ export default function Login() {
       const { results } = await signIn(valid.email, form.values.password, remember);
       const session = sessionFromSignIn(results, remember);
       if (waitsForApproval(session.step)) {
-        setError({ message: "Your account needs approval before proceeding further! We will contact you once an administrator has reviewed it.", httpStatus: 403, status: WAITING_APPROVAL_STATUS });
+        setError({ message: t("login.waitingApproval"), httpStatus: 403, status: WAITING_APPROVAL_STATUS });
         return;
       }
       sessionActor.send({ type: "SIGNED_IN", session });
@@ -76,33 +79,33 @@ export default function Login() {
   const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== BLOCKED_STATUS && error.status !== WAITING_APPROVAL_STATUS;
 
   return (
-    <Card title="Sign In" subtitle="Welcome back. Sign in to upload this month's head photos and read your reports.">
+    <Card title={t("login.title")} subtitle={t("login.subtitle")}>
+      <LanguageSwitcher />
       {shownNotice ? <FormMessage tone={shownNotice.tone}>{shownNotice.text}</FormMessage> : null}
       <div className="provider-welcome">
-        <strong>Pediatric providers:</strong> welcome to Crown. Scan every infant aged 0-7 months monthly, per pediatric guidance, and find
-        your patients' reports right after you sign in.
+        <strong>{t("login.providersLead")}</strong> {t("login.providers")}
       </div>
-      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Sign in">
-        <Field name="email" label="Email" type="email" autoComplete="username" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
-        <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={t("login.form")}>
+        <Field name="email" label={t("login.email")} type="email" autoComplete="username" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
+        <FormField form={form} name="password" label={t("login.password")} type="password" autoComplete="current-password" />
         <div className="row-between">
           <CheckField name="remember_me" isSelected={remember} onChange={setRemember}>
-            Remember me
+            {t("login.remember")}
           </CheckField>
-          <Link to="/forgot-password">Forgot password?</Link>
+          <Link to="/forgot-password">{t("login.forgot")}</Link>
         </div>
         <SubmitButton isPending={pending} className="btn-block">
-          Sign In
+          {t("login.submit")}
         </SubmitButton>
         {error ? (
           <div className="login-error" role="alert">
             {expired ? (
               <p>
-                Your password has expired.{" "}
+                {t("login.expired")}{" "}
                 <Link to="/forgot-password" state={withEmail}>
-                  Click here
+                  {t("login.expiredLink")}
                 </Link>{" "}
-                to reset it.
+                {t("login.expiredRest")}
               </p>
             ) : (
               <p>{error.message}</p>
@@ -110,7 +113,7 @@ export default function Login() {
             {needsVerification ? (
               <p>
                 <Link to="/resend-verification-link" state={withEmail}>
-                  Resend verification link
+                  {t("login.resend")}
                 </Link>
               </p>
             ) : null}
@@ -118,20 +121,20 @@ export default function Login() {
         ) : null}
       </Form>
       <div className="divider">
-        <span>or</span>
+        <span>{t("login.or")}</span>
       </div>
       <div className="social-buttons">
         {["Google", "Apple", "Facebook"].map((p) => (
-          <Button key={p} className="btn btn-social" onPress={() => toast(`Sign in with ${p} is not offered yet. Please sign in with your email and password.`, "info")}>
-            Continue with {p}
+          <Button key={p} className="btn btn-social" onPress={() => toast(t("login.socialSoon", { provider: p }), "info")}>
+            {t("login.social", { provider: p })}
           </Button>
         ))}
       </div>
       <p className="center">
-        Don't have an account? <Link to="/sign-up">Sign Up</Link>
+        {t("login.noAccount")} <Link to="/sign-up">{t("login.signUp")}</Link>
       </p>
       <p className="center small">
-        Password expired? <Link to="/forgot-password">Reset it here</Link>
+        {t("login.expiredQuestion")} <Link to="/forgot-password">{t("login.resetHere")}</Link>
       </p>
       <AppLinks />
     </Card>

@@ -1,6 +1,7 @@
 import { SignUpForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Button, Form, Label, Radio, RadioGroup } from "react-aria-components";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { signUp } from "../api/accounts.ts";
 import { messageOf } from "../api/client.ts";
@@ -12,13 +13,11 @@ import { NewPasswordFields } from "../forms/passwords.tsx";
 import { MobileField } from "../ui/MobileField.tsx";
 
 type Role = "physician" | "parent" | "other";
-const ROLES: ReadonlyArray<{ id: Role; label: string; text: string }> = [
-  { id: "physician", label: "Provider", text: "Pediatricians and practices screening their patients." },
-  { id: "parent", label: "Parent", text: "Track your baby's head shape with a photo every month." },
-  { id: "other", label: "Other", text: "Researchers, therapists and partners (needs approval)." },
-];
+/** The roles one may sign up as; their words are `signUp.roles.<id>` in the catalogues. */
+const ROLES: ReadonlyArray<{ id: Role }> = [{ id: "physician" }, { id: "parent" }, { id: "other" }];
 
 export default function SignUp() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const urlType = params.get("type");
@@ -31,21 +30,21 @@ export default function SignUp() {
 
   if (!chosen) {
     return (
-      <Card title="Create your account" subtitle="First, tell us who you are.">
-        <RadioGroup className="role-choice" value={role} onChange={(v) => setRole(v as Role)} aria-label="I am a">
-          <Label className="sr-only">I am a</Label>
+      <Card title={t("signUp.chooseTitle")} subtitle={t("signUp.chooseSubtitle")}>
+        <RadioGroup className="role-choice" value={role} onChange={(v) => setRole(v as Role)} aria-label={t("signUp.iAm")}>
+          <Label className="sr-only">{t("signUp.iAm")}</Label>
           {ROLES.map((r) => (
             <Radio key={r.id} value={r.id} className="role-card">
-              <strong>{r.label}</strong>
-              <span>{r.text}</span>
+              <strong>{t(`signUp.roles.${r.id}.label`)}</strong>
+              <span>{t(`signUp.roles.${r.id}.text`)}</span>
             </Radio>
           ))}
         </RadioGroup>
         <Button className="btn btn-primary btn-block" isDisabled={!role} onPress={() => setChosen(role)}>
-          Continue
+          {t("signUp.continue")}
         </Button>
         <p className="center">
-          Already have an account? <Link to="/">Sign In</Link>
+          {t("signUp.haveAccount")} <Link to="/">{t("signUp.signIn")}</Link>
         </p>
       </Card>
     );
@@ -80,57 +79,53 @@ export default function SignUp() {
     }
   };
 
-  const label = ROLES.find((r) => r.id === chosen)?.label ?? "";
   return (
-    <Card title={`Sign up as ${label}`} subtitle="All fields are required.">
+    <Card title={t("signUp.title", { role: t(`signUp.roles.${chosen}.label`) })} subtitle={t("signUp.allRequired")}>
       {!preset ? (
         <Button className="link-btn" onPress={() => setChosen(null)}>
-          ← Choose a different role
+          {t("signUp.otherRole")}
         </Button>
       ) : null}
-      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Sign up">
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={t("signUp.form")}>
         <div className="grid-2">
-          <Field name="first_name" label="First name" autoComplete="given-name" value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} />
-          <Field name="last_name" label="Last name" autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
+          <Field name="first_name" label={t("signUp.firstName")} autoComplete="given-name" value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} />
+          <Field name="last_name" label={t("signUp.lastName")} autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
         </div>
-        <Field name="email" label="Email" type="email" autoComplete="email" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
+        <Field name="email" label={t("signUp.email")} type="email" autoComplete="email" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
         <NewPasswordFields form={form} />
         <MobileField
           name="phone"
+          label={t("signUp.phone")}
           autoComplete="tel-national"
           value={form.values.phone}
           onChange={(v) => form.set("phone", v)}
           error={form.errors.phone}
-          description="10 digits, without the country code"
+          description={t("signUp.phoneHint")}
         />
         {chosen === "physician" ? (
           <Field
             name="npi"
-            label="NPI number"
+            label={t("signUp.npi")}
             inputMode="numeric"
             maxLength={12}
             value={form.values.npi}
             onChange={(v) => form.set("npi", v)}
             error={form.errors.npi}
-            description="Your 10-digit National Provider Identifier. Crown verifies your practice before you can see patients."
+            description={t("signUp.npiHint")}
           />
         ) : null}
         <CheckField name="terms" isSelected={form.values.terms} onChange={(v) => form.set("terms", v)} error={form.errors.terms}>
-          I accept the{" "}
-          <Link to="/terms-of-service" target="_blank">
-            terms and conditions
-          </Link>{" "}
-          and the{" "}
-          <Link to="/privacy-policy" target="_blank">
-            privacy policy
-          </Link>
+          <Trans
+            i18nKey="signUp.terms"
+            components={{ terms: <Link to="/terms-of-service" target="_blank" />, privacy: <Link to="/privacy-policy" target="_blank" /> }}
+          />
         </CheckField>
         <SubmitButton isPending={pending} className="btn-block">
-          Sign Up
+          {t("signUp.submit")}
         </SubmitButton>
       </Form>
       <p className="center">
-        Already have an account? <Link to="/">Sign In</Link>
+        {t("signUp.haveAccount")} <Link to="/">{t("signUp.signIn")}</Link>
       </p>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { API_BASE, ApiError, FALLBACK_MESSAGE, request, requestBlob, UNAUTHORISED_MESSAGE } from "../api/client.ts";
+import { localizedApiBase, ApiError, FALLBACK_MESSAGE, request, requestBlob, UNAUTHORISED_MESSAGE } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
 import { sessionActor } from "../session/store.ts";
 import { ANALYSIS_TYPES } from "@crown/core/report/entities";
@@ -101,7 +101,7 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
     const form = new FormData();
     form.append("report_identifier", reportIdentifier);
     form.append("attachments[]", file, file.name);
-    xhr.open("POST", `${API_BASE}/report/upload?report_identifier=${encodeURIComponent(reportIdentifier)}`);
+    xhr.open("POST", `${localizedApiBase()}/report/upload?report_identifier=${encodeURIComponent(reportIdentifier)}`);
     xhr.setRequestHeader("Accept", "application/json");
     const token = sessionActor.getSnapshot().context.session?.token;
     if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);

@@ -27,6 +27,7 @@ import { isFor } from "../session/access.ts";
 import { practiceBeingVerified } from "../session/home.ts";
 import { signOutNow } from "../session/signOut.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
+import { LanguageSwitcher } from "../i18n/LanguageSwitcher.tsx";
 import { Logo } from "./Brand.tsx";
 import { ExternalNavLink } from "./ExternalNavLink.tsx";
 
@@ -332,6 +333,7 @@ export function AppHeader() {
           </ul>
         </nav>
         <div className="header-tools">
+          <LanguageSwitcher signedIn />
           {session.userRole === "physician_staff" ? <PhysicianSelector session={session} /> : null}
           {uploads(session) ? <UploadButton /> : null}
           <NotificationBell />

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Button, Checkbox, FieldError, Input, Label, Text, TextField } from "react-aria-components";
+import { uiMessage } from "../i18n/i18n.ts";
 
 /** Form fields built on react-aria-components; the message under a field is the spec's (or the server's). */
 
@@ -43,7 +44,7 @@ export function Field(p: FieldProps) {
       <Label>{p.label}</Label>
       <Input {...(p.placeholder ? { placeholder: p.placeholder } : {})} {...(p.max ? { max: p.max } : {})} />
       {p.description ? <Text slot="description">{p.description}</Text> : null}
-      <FieldError>{p.error}</FieldError>
+      <FieldError>{p.error ? uiMessage(p.error) : null}</FieldError>
     </TextField>
   );
 }
@@ -67,7 +68,7 @@ export function CheckField(p: {
       </Checkbox>
       {p.error ? (
         <div className="field-error" role="alert">
-          {p.error}
+          {uiMessage(p.error)}
         </div>
       ) : null}
     </div>

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from "react";
+import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router-dom";
 import { isMobileBrowser } from "../config.ts";
 import { loadPublicConfig } from "../api/publicConfig.ts";
@@ -14,20 +15,21 @@ loadPublicConfig().catch(() => undefined);
 
 /** Signed-out screens: a calm brand panel beside the form card. */
 export function PublicLayout() {
+  const { t } = useTranslation();
   const hasAppLinks = useHasAppLinks();
   return (
     <div className="public-shell">
       <aside className="brand-panel">
         <Logo />
         <div className="brand-copy">
-          <h2>Head-shape screening, one photo a month.</h2>
-          <p>Parents and pediatric providers track an infant's head shape from birth to 7 months. Reports are ready within one business day.</p>
+          <h2>{t("layout.tagline")}</h2>
+          <p>{t("layout.intro")}</p>
         </div>
       </aside>
       <main className="public-main" id="main">
         {isMobileBrowser() && hasAppLinks ? (
           <div className="mobile-app-banner">
-            <span>Crown works best in our app.</span>
+            <span>{t("layout.appBanner")}</span>
             <AppLinks compact />
           </div>
         ) : null}

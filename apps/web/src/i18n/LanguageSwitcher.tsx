@@ -1,0 +1,48 @@
+import { LANGUAGE_NAMES, LANGUAGES, isLanguage } from "@crown/core/shared/i18n";
+import { useEffect, useId } from "react";
+import { useTranslation } from "react-i18next";
+import { request } from "../api/client.ts";
+import { toast } from "../ui/toasts.tsx";
+import { switchLanguage } from "./i18n.ts";
+import { currentLanguage } from "./language.ts";
+
+/**
+ * The language switcher (login page and header). Signed in, the choice is also the account's, so
+ * e-mails and reports follow it (POST /user/language, ADR 77); signed out it stays on this browser.
+ */
+export function LanguageSwitcher({ signedIn = false }: { readonly signedIn?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  // Signed in, the account's language is the portal's: the one its e-mails and reports are in.
+  useEffect(() => {
+    if (!signedIn) return;
+    request<{ language?: unknown }>("GET", "/user/profile", { quiet: true })
+      .then(({ results }) => {
+        if (isLanguage(results.language) && results.language !== currentLanguage()) void switchLanguage(results.language);
+      })
+      .catch(() => undefined);
+  }, [signedIn]);
+  const change = async (value: string) => {
+    if (!isLanguage(value)) return;
+    await switchLanguage(value);
+    if (!signedIn) return;
+    try {
+      await request("POST", "/user/language", { json: { language: value }, quiet: true });
+      toast(t("language.saved"), "success");
+    } catch {
+      toast(t("language.notSaved"), "error");
+    }
+  };
+  return (
+    <div className="language-switcher">
+      <label htmlFor={id}>{t("language.label")}</label>
+      <select id={id} value={i18n.language} onChange={(e) => void change(e.target.value)}>
+        {LANGUAGES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

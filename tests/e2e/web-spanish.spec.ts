@@ -1,0 +1,104 @@
+import type { Browser } from "playwright";
+import { describe, expect, test } from "vitest";
+import { seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { portalSuite } from "./helpers/suite.ts";
+import type { CrownServer } from "./helpers/server.ts";
+
+/** Issue 21: a Spanish-reading parent finds Crown in Spanish, from the browser's language through sign-up to sign-in. */
+
+let server: CrownServer;
+let browser: Browser;
+portalSuite((s, b) => {
+  server = s;
+  browser = b;
+});
+
+const PASSWORD = "Sol-de-mayo-42";
+
+describe("Crown in Spanish", () => {
+  test("a browser set to Spanish gets the sign-in page in Spanish; the switcher changes it both ways", async () => {
+    const context = await browser.newContext({ baseURL: server.url, locale: "es-US" });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1, name: "Iniciar sesión" }).waitFor();
+    expect(await page.locator("html").getAttribute("lang")).toBe("es");
+    expect(await seriousViolations(page)).toEqual([]);
+    // A wrong password: the server's answer in Spanish (the API is called as /api/v1/es).
+    await page.getByLabel("Correo electrónico").fill("nadie@example.test");
+    await page.getByLabel("Contraseña").fill("Equivocada-1!");
+    await page.getByRole("button", { name: "Iniciar sesión" }).click();
+    await page.getByText("Estos datos de acceso no coinciden con nuestros registros.").first().waitFor();
+    // The browser's own validation, in Spanish too.
+    await page.getByLabel("Correo electrónico").fill("");
+    await page.getByRole("button", { name: "Iniciar sesión" }).click();
+    await page.getByText("El correo electrónico es obligatorio").waitFor();
+
+    await page.getByLabel("Idioma").selectOption("en");
+    await page.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
+    expect(await page.locator("html").getAttribute("lang")).toBe("en");
+    await page.getByLabel("Language").selectOption("es");
+    await page.getByRole("heading", { level: 1, name: "Iniciar sesión" }).waitFor();
+    // The choice is kept on this browser.
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Iniciar sesión" }).waitFor();
+    await context.close();
+  });
+
+  test("a parent signs up in Spanish, gets the Spanish verification e-mail, and signs in as a Spanish account", async () => {
+    const context = await browser.newContext({ baseURL: server.url, locale: "es-US" });
+    const page = await context.newPage();
+    const email = uniqueEmail("lucia");
+    await page.goto("/sign-up");
+    await page.getByRole("heading", { level: 1, name: "Cree su cuenta" }).waitFor();
+    await page.getByText("Padre o madre", { exact: true }).click();
+    await page.getByRole("button", { name: "Continuar" }).click();
+    await page.getByRole("heading", { level: 1, name: "Registrarse como Padre o madre" }).waitFor();
+    // Every field's message in Spanish.
+    await page.getByRole("button", { name: "Registrarse" }).click();
+    await page.getByText("El campo Nombre es obligatorio").first().waitFor();
+    await page.getByText("Acepte los términos, las condiciones y la política de privacidad").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    // Longer Spanish words stay inside their buttons.
+    for (const name of ["Registrarse", "← Elegir otro perfil"]) {
+      const fits = await page.getByRole("button", { name }).evaluate((b) => b.scrollWidth <= b.clientWidth + 1);
+      expect(fits, name).toBe(true);
+    }
+
+    await page.getByLabel("Nombre", { exact: true }).fill("Lucía");
+    await page.getByLabel("Apellido").fill("Pérez");
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirmar contraseña").fill(PASSWORD);
+    await page.getByLabel("Número de celular").fill("5551234567");
+    await page.getByText("Acepto los").click();
+    await page.getByRole("button", { name: "Registrarse" }).click();
+    await page.waitForURL(/\/signup-confirmation$/);
+    await page.getByRole("heading", { level: 1, name: "¡Gracias por registrarse!" }).waitFor();
+    await page.getByText("Gracias por registrarse. Revise su bandeja de entrada y verifique su correo electrónico").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const link = await server.waitForLink(email, "/verify-email");
+    const mail = (await server.outbox()).find((m) => m.to.includes(email))!;
+    expect(mail.subject).toBe("Verifique su correo electrónico para Crown");
+    expect(mail.text).toContain("Hola, Lucía:");
+    await page.goto(new URL(link).pathname + new URL(link).search);
+    await page.getByText("Su correo electrónico se verificó correctamente. Inicie sesión.").waitFor();
+
+    await page.goto("/");
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByLabel("Contraseña").fill(PASSWORD);
+    await page.getByRole("button", { name: "Iniciar sesión" }).click();
+    await page.waitForURL((u) => u.pathname !== "/");
+    // The account is Spanish: the profile says so (its e-mails and reports follow it).
+    const signIn = await (
+      await fetch(`${server.url}/api/v1/en/user/sign-in`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password: Buffer.from(PASSWORD).toString("base64") }),
+      })
+    ).json();
+    const profile = await (await fetch(`${server.url}/api/v1/en/user/profile`, { headers: { authorization: `Bearer ${signIn.results.token}` } })).json();
+    expect(profile.results.language).toBe("es");
+    await context.close();
+  });
+});
