@@ -337,7 +337,7 @@ def main():
                 save_checkpoint()
                 log(f"session ends at step {step}/{args.steps} ({(done_before + el) / 60:.1f} min trained); "
                     f"checkpoint {ckpt_path}: run again with --resume to go on")
-                return
+                raise SystemExit(75)  # EX_TEMPFAIL: not finished, resumable
             fr = step / args.steps
         else:
             if el > budget:
