@@ -25,8 +25,9 @@ def trunk_pairs(model):
     return pairs
 
 
-def load_shipped_maps(model, onnx_path, views):
-    """Copy the map branch (encoder, decoder, map logits) from onnx_path; views: (N,3,160,160) in [0,1]."""
+def load_shipped_maps(model, onnx_path, views=None):
+    """Copy the map branch (encoder, decoder, map logits) from onnx_path; views: (N,3,160,160) in [0,1]
+    to recalibrate the batch norms on (None: left as the file computes them, exact in evaluation mode)."""
     w = initializers(onnx_path)
     folded = [(k, v) for k, v in w.items() if k.startswith("onnx::Conv_")]
     folded.sort(key=lambda kv: int(kv[0].split("_")[-1]))
@@ -42,6 +43,8 @@ def load_shipped_maps(model, onnx_path, views):
             bn.running_var.fill_(1.0 - bn.eps)
         model.maps.weight.copy_(torch.from_numpy(w["maps.weight"]))
         model.maps.bias.copy_(torch.from_numpy(w["maps.bias"]))
+        if views is None:
+            return model
         # statistics of every BatchNorm's input on the views, with the network as the file computes it
         stats = {}
 
@@ -69,3 +72,14 @@ def load_shipped_maps(model, onnx_path, views):
             bn.weight.copy_(torch.sqrt(var + bn.eps).float())
             bn.bias.add_(mu.float())
     return model
+
+
+if __name__ == "__main__":
+    # onnx_init.py SHIPPED.onnx OUT.pt: the shipped map branch as a state dict (for fit_quality.py)
+    import sys
+
+    from train import HeadContourNet
+
+    net = load_shipped_maps(HeadContourNet(qv=1), sys.argv[1])
+    torch.save(net.state_dict(), sys.argv[2])
+    print(f"{sys.argv[2]}: the map branch of {sys.argv[1]}")
