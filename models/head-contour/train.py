@@ -285,7 +285,7 @@ def main():
         log(f"init from {args.init_onnx}: the map branch's weights, batch norms recalibrated on 240 training views")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
-        f"budget={args.minutes}min lr={args.lr}")
+        + (f"steps={args.steps} " if args.steps else f"budget={args.minutes}min ") + f"lr={args.lr}")
     opt = torch.optim.AdamW([p_ for p_ in model.parameters() if p_.requires_grad], lr=args.lr, weight_decay=1e-4)
 
     def batch(ix, aug):
