@@ -25,6 +25,31 @@ def trunk_pairs(model):
     return pairs
 
 
+def load_shipped(model, onnx_path):
+    """The whole shipped model (qv=4: map branch and quality head) as the file computes it, batch norms
+    unfolded to "add the folded bias" (exact in evaluation mode; for quantising or measuring, not training)."""
+    w = initializers(onnx_path)
+    load_shipped_maps(model, onnx_path)
+    folded = sorted(((k, v) for k, v in w.items() if k.startswith("onnx::Conv_")), key=lambda kv: int(kv[0].split("_")[-1]))
+    pairs = []
+    for block in model.qconv:
+        mods = list(block.modules())
+        pairs += list(zip([m for m in mods if isinstance(m, nn.Conv2d)], [m for m in mods if isinstance(m, nn.BatchNorm2d)]))
+    start = 2 * len(trunk_pairs(model))
+    with torch.no_grad():
+        for i, (conv, bn) in enumerate(pairs):
+            wv, bv = folded[start + 2 * i][1], folded[start + 2 * i + 1][1]
+            assert tuple(conv.weight.shape) == wv.shape
+            conv.weight.copy_(torch.from_numpy(wv))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(bv))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for k in ("q_mean", "q_std", "quality.0.weight", "quality.0.bias", "quality.3.weight", "quality.3.bias"):
+            model.state_dict()[k].copy_(torch.from_numpy(w[k]))
+    return model.eval()
+
+
 def load_shipped_maps(model, onnx_path, views=None):
     """Copy the map branch (encoder, decoder, map logits) from onnx_path; views: (N,3,160,160) in [0,1]
     to recalibrate the batch norms on (None: left as the file computes them, exact in evaluation mode)."""

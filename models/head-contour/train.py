@@ -278,7 +278,8 @@ def main():
             for n_, p_ in model.named_parameters():
                 if not (n_.startswith("quality") or n_.startswith("qconv")):
                     p_.requires_grad_(False)
-    if args.init_onnx:
+    resuming = bool(args.steps and args.resume and os.path.exists(os.path.join(args.out, "checkpoint.pt")))
+    if args.init_onnx and not resuming:  # a resumed run takes its weights from the checkpoint
         from onnx_init import load_shipped_maps
         views = torch.from_numpy(d["img"][tr_idx[:240].numpy()]).permute(0, 3, 1, 2).float() / 255
         load_shipped_maps(model, args.init_onnx, views)
