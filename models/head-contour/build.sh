@@ -8,6 +8,7 @@
 #   ... run the same command again to go on: rendered shards are kept, stage 1 resumes from
 #   $WORK/run/checkpoint.pt, stage 2 from $WORK/quality/quality-checkpoint.pt; exit code 75 means
 #   "session over, not finished". INIT_ONNX=path/to/head-contour.onnx fine-tunes from a shipped model.
+#   The trained model stays in $WORK/quality until the same command runs with SHIP=1 (measure it first).
 # Needs the Debian Python (/usr/bin/python3 with torch, numpy, opencv) and ffmpeg. CPU only, 2 threads.
 # Trains on render.py only: render2/ (the second renderer family) is for measuring generalisation and
 # must never feed training (docs/adr/0040-second-renderer-family-never-trained-on.md).
@@ -57,6 +58,13 @@ else
     $PY fit_quality.py "$WORK/run/model.pt" "$WORK/shards,$WORK/shards2" "$WORK/quality" --seed "$SEED" --threads 2 --qv 4 --epochs 14 \
       --resume --session-minutes "$SESSION_MINUTES" || {
       rc=$?; [ $rc -eq 75 ] && echo "[build] stage 2 paused: run the same command again to resume"; exit $rc; }
+  fi
+  if [ "${SHIP:-0}" != 1 ]; then
+    # issue 18's rule: a new model replaces the shipped one only after it is measured against it
+    echo "[build] trained: $WORK/quality/head-contour.onnx. Measure it against the shipped model"
+    echo "        (tests/bench/generalisation.bench.ts on render2's and render.py's held-out sets),"
+    echo "        then run the same command with SHIP=1 VERSION=... to install it, metrics, samples and quiz pools."
+    exit 0
   fi
 fi
 cp "$WORK/quality/head-contour.onnx" "$HERE/head-contour.onnx"
