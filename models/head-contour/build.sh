@@ -27,7 +27,8 @@ LR="${LR:-2.5e-3}"
 INIT_ONNX="${INIT_ONNX:-}"        # with STEPS: start stage 1 from this shipped model's weights
 VERSION="${VERSION:-0.5.0}"       # model.json version
 WORK="${WORK:-$HERE/data}"        # scratch (git-ignored)
-export OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
+THREADS="${THREADS:-2}"          # 1 trains faster on a machine busy with other jobs (docs/adr/0081)
+export OMP_NUM_THREADS=$THREADS MKL_NUM_THREADS=$THREADS
 
 mkdir -p "$WORK/run" "$WORK/quality"
 cd "$HERE"
@@ -50,12 +51,12 @@ else
   if [ ! -f "$WORK/run/train-info.json" ]; then
     echo "[build] stage 1: $STEPS steps (resumable, checkpoint $WORK/run/checkpoint.pt)"
     $PY train.py "$WORK/shards,$WORK/shards2" "$WORK/run" --steps "$STEPS" --resume --session-minutes "$SESSION_MINUTES" \
-      --seed "$SEED" --qv 1 --batch 12 --lr "$LR" --threads 2 ${INIT_ONNX:+--init-onnx "$INIT_ONNX"} || {
+      --seed "$SEED" --qv 1 --batch 12 --lr "$LR" --threads "$THREADS" ${INIT_ONNX:+--init-onnx "$INIT_ONNX"} || {
       rc=$?; [ $rc -eq 75 ] && echo "[build] stage 1 paused: run the same command again to resume"; exit $rc; }
   fi
   if [ ! -f "$WORK/quality/quality-info.json" ]; then
     echo "[build] stage 2: quality head (resumable, checkpoint $WORK/quality/quality-checkpoint.pt)"
-    $PY fit_quality.py "$WORK/run/model.pt" "$WORK/shards,$WORK/shards2" "$WORK/quality" --seed "$SEED" --threads 2 --qv 4 --epochs 14 \
+    $PY fit_quality.py "$WORK/run/model.pt" "$WORK/shards,$WORK/shards2" "$WORK/quality" --seed "$SEED" --threads "$THREADS" --qv 4 --epochs 14 \
       --resume --session-minutes "$SESSION_MINUTES" || {
       rc=$?; [ $rc -eq 75 ] && echo "[build] stage 2 paused: run the same command again to resume"; exit $rc; }
   fi
