@@ -9,7 +9,11 @@ precision and the head is fitted on them. Each reason's logit is then shifted so
 head-crop views with the logits averaged over the four quarter turns as the measurement does, at most
 `--fpr` of good views are flagged for it.
 
-usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S] [--qv 4]
+usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S] [--qv 4] [--resume]
+
+After every epoch OUT_DIR/quality-checkpoint.pt holds the head, the optimiser, the epoch and the random
+generator; `--resume` re-extracts the (deterministic) features and goes on from the next epoch, and
+`--session-minutes M` ends a session after the epoch that passes M minutes.
 """
 import argparse
 import json
@@ -76,6 +80,8 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--train-turns", type=int, default=2, choices=(2, 4))
     ap.add_argument("--dropout", type=float, default=0.2)
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--session-minutes", type=float, default=0)
     args = ap.parse_args()
     epochs = args.epochs or (120 if args.qv == 3 else 14)
     torch.set_num_threads(args.threads)
@@ -138,7 +144,17 @@ def main():
     steps = epochs * ((len(train_rows) + bs - 1) // bs)
     step = 0
     t1 = time.time()
-    for ep in range(epochs):
+    first = 0
+    ckpt_path = os.path.join(args.out, "quality-checkpoint.pt")
+    head_keys = lambda sd: {k: v for k, v in sd.items() if k.startswith(("quality", "qconv"))}
+    if args.resume and os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path)
+        model.load_state_dict(ck["head"], strict=False)
+        opt.load_state_dict(ck["opt"])
+        first, step = ck["epoch"], ck["step"]
+        torch.set_rng_state(ck["torch_rng"])
+        log(f"resume from {ckpt_path}: {first}/{epochs} epochs done")
+    for ep in range(first, epochs):
         model.quality.train()
         if args.qv == 4:
             model.qconv.train()
@@ -164,6 +180,12 @@ def main():
             vl = sum(float(F.binary_cross_entropy_with_logits(head_logits(R[0, va[i:i + 256]]), Y[va[i:i + 256]], reduction="sum"))
                      for i in range(0, len(va), 256)) / (len(va) * 8)
         log(f"epoch {ep + 1}/{epochs} loss={run:.4f} val={vl:.4f} t={(time.time() - t1) / 60:.1f}min")
+        torch.save({"head": head_keys(model.state_dict()), "opt": opt.state_dict(), "epoch": ep + 1, "step": step,
+                    "torch_rng": torch.get_rng_state()}, ckpt_path + ".tmp")
+        os.replace(ckpt_path + ".tmp", ckpt_path)
+        if args.session_minutes and ep + 1 < epochs and time.time() - t0 > args.session_minutes * 60:
+            log(f"session ends after epoch {ep + 1}/{epochs}: run again with --resume to go on")
+            raise SystemExit(75)  # EX_TEMPFAIL: not finished, resumable
     model.quality.eval()
     if args.qv == 4:
         model.qconv.eval()

@@ -18,6 +18,7 @@ import os
 import cv2
 import numpy as np
 
+import look06
 from geometry import measure_head
 
 REASONS = [
@@ -325,6 +326,10 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
         p["shoulders"] = str(rng.choice(["under", "behind", "front", "side", "absent"]))
         p["shoulder_shift"] = rng.uniform(2.0, 7.0, 2)
         p["ear_scale"] = rng.uniform(0.75, 1.25, 2)
+        # hair models, noses, covered stickers, clutter and the phone's effects (look06.py)
+        p.update(look06.sample(rng, cap))
+        if not cap:
+            p["hair_type"] = p["hair_model"] if p["hair_model"] in ("wet", "dry", "thick", "none") else "dry"
     return p
 
 
@@ -398,6 +403,9 @@ def render(p, max_side=None):
     else:
         tex = _hair_texture(Pn, p["seed"], whorl)[..., None]
         col = np.where(hairline[..., None], skin * (0.93 + 0.1 * tex) * 0.97 + 0.03 * p["hair_color"], col)
+    if not p["cap"]:
+        recoloured = look06.hair_colour(p, Pn, tex, hairline, col, skin)
+        col = col if recoloured is None else recoloured
     spec = np.zeros(P.shape[:-1], np.float32)
     if p["hair_type"] == "wet" and not p["cap"]:
         spec = np.where(hairline, 0.5, 0.05)
@@ -435,9 +443,9 @@ def render(p, max_side=None):
     # nose
     ytip = radius(s, np.array([0.0]))[0] + s["nose_prot"]
     ztip = -0.53 * s["hl"]
-    nax = np.array([0.75, 0.75, 0.6])
+    nax = look06.nose_axes(p, [0.75, 0.75, 0.6])
     Pp, Nn = ellipsoid(np.array([0, ytip - nax[1], ztip]), nax, int(2 * math.pi * 0.8 * den), int(math.pi * 0.8 * den))
-    add(Pp, Nn, skin * np.array([1.05, 0.97, 0.95]), L_NOSE)
+    add(Pp, Nn, skin * np.asarray(p.get("nose_tint", [1.05, 0.97, 0.95])), L_NOSE)
     nose3d = np.array([0, ytip, ztip])
     # cheeks
     for sgn in (-1, 1):
@@ -497,6 +505,8 @@ def render(p, max_side=None):
             d = np.array([math.sin(a_), math.cos(a_), 0.6])
             Pp, Nn = capsule(start, start + d * rng.uniform(0.1, 0.25), 0.05, 4, 5)
             add(Pp, Nn, p["hair_color"] * 0.8, L_HAIR, 0.1)
+    if "hair_model" in p:
+        look06.hair_edge(p, s, radius, capsule, ellipsoid, add, hz, den, L_HAIR)
     # sticker
     sticker_c3 = None
     if p.get("sticker", p["cap"]):
@@ -529,6 +539,8 @@ def render(p, max_side=None):
         ccol = np.where(ring[:, None], sc * 0.4, sc)
         dot = rr2.reshape(-1) < rs * 0.12
         ccol = np.where(dot[:, None], sc * 0.3, ccol)
+        keep = look06.sticker_keep(p, rr2, th)  # partly covered (0.6)
+        Pp, Nn, ccol = Pp[keep], Nn[keep], ccol[keep]
         add(Pp, Nn, ccol, L_STICKER, 1.0 if p.get("sticker_glare") else 0.4)
         sticker_c3 = c
     # hands
@@ -651,6 +663,7 @@ def render(p, max_side=None):
     order = np.argsort(-dep, kind="stable")
     u, v, dep, rgb, Lw2 = u[order], v[order], dep[order], rgb[order], Lw2[order]
     img = p["bg_fn"](H, W) if p.get("bg_fn") else background(rng, H, W)
+    img = look06.clutter(p, img)
     u0 = np.floor(u - 0.5).astype(np.int64)
     v0 = np.floor(v - 0.5).astype(np.int64)
     # padded buffers so the 2x2 footprint never needs bounds checks
@@ -721,6 +734,20 @@ def render(p, max_side=None):
     edge_occ = ((edge > 0) & (zbuf_lab == L_HAND)).sum() / max(1, (edge > 0).sum())
     if cut_frac > 0.01 or occluded > 0.01 or edge_occ > 0.01:
         reasons.add(2)
+    if "hair_model" in p:
+        img = look06.light(p, img, cx, cy, zbuf_lab, [L_VAULT, L_LOWER, L_NOSE, L_CHEEK, L_EAR, L_HAIR, L_STICKER])
+        warp = look06.distortion_maps(p, W, H)
+        if warp is not None:
+            mx, my, fwd = warp
+            near = lambda a: cv2.remap(a, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            full_d = near(full_in)
+            on_edge = lambda a: a[0].any() or a[-1].any() or a[:, 0].any() or a[:, -1].any()
+            # a lens that pushes a whole head out of the frame would change the labels: keep it straight then
+            if not on_edge(full_d) or on_edge(full_in):
+                img = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+                head_mask, sticker_mask, full_in = near(head_mask), near(sticker_mask), full_d
+                nose_uv = fwd(*nose_uv)
+                cx, cy = fwd(cx, cy)
     # ---- camera effects
     img = np.clip(img, 0, 1)
     gain = rng.uniform(0.85, 1.15, 3) * rng.uniform(0.75, 1.25)
@@ -750,9 +777,12 @@ def render(p, max_side=None):
     img8 = (np.clip(img + noise, 0, 1) * 255 + 0.5).astype(np.uint8)
     gam = rng.uniform(0.85, 1.15)
     img8 = cv2.LUT(img8, ((np.arange(256) / 255.0) ** gam * 255 + 0.5).astype(np.uint8))
+    if "hair_model" in p:
+        img8 = look06.tone_and_filters(p, img8)
     q = int(rng.uniform(45, 95))
     ok_, enc = cv2.imencode(".jpg", img8[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
     img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
+    img8 = look06.resize_chain(p, img8)
     ys_, xs_ = np.nonzero(full_in)
     bbox = (float(xs_.min()), float(ys_.min()), float(xs_.max() + 1), float(ys_.max() + 1)) if len(xs_) else (0, 0, W, H)
     sticker = None

@@ -1,13 +1,21 @@
 """Train the head-contour model (small U-Net, four heads) and export ONNX.
 
-usage: train.py DATA.npz OUT_DIR --minutes M --seed S [--batch 16]
+usage: train.py DATA(dirs,comma-separated) OUT_DIR --minutes M --seed S [--batch 16]
+       train.py DATA OUT_DIR --steps N [--session-minutes M] [--resume] [--init-onnx FILE.onnx]
 Writes OUT_DIR/head-contour.onnx, OUT_DIR/model.pt and appends to OUT_DIR/training-log.txt.
+
+Two schedules. `--minutes`: warm-up then cosine over a wall-clock budget (0.5.0's recipe; the number of
+steps depends on the machine's speed and load). `--steps`: warm-up then cosine over a number of steps,
+so a run can stop and go on: OUT_DIR/checkpoint.pt (model, optimiser, step, data order and position,
+random generators) is written every `--checkpoint-minutes` and when a session ends (`--session-minutes`
+or SIGTERM); `--resume` continues from it. Validation and export happen once, when the last step is done.
 """
 import argparse
 import json
 import math
 import os
 import random
+import signal
 import time
 
 import numpy as np
@@ -213,6 +221,12 @@ def main():
     ap.add_argument("--freeze_maps", action="store_true")
     ap.add_argument("--qweight", type=float, default=0.5)
     ap.add_argument("--init", default=None, help="optional state dict to start from (fine-tuning)")
+    ap.add_argument("--init-onnx", default=None, help="start from a shipped model's ONNX weights (onnx_init.py)")
+    ap.add_argument("--steps", type=int, default=0, help="step-based, resumable schedule of this many steps (0: --minutes)")
+    ap.add_argument("--warmup", type=int, default=100)
+    ap.add_argument("--session-minutes", type=float, default=0, help="with --steps: stop this session (checkpoint kept) after M minutes")
+    ap.add_argument("--checkpoint-minutes", type=float, default=5)
+    ap.add_argument("--resume", action="store_true", help="with --steps: continue from OUT/checkpoint.pt if it exists")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -264,9 +278,15 @@ def main():
             for n_, p_ in model.named_parameters():
                 if not (n_.startswith("quality") or n_.startswith("qconv")):
                     p_.requires_grad_(False)
+    resuming = bool(args.steps and args.resume and os.path.exists(os.path.join(args.out, "checkpoint.pt")))
+    if args.init_onnx and not resuming:  # a resumed run takes its weights from the checkpoint
+        from onnx_init import load_shipped_maps
+        views = torch.from_numpy(d["img"][tr_idx[:240].numpy()]).permute(0, 3, 1, 2).float() / 255
+        load_shipped_maps(model, args.init_onnx, views)
+        log(f"init from {args.init_onnx}: the map branch's weights, batch norms recalibrated on 240 training views")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
-        f"budget={args.minutes}min lr={args.lr}")
+        + (f"steps={args.steps} " if args.steps else f"budget={args.minutes}min ") + f"lr={args.lr}")
     opt = torch.optim.AdamW([p_ for p_ in model.parameters() if p_.requires_grad], lr=args.lr, weight_decay=1e-4)
 
     def batch(ix, aug):
@@ -278,19 +298,53 @@ def main():
             x, m, s, n = augment(x, m, s, n, g)
         return x, m, s, n, T["reasons"][ix], T["frac"][ix]
 
-    # time-based schedule: warmup then cosine on elapsed fraction of the budget
+    # 0.5.0's schedule: warm-up then cosine on the elapsed fraction of a wall-clock budget; with --steps
+    # the same shape on the fraction of steps done, which does not depend on the machine or its load
     budget = args.minutes * 60
     t0 = time.time()
     step = 0
     ptr = 0
     order = tr_idx[torch.randperm(len(tr_idx), generator=g)]
     run = None
+    done_before = 0.0  # seconds trained in earlier sessions
+    ckpt_path = os.path.join(args.out, "checkpoint.pt")
+    if args.steps and args.resume and os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path)
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["opt"])
+        step, ptr, order, run, done_before = ck["step"], ck["ptr"], ck["order"], ck["run"], ck["trained_seconds"]
+        g.set_state(ck["generator"])
+        torch.set_rng_state(ck["torch_rng"])
+        if ck["steps"] != args.steps:
+            log(f"resume: the checkpoint's schedule had {ck['steps']} steps, now {args.steps}")
+        log(f"resume from {ckpt_path}: step {step}/{args.steps}, {done_before / 60:.1f} min trained before")
+    stop = {"now": False}
+    signal.signal(signal.SIGTERM, lambda *_: stop.update(now=True))
+
+    def save_checkpoint():
+        tmp = ckpt_path + ".tmp"
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "steps": args.steps, "ptr": ptr,
+                    "order": order, "run": run, "trained_seconds": done_before + time.time() - t0,
+                    "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args)}, tmp)
+        os.replace(tmp, ckpt_path)
+
+    last_save = time.time()
     while True:
         el = time.time() - t0
-        if el > budget:
-            break
-        fr = el / budget
-        lr = args.lr * min(1.0, (step + 1) / 100) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * fr)))
+        if args.steps:
+            if step >= args.steps:
+                break
+            if stop["now"] or (args.session_minutes and el > args.session_minutes * 60):
+                save_checkpoint()
+                log(f"session ends at step {step}/{args.steps} ({(done_before + el) / 60:.1f} min trained); "
+                    f"checkpoint {ckpt_path}: run again with --resume to go on")
+                raise SystemExit(75)  # EX_TEMPFAIL: not finished, resumable
+            fr = step / args.steps
+        else:
+            if el > budget:
+                break
+            fr = el / budget
+        lr = args.lr * min(1.0, (step + 1) / args.warmup) * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * fr)))
         for pg in opt.param_groups:
             pg["lr"] = lr
         if ptr + args.batch > len(order):
@@ -324,7 +378,12 @@ def main():
                 f"sticker={run[3]:.4f} quality={run[4]:.4f}")
         if step % 600 == 0:
             torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
-    train_min = (time.time() - t0) / 60
+        if args.steps and time.time() - last_save > args.checkpoint_minutes * 60:
+            save_checkpoint()
+            last_save = time.time()
+    if args.steps:
+        save_checkpoint()
+    train_min = (done_before + time.time() - t0) / 60
     # validation on held-out views of the same data file
     model.eval()
     with torch.no_grad():
@@ -347,7 +406,7 @@ def main():
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
-    info = {"qv": args.qv, "init": args.init, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
+    info = {"qv": args.qv, "init": args.init or args.init_onnx, "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
         json.dump(info, fjson, indent=1)

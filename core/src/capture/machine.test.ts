@@ -4,7 +4,7 @@ import { createActor } from "xstate";
 import type { UserType } from "../accounts/lifecycle.ts";
 import { VERDICT_OUTCOMES } from "../measurement/verdict.ts";
 import { type CaptureContext, type CaptureEvent, captureMachine, selectedShots } from "./machine.ts";
-import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, MIN_GOOD_SHOTS, minGoodShots, REGULAR_MAX_SHOTS } from "./rules.ts";
+import { AUTO_CAPTURE_REFERRED, AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, goodShotCount, isReferredShot, MIN_GOOD_SHOTS, minGoodShots, REGULAR_MAX_SHOTS } from "./rules.ts";
 
 const ROLES = ["parent", "physician", "physician_staff"] as const satisfies ReadonlyArray<UserType>;
 
@@ -35,7 +35,7 @@ const shot = (n: number, verdict: "accept" | "retake" | "refer" | null = "accept
 
 describe("captureMachine: properties", () => {
   test.prop([fc.constantFrom(null, ...ROLES), fc.array(arbitraryEvent, { maxLength: 80 })])(
-    "whatever happens: Auto Capture holds only good shots and at most 10, Regular at most 20, the selection only shots taken, and a save only with the minimum",
+    "whatever happens: Auto Capture holds at most 10 good shots and 3 referred ones and takes no retake, Regular at most 20, the selection only shots taken, and a save only with the minimum",
     (role, events) => {
       const actor = start(role);
       for (const event of events) {
@@ -44,24 +44,34 @@ describe("captureMachine: properties", () => {
         actor.send(event);
         const { value, context } = actor.getSnapshot();
         const c = context as CaptureContext;
-        if (c.mode === "auto") expect(c.shots.length).toBeLessThanOrEqual(AUTO_CAPTURE_SHOTS);
+        if (c.mode === "auto") expect(c.shots.length).toBeLessThanOrEqual(AUTO_CAPTURE_SHOTS + AUTO_CAPTURE_REFERRED);
+        if (c.mode === "auto" && before.value === "capturing" && event.type === "SHOT_TAKEN") {
+          // a retake (or an unjudged frame) is never kept; a referral only while fewer than 3 are
+          if (event.shot.verdict !== "accept" && event.shot.verdict !== "refer") expect(c.shots).toEqual(before.context.shots);
+          const referred = (shots: ReadonlyArray<{ verdict?: unknown }>) => shots.filter((s) => s.verdict === "refer").length;
+          if (event.shot.verdict === "refer") expect(referred(c.shots)).toBeLessThanOrEqual(Math.max(referred(before.context.shots), AUTO_CAPTURE_REFERRED));
+        }
         expect(c.shots.length).toBeLessThanOrEqual(REGULAR_MAX_SHOTS);
-        if (value === "capturing" && c.mode === "auto") expect(c.shots.length).toBeLessThan(AUTO_CAPTURE_SHOTS);
+        if (value === "capturing" && c.mode === "auto") expect(goodShotCount(c.shots)).toBeLessThan(AUTO_CAPTURE_SHOTS);
         for (const id of c.selected) expect(c.shots.some((s) => s.id === id)).toBe(true);
         expect(new Set(c.shots.map((s) => s.id)).size).toBeLessThanOrEqual(c.shots.length);
-        if (value === "saving" && before.value !== "saving") expect(selectedShots(c).length).toBeGreaterThanOrEqual(minGoodShots(role));
+        if (value === "saving" && before.value !== "saving") expect(selectedShots(c).filter((s) => !isReferredShot(s)).length).toBeGreaterThanOrEqual(minGoodShots(role));
         if (value === "choosing") expect(c.shots).toEqual([]);
       }
     },
   );
 
-  test.prop([fc.array(fc.constantFrom(null, ...VERDICT_OUTCOMES), { maxLength: 40 })])("Auto Capture keeps exactly the accepted frames, and stops by itself at the 10th", (verdicts) => {
+  test.prop([fc.array(fc.constantFrom(null, ...VERDICT_OUTCOMES), { maxLength: 40 })])("Auto Capture keeps the accepted frames and the first 3 referred ones (flagged), and stops by itself at the 10th accepted", (verdicts) => {
     const actor = start("parent");
     actor.send({ type: "SOURCE_OPENED", source: "camera" });
     actor.send({ type: "START", mode: "auto" });
     verdicts.forEach((verdict, i) => actor.getSnapshot().value === "capturing" && actor.send(shot(i, verdict)));
     const accepted = verdicts.map((v, i) => ({ v, i })).filter(({ v }) => v === "accept").slice(0, AUTO_CAPTURE_SHOTS);
-    expect(actor.getSnapshot().context.shots.map((s) => s.id)).toEqual(accepted.map(({ i }) => `s${i}`));
+    const end = accepted.length === AUTO_CAPTURE_SHOTS ? accepted[AUTO_CAPTURE_SHOTS - 1]!.i : verdicts.length;
+    const referred = verdicts.map((v, i) => ({ v, i })).filter(({ v, i }) => v === "refer" && i <= end).slice(0, AUTO_CAPTURE_REFERRED);
+    const kept = [...accepted, ...referred].sort((a, b) => a.i - b.i);
+    expect(actor.getSnapshot().context.shots.map((s) => s.id)).toEqual(kept.map(({ i }) => `s${i}`));
+    expect(actor.getSnapshot().context.shots.filter(isReferredShot).map((s) => s.id)).toEqual(referred.map(({ i }) => `s${i}`));
     expect(actor.getSnapshot().value).toBe(accepted.length === AUTO_CAPTURE_SHOTS ? "selecting" : "capturing");
   });
 
@@ -93,8 +103,8 @@ describe("captureMachine: Regular Capture and the selection", () => {
     expect(actor.getSnapshot().value).toBe("selecting");
     expect(actor.getSnapshot().context.selected).toEqual(["s1", "s3"]);
     // A verdict arriving after the clock is recorded, the selection stays the person's.
-    actor.send({ type: "SHOT_JUDGED", id: "s3", verdict: "refer", reasons: [] });
-    expect(actor.getSnapshot().context.shots.find((s) => s.id === "s3")?.verdict).toBe("refer");
+    actor.send({ type: "SHOT_JUDGED", id: "s3", verdict: "accept", reasons: [] });
+    expect(actor.getSnapshot().context.shots.find((s) => s.id === "s3")?.verdict).toBe("accept");
     expect(actor.getSnapshot().context.selected).toEqual(["s1", "s3"]);
     actor.send({ type: "TOGGLE_SHOT", id: "s2" });
     expect(actor.getSnapshot().context.selected).toEqual(["s1", "s3", "s2"]);
@@ -108,6 +118,24 @@ describe("captureMachine: Regular Capture and the selection", () => {
     actor.send({ type: "UPLOAD_CLOSED", uploaded: true });
     expect(actor.getSnapshot().status).toBe("done");
     expect(actor.getSnapshot().context.shots).toEqual([]);
+  });
+
+  it("Auto Capture's referred frames are selected for the reviewer but do not count towards the minimum", () => {
+    const actor = start("physician");
+    actor.send({ type: "SOURCE_OPENED", source: "camera" });
+    actor.send({ type: "START", mode: "auto" });
+    actor.send(shot(1));
+    actor.send(shot(2, "refer"));
+    actor.send(shot(3, "retake"));
+    actor.send(shot(4));
+    actor.send(shot(5, "refer"));
+    actor.send({ type: "STOP" });
+    expect(actor.getSnapshot().context.selected).toEqual(["s1", "s2", "s4", "s5"]);
+    actor.send({ type: "SAVE" });
+    expect(actor.getSnapshot().value).toBe("selecting");
+    actor.send({ type: "TOGGLE_SHOT", id: "s2" });
+    actor.send({ type: "SAVE" });
+    expect(actor.getSnapshot().value).toBe("selecting");
   });
 
   it("a staff member's selection of 4 is refused, a physician's of 3 is not", () => {

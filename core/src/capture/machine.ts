@@ -1,11 +1,11 @@
 import { assign, setup } from "xstate";
 import type { UserType } from "../accounts/lifecycle.ts";
 import type { QualityReason, VerdictOutcome } from "../measurement/verdict.ts";
-import { autoCaptureComplete, type CapturedShot, type CaptureMode, CAPTURE_SECONDS, defaultSelection, enoughShots, keepShot, minGoodShots } from "./rules.ts";
+import { autoCaptureComplete, type CapturedShot, type CaptureMode, CAPTURE_SECONDS, defaultSelection, enoughShots, isReferredShot, keepShot, minGoodShots } from "./rules.ts";
 
 /**
  * One capture session as a machine (docs/adr/0044-one-capture-machine.md): a source opened (camera
- * or video), Auto Capture (good frames only, stops by itself at 10) or Regular Capture (10 seconds on
+ * or video), Auto Capture (good frames, and up to 3 referred ones flagged; stops by itself at 10 good) or Regular Capture (10 seconds on
  * a clock, frames judged as the model catches up), then the shots selected, and saved only with the
  * minimum good shots for who is capturing. The portal's capture page renders it; the kiosk machine
  * keeps its shots with the same rules (rules.ts). The app drives the camera and the model and sends
@@ -58,7 +58,8 @@ export const captureMachine = setup({
   guards: {
     autoComplete: ({ context }) => context.mode === "auto" && autoCaptureComplete(context.shots),
     clockDone: ({ context, event }) => context.mode === "regular" && event.type === "TICK" && event.elapsedMs >= CAPTURE_SECONDS * 1000,
-    enoughSelected: ({ context }) => enoughShots(selectedShots(context).length, context.role),
+    // referred frames go to the reviewer with the rest but do not count towards the minimum
+    enoughSelected: ({ context }) => enoughShots(selectedShots(context).filter((s) => !isReferredShot(s)).length, context.role),
   },
   actions: {
     /** Capture ended: the good shots (and those not judged yet) are selected to start with. */

@@ -40,23 +40,41 @@ export interface CapturedShot {
 /** Only an accepted frame counts as a good shot: a retake or a referral does not. */
 export const isGoodShot = (shot: CapturedShot) => shot.verdict === undefined || shot.verdict === "accept";
 
+/** A frame the model was unsure about (verdict "refer"): kept, flagged, for the reviewer to judge. */
+export const isReferredShot = (shot: CapturedShot) => shot.verdict === "refer";
+
 /**
- * The shots after one more frame: Auto Capture keeps only good frames, up to 10; Regular Capture
- * keeps every frame the clock takes (judged later), up to REGULAR_MAX_SHOTS.
+ * Auto Capture keeps up to this many referred frames beside its good ones (docs/adr/0083): an unsure
+ * model is no reason to throw a photo away, but they must not crowd out the good shots either.
+ */
+export const AUTO_CAPTURE_REFERRED = 3;
+
+export const goodShotCount = (shots: ReadonlyArray<CapturedShot>) => shots.filter(isGoodShot).length;
+
+/**
+ * The shots after one more frame: Auto Capture keeps good frames, up to 10, and referred ones, up to
+ * AUTO_CAPTURE_REFERRED (retakes are dropped); Regular Capture keeps every frame the clock takes
+ * (judged later), up to REGULAR_MAX_SHOTS.
  */
 export const keepShot = <S extends CapturedShot>(mode: CaptureMode, shots: ReadonlyArray<S>, shot: S): ReadonlyArray<S> => {
-  if (mode === "auto") return isGoodShot(shot) && shots.length < AUTO_CAPTURE_SHOTS ? [...shots, shot] : shots;
+  if (mode === "auto") {
+    if (isGoodShot(shot)) return goodShotCount(shots) < AUTO_CAPTURE_SHOTS ? [...shots, shot] : shots;
+    return isReferredShot(shot) && shots.filter(isReferredShot).length < AUTO_CAPTURE_REFERRED ? [...shots, shot] : shots;
+  }
   return shots.length < REGULAR_MAX_SHOTS ? [...shots, shot] : shots;
 };
 
-/** Auto Capture stops by itself at its 10th good shot. */
-export const autoCaptureComplete = (shots: ReadonlyArray<CapturedShot>) => shots.length >= AUTO_CAPTURE_SHOTS;
+/** Auto Capture stops by itself at its 10th good shot (referred frames do not count). */
+export const autoCaptureComplete = (shots: ReadonlyArray<CapturedShot>) => goodShotCount(shots) >= AUTO_CAPTURE_SHOTS;
 
 /** Enough shots to upload: at least the minimum for who is capturing. */
 export const enoughShots = (count: number, role: UserType | null | undefined) => count >= minGoodShots(role);
 
-/** The shots first selected for upload: the good ones and those not judged yet, or all when none is good. */
+/**
+ * The shots first selected for upload: the good ones, the referred ones (flagged; the server measures
+ * them again and the review console lists them apart) and those not judged yet; all when none is.
+ */
 export const defaultSelection = (shots: ReadonlyArray<CapturedShot>): ReadonlyArray<string> => {
-  const good = shots.filter((s) => s.verdict !== "retake" && s.verdict !== "refer");
-  return (good.length > 0 ? good : shots).map((s) => s.id);
+  const kept = shots.filter((s) => s.verdict !== "retake");
+  return (kept.length > 0 ? kept : shots).map((s) => s.id);
 };

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { createActor, transition } from "xstate";
-import { AUTO_CAPTURE_SHOTS, MIN_GOOD_SHOTS } from "../capture/rules.ts";
+import { AUTO_CAPTURE_SHOTS, goodShotCount, MIN_GOOD_SHOTS } from "../capture/rules.ts";
 import { arbitraryEvent, PAIRED, PATIENT, STAFF, STAFF_MIN_SHOTS, UNPAIRED, WIPED_STATES } from "../testing/kiosk-machine.ts";
 import { holdsNoPatientData, kioskMachine, kioskMinimumShots } from "./machine.ts";
 
@@ -31,7 +31,7 @@ describe("kioskMachine: the rules of one patient", () => {
     expect(captureAndUpload(physician, MIN_GOOD_SHOTS.physician).value).toBe("uploading");
   });
 
-  it("Auto Capture keeps only good frames: a frame judged retake or refer is not a shot", () => {
+  it("Auto Capture keeps good frames and referred ones (flagged, not counted as good): a frame judged retake is not a shot", () => {
     const actor = createActor(kioskMachine, { input: PAIRED }).start();
     actor.send({ type: "SIGNED_IN", staff: STAFF, session: "t" });
     actor.send({ type: "PATIENT_CHOSEN", patient: PATIENT });
@@ -39,7 +39,8 @@ describe("kioskMachine: the rules of one patient", () => {
     actor.send({ type: "SHOT_TAKEN", shot: { id: "bad", image: 0, verdict: "retake" } });
     actor.send({ type: "SHOT_TAKEN", shot: { id: "unsure", image: 0, verdict: "refer" } });
     actor.send({ type: "SHOT_TAKEN", shot: { id: "good", image: 0, verdict: "accept" } });
-    expect(actor.getSnapshot().context.shots.map((s) => s.id)).toEqual(["good"]);
+    expect(actor.getSnapshot().context.shots.map((s) => s.id)).toEqual(["unsure", "good"]);
+    expect(goodShotCount(actor.getSnapshot().context.shots)).toBe(1);
   });
 
   it("an upload keeps its queue while the network is down, resumes when it is back, and sends shots out of memory", () => {

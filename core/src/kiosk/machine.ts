@@ -1,6 +1,6 @@
 import { assign, not, setup, stateIn } from "xstate";
 import type { UserType } from "../accounts/lifecycle.ts";
-import { autoCaptureComplete, type CapturedShot, enoughShots, keepShot, minGoodShots } from "../capture/rules.ts";
+import { autoCaptureComplete, type CapturedShot, enoughShots, goodShotCount, keepShot, minGoodShots } from "../capture/rules.ts";
 
 /**
  * The kiosk tablet's lifecycle as one machine: paired (or not), the attract screen, a staff member
@@ -117,7 +117,7 @@ export const kioskMachine = setup({
   types: {} as { context: KioskContext; events: KioskEvent; input: KioskInput },
   guards: {
     paired: ({ context }) => context.device !== null,
-    enoughShots: ({ context }) => enoughShots(context.shots.length, context.staff?.role),
+    enoughShots: ({ context }) => enoughShots(goodShotCount(context.shots), context.staff?.role),
     hasShots: ({ context }) => context.shots.length > 0,
     allShotsTaken: ({ context }) => autoCaptureComplete(context.shots),
   },

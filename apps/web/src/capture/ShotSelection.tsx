@@ -30,8 +30,8 @@ export function ShotSelection(p: {
               <label>
                 <input type="checkbox" checked={chosen} onChange={() => p.send({ type: "TOGGLE_SHOT", id: s.id })} />
                 <img src={(s.image as ShotImage).url} alt={`Shot ${i + 1}`} />
-                <span className={`shot-verdict ${s.verdict === "accept" ? "good" : s.verdict ? "bad" : ""}`}>
-                  {s.verdict === "accept" ? "Good" : s.verdict ? s.reasons?.join("; ") || "Not good" : "Not checked"}
+                <span className={`shot-verdict ${s.verdict === "accept" ? "good" : s.verdict === "refer" ? "unsure" : s.verdict ? "bad" : ""}`}>
+                  {s.verdict === "accept" ? "Good" : s.verdict === "refer" ? "Unsure: the reviewer will check it" : s.verdict ? s.reasons?.join("; ") || "Not good" : "Not checked"}
                 </span>
               </label>
             </li>

@@ -1,5 +1,5 @@
 import type { CaptureContext, CaptureEvent } from "@crown/core/capture/machine";
-import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, type CaptureMode, REGULAR_MAX_SHOTS } from "@crown/core/capture/rules";
+import { AUTO_CAPTURE_REFERRED, AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, type CaptureMode, isReferredShot, REGULAR_MAX_SHOTS } from "@crown/core/capture/rules";
 import { uploadableVideo } from "@crown/core/capture/limits";
 import { frameMessage } from "@crown/core/measurement/verdict";
 import { ANALYSIS_MAX_SIDE, drawScaled, type HeadContourWorkerClient, headContourWorker, type JudgedFrame, jpegOf, judgeFrame, SHOT_MAX_SIDE } from "@crown/inference/web";
@@ -153,11 +153,13 @@ export const useCameraCapture = (send: (event: CaptureEvent) => void, current: (
         continue;
       }
       const j = await analyse(canvas);
-      if (j?.analysis.accepted) {
+      // good frames, and a few the model was unsure of (flagged, for the reviewer; capture/rules.ts)
+      const unsure = j?.analysis.verdict === "refer" && current().context.shots.filter(isReferredShot).length < AUTO_CAPTURE_REFERRED;
+      if (j?.analysis.accepted || unsure) {
         const shot = await shotOf(canvas, j);
         if (shot && runRef.current === run) {
           send({ type: "SHOT_TAKEN", shot });
-          kept++;
+          if (j?.analysis.accepted) kept++;
         }
       }
       await sleep(30);

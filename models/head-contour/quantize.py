@@ -1,0 +1,102 @@
+"""int8 QDQ version of a shipped model (issue 18 item 5): weights per channel, activations per tensor.
+
+    quantize.py IN.onnx OUT.onnx CALIB(shard dirs) [--views 256] [--keep-float maps,quality]
+
+The model is rebuilt in torch from IN.onnx (onnx_init.load_shipped, exact), prepared with torch's FX
+quantisation (fake-quantise observers; the fbgemm/x86 QAT configuration), calibrated on rendered
+training views (observers record activation ranges), then exported with the observers frozen: every
+FakeQuantize becomes a QuantizeLinear/DequantizeLinear pair (opset 17), which onnxruntime runs as int8
+kernels. The map logits' last 1x1 convolution and the quality MLP stay float (the outline is the 0.5
+iso-line of the upsampled mask logits; the reasons are thresholded logits).
+"""
+import argparse
+
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.ao.quantization import (FakeQuantize, MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver, QConfig,
+                                   QConfigMapping, disable_observer)
+from torch.ao.quantization.quantize_fx import prepare_qat_fx
+
+from data import load_shards
+from onnx_init import load_shipped
+from train import SIZE, HeadContourNet
+
+
+def fold_batch_norms(model):
+    """Drop every BatchNorm (after load_shipped each only adds the folded bias) into the convolution
+    before it, so quantisation sees Conv -> ReLU, which onnxruntime fuses into one int8 convolution
+    (a QAT Conv-BN module would export a float Div and BatchNorm after the convolution instead)."""
+    with torch.no_grad():
+        for seq in [m for m in model.modules() if isinstance(m, nn.Sequential)]:
+            mods, out = list(seq), []
+            for m in mods:
+                if isinstance(m, nn.BatchNorm2d):
+                    conv = out[-1]
+                    assert isinstance(conv, nn.Conv2d) and conv.bias is None
+                    scale = m.weight / torch.sqrt(m.running_var + m.eps)
+                    fused = nn.Conv2d(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride, conv.padding, bias=True)
+                    fused.weight.copy_(conv.weight * scale[:, None, None, None])
+                    fused.bias.copy_(m.bias - m.running_mean * scale)
+                    out[-1] = fused
+                else:
+                    out.append(m)
+            for i in range(len(seq)):
+                del seq[0]
+            for m in out:
+                seq.append(m)
+    return model.eval()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("inp")
+    ap.add_argument("out")
+    ap.add_argument("calib")
+    ap.add_argument("--views", type=int, default=256)
+    ap.add_argument("--keep-float", default="maps,quality")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--reuse-calibration", action="store_true", help="the ranges recorded by an earlier run (OUT.calibration.pt)")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    model = fold_batch_norms(load_shipped(HeadContourNet(qv=4), args.inp))
+    # plain FakeQuantize (the fused observer of the default configuration does not export): uint8
+    # activations per tensor, int8 symmetric weights per output channel, as onnxruntime's QDQ kernels want
+    act = FakeQuantize.with_args(observer=MovingAverageMinMaxObserver, quant_min=0, quant_max=255, dtype=torch.quint8,
+                                 qscheme=torch.per_tensor_affine, averaging_constant=0.05)
+    wgt = FakeQuantize.with_args(observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127, dtype=torch.qint8,
+                                 qscheme=torch.per_channel_symmetric, ch_axis=0)
+    qmap = QConfigMapping().set_global(QConfig(activation=act, weight=wgt)).set_object_type(torch.sigmoid, None).set_object_type(torch.nn.functional.avg_pool2d, None)
+    for name in filter(None, args.keep_float.split(",")):
+        qmap = qmap.set_module_name(name, None)
+    example = (torch.zeros(1, 3, SIZE, SIZE),)
+    model.train()  # prepare_qat_fx wants a training-mode model; evaluation mode right after
+    prepared = prepare_qat_fx(model, qmap, example)
+    prepared.eval()
+    calib_state = args.out + ".calibration.pt"
+    if args.reuse_calibration:
+        prepared.load_state_dict(torch.load(calib_state))
+        n_views = "earlier"
+    else:
+        d, _ = load_shards(args.calib)
+        rng = np.random.default_rng(0)
+        pick = np.sort(rng.choice(len(d["img"]), size=min(args.views, len(d["img"])), replace=False))
+        views = torch.from_numpy(d["img"][pick]).permute(0, 3, 1, 2).float() / 255
+        n_views = len(views)
+        with torch.no_grad():
+            for i in range(0, len(views), 16):
+                for k in range(4):  # the close-up is measured in its four quarter turns
+                    prepared(torch.rot90(views[i:i + 16], k, (2, 3)))
+        torch.save(prepared.state_dict(), calib_state)
+    prepared.apply(disable_observer)
+    for p_ in prepared.parameters():
+        p_.requires_grad_(False)
+    with torch.no_grad():
+        torch.onnx.export(prepared, example[0], args.out, input_names=["image"], output_names=["mask", "nose", "sticker", "quality"],
+                          dynamic_axes={k: {0: "N"} for k in ("image", "mask", "nose", "sticker", "quality")}, opset_version=17,
+                          do_constant_folding=True)
+    print(f"{args.out}: int8 QDQ, calibrated on {n_views} views x 4 turns")
+
+
+if __name__ == "__main__":
+    main()
