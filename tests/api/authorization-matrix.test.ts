@@ -68,6 +68,7 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
 
   "GET /user/profile": "self",
   "POST /user/profile": "self",
+  "POST /user/language": "self",
   "GET /user/profile-photo": "self",
   "POST /user/password/change": "self",
   "POST /user/remove-account": "self",
