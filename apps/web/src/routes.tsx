@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
 import { type Audience, isFor } from "./session/access.ts";
 import { homeFor, landingFor, mustSignBaa, practiceBeingVerified } from "./session/home.ts";
-import { useSession } from "./session/store.ts";
+import { useLeftByChoice, useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
 import { RouteError } from "./ui/RouteError.tsx";
@@ -48,7 +48,9 @@ function PublicOnly({ children }: { children: ReactNode }) {
 function RequireAuth({ children, restricted = true, audience, practice = false }: { children: ReactNode; restricted?: boolean; audience?: Audience | undefined; practice?: boolean }) {
   const session = useSession();
   const location = useLocation();
-  if (!session) return <Navigate to="/" replace state={{ from: location.pathname }} />;
+  const leftByChoice = useLeftByChoice();
+  // A visitor who arrives signed out (an e-mailed link, an ended session) returns here after sign-in; one who signed out does not.
+  if (!session) return <Navigate to="/" replace state={leftByChoice ? null : { from: location.pathname }} />;
   if (restricted && !isActive(session)) {
     return <Navigate to={needsBabyDetails(session.step) ? "/baby-details" : "/"} replace />;
   }

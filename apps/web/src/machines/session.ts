@@ -51,6 +51,8 @@ export interface SessionContext {
   readonly lists: Lists;
   /** A message for the login screen (after a 401, an approval sign-out...). */
   readonly notice: { readonly text: string; readonly tone: "error" | "info" } | null;
+  /** Signed out by the user's own choice: the next sign-in starts at home, not on the page left behind. */
+  readonly leftByChoice: boolean;
 }
 
 export type SessionEvent =
@@ -147,15 +149,15 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: "session",
-  context: ({ input }) => ({ session: input.session, lists: emptyLists, notice: null }),
+  context: ({ input }) => ({ session: input.session, lists: emptyLists, notice: null, leftByChoice: false }),
   initial: "restoring",
   states: {
     restoring: { always: [{ guard: "restored", target: "signedIn" }, { target: "signedOut" }] },
     signedOut: {
       on: {
-        SIGNED_IN: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist", "keepToken"] },
+        SIGNED_IN: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null, leftByChoice: false }), "persist", "keepToken"] },
         // A new tab that found the browser's token: the cookie stays as it was set at sign-in.
-        RESUMED: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist"] },
+        RESUMED: { target: "signedIn", actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null, leftByChoice: false }), "persist"] },
         NOTICE_SEEN: { actions: assign({ notice: null }) },
         SIGN_OUT: { actions: assign({ notice: ({ event }) => event.notice ?? null }) },
       },
@@ -166,14 +168,14 @@ export const sessionMachine = setup({
           actions: [assign({ session: ({ context, event }) => (context.session ? { ...context.session, ...event.patch } : null) }), "persist"],
         },
         LISTS: { actions: assign({ lists: ({ context, event }) => ({ ...context.lists, ...event.patch }) }) },
-        SIGNED_IN: { actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null }), "persist", "keepToken"] },
+        SIGNED_IN: { actions: [assign({ session: ({ event }) => event.session, lists: emptyLists, notice: null, leftByChoice: false }), "persist", "keepToken"] },
         SIGN_OUT: {
           target: "signedOut",
-          actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => event.notice ?? null }), "persist"],
+          actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => event.notice ?? null, leftByChoice: true }), "persist"],
         },
         UNAUTHORISED: {
           target: "signedOut",
-          actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => ({ text: event.message, tone: "error" as const }) }), "persist"],
+          actions: [assign({ session: null, lists: emptyLists, notice: ({ event }) => ({ text: event.message, tone: "error" as const }), leftByChoice: false }), "persist"],
         },
       },
     },

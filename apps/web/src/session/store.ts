@@ -45,6 +45,7 @@ export const resumeSession = async (): Promise<void> => {
 export const useSession = (): Session | null => useSelector(sessionActor, (s) => s.context.session);
 export const useLists = () => useSelector(sessionActor, (s) => s.context.lists);
 export const useNotice = () => useSelector(sessionActor, (s) => s.context.notice);
+export const useLeftByChoice = () => useSelector(sessionActor, (s) => s.context.leftByChoice);
 export const updateSession = (patch: Partial<Session>) => sessionActor.send({ type: "UPDATE", patch });
 
 export const selectedBaby = (s: Session | null): Baby | null =>
