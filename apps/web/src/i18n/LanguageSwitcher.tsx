@@ -6,14 +6,8 @@ import { toast } from "../ui/toasts.tsx";
 import { switchLanguage } from "./i18n.ts";
 import { currentLanguage } from "./language.ts";
 
-/**
- * The language switcher (login page and header). Signed in, the choice is also the account's, so
- * e-mails and reports follow it (POST /user/language, ADR 77); signed out it stays on this browser.
- */
-export function LanguageSwitcher({ signedIn = false }: { readonly signedIn?: boolean }) {
-  const { t, i18n } = useTranslation();
-  const id = useId();
-  // Signed in, the account's language is the portal's: the one its e-mails and reports are in.
+/** Signed in, the account's language is the portal's: the one its e-mails and reports are in. */
+export function useAccountLanguage(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn) return;
     request<{ language?: unknown }>("GET", "/user/profile", { quiet: true })
@@ -22,7 +16,12 @@ export function LanguageSwitcher({ signedIn = false }: { readonly signedIn?: boo
       })
       .catch(() => undefined);
   }, [signedIn]);
-  const change = async (value: string) => {
+}
+
+/** Switches the portal's language; signed in, the account's too (POST /user/language, ADR 77). */
+export function useChooseLanguage(signedIn: boolean) {
+  const { t } = useTranslation();
+  return async (value: string) => {
     if (!isLanguage(value)) return;
     await switchLanguage(value);
     if (!signedIn) return;
@@ -33,6 +32,18 @@ export function LanguageSwitcher({ signedIn = false }: { readonly signedIn?: boo
       toast(t("language.notSaved"), "error");
     }
   };
+}
+
+/**
+ * The language switcher of the login page. Signed in, the choice is also the account's, so e-mails
+ * and reports follow it; signed out it stays on this browser. The signed-in header offers the same
+ * choice in its account menu (ui/ProfileMenu.tsx).
+ */
+export function LanguageSwitcher({ signedIn = false }: { readonly signedIn?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  useAccountLanguage(signedIn);
+  const change = useChooseLanguage(signedIn);
   return (
     <div className="language-switcher">
       <label htmlFor={id}>{t("language.label")}</label>

@@ -3,31 +3,22 @@ import {
   Button,
   Dialog,
   DialogTrigger,
-  Header as SectionHeader,
-  Key,
   Label,
   ListBox,
   ListBoxItem,
-  Menu,
-  MenuItem,
-  MenuSection,
-  MenuTrigger,
   Popover,
   Select,
   SelectValue,
-  Separator,
 } from "react-aria-components";
 import { NavLink, useNavigate } from "react-router-dom";
-import { getProfile, getProfilePhoto } from "../api/accounts.ts";
 import { notifications, readNotifications, rowsOf } from "../api/dashboard.ts";
 import { useLiveBellCount } from "../chat/live.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import type { Session } from "../machines/session.ts";
 import { isFor } from "../session/access.ts";
 import { practiceBeingVerified } from "../session/home.ts";
-import { signOutNow } from "../session/signOut.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
-import { LanguageSwitcher } from "../i18n/LanguageSwitcher.tsx";
+import { ProfileMenu } from "./ProfileMenu.tsx";
 import { Logo } from "./Brand.tsx";
 import { ExternalNavLink } from "./ExternalNavLink.tsx";
 
@@ -156,35 +147,11 @@ function NotificationBell() {
   );
 }
 
-function Avatar({ session }: { session: Session }) {
-  const { profilePicture } = useLists();
-  const initials = `${session.firstName.charAt(0)}${session.lastName.charAt(0)}`.toUpperCase();
-  return profilePicture ? (
-    <img className="avatar" src={profilePicture} alt="" width={32} height={32} />
-  ) : (
-    <span className="avatar avatar-initials" aria-hidden="true">
-      {initials || "?"}
-    </span>
-  );
-}
-
-/** Loads the profile photo once per session (it needs the bearer token). */
-export const loadProfilePicture = async () => {
-  try {
-    // Ask for the image only when the profile says there is one (a 404 would be noise in the console).
-    const { results } = await getProfile();
-    const url = results.photo ? await getProfilePhoto() : null;
-    sessionActor.send({ type: "LISTS", patch: { profilePicture: url } });
-  } catch {
-    sessionActor.send({ type: "LISTS", patch: { profilePicture: null } });
-  }
-};
-
 /** Who has a part in the exam-room kiosk (/kiosk-settings): physicians and staff set a PIN, parents show a baby code. */
 export const usesKiosk = (session: Session) => isFor("capture", session.userRole);
 
 /** Parents, providers and staff upload; Crown's internal roles do not, nor a physician whose practice is being verified (ADR 60). */
-const uploads = (session: Session) => usesKiosk(session) && !practiceBeingVerified(session);
+export const uploads = (session: Session) => usesKiosk(session) && !practiceBeingVerified(session);
 
 const UploadFlow = lazy(() => import("./UploadFlow.tsx"));
 
@@ -201,65 +168,6 @@ function UploadButton() {
         </Suspense>
       ) : null}
     </>
-  );
-}
-
-function ProfileMenu({ session }: { session: Session }) {
-  const navigate = useNavigate();
-  useEffect(() => {
-    void loadProfilePicture();
-  }, []);
-  const onAction = (key: Key) => {
-    const k = String(key);
-    if (k === "profile") navigate("/profile");
-    else if (k === "kiosk") navigate("/kiosk-settings");
-    else if (k === "sign-out") void signOutNow();
-    else if (k.startsWith("baby:")) updateSession({ selectedBabyId: k.slice(5) });
-  };
-  return (
-    <MenuTrigger>
-      <Button className="profile-btn">
-        <Avatar session={session} />
-        <span className="profile-name">{session.firstName}</span>
-        <span className="sr-only">, account menu</span>
-        <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
-          <path d="M2 4l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" />
-        </svg>
-      </Button>
-      <Popover placement="bottom end" className="popover">
-        <Menu className="menu" onAction={onAction} aria-label="Account">
-          <MenuItem id="profile" className="menu-item">
-            Profile
-          </MenuItem>
-          {uploads(session) ? (
-            <MenuItem id="kiosk" className="menu-item">
-              Kiosk
-            </MenuItem>
-          ) : null}
-          {session.userRole === "parent" && session.babies.length > 0 ? (
-            <>
-              <Separator className="menu-sep" />
-              <MenuSection className="menu-section">
-                <SectionHeader className="menu-header">Switch baby</SectionHeader>
-                {session.babies.map((b) => (
-                  <MenuItem key={b.identifier} id={`baby:${b.identifier}`} className="menu-item" textValue={b.name}>
-                    <span className="menu-check" aria-hidden="true">
-                      {b.identifier === selectedBaby(session)?.identifier ? "✓" : ""}
-                    </span>
-                    {b.name}
-                    {b.identifier === selectedBaby(session)?.identifier ? <span className="sr-only"> (selected)</span> : null}
-                  </MenuItem>
-                ))}
-              </MenuSection>
-            </>
-          ) : null}
-          <Separator className="menu-sep" />
-          <MenuItem id="sign-out" className="menu-item">
-            Sign Out
-          </MenuItem>
-        </Menu>
-      </Popover>
-    </MenuTrigger>
   );
 }
 
@@ -333,7 +241,6 @@ export function AppHeader() {
           </ul>
         </nav>
         <div className="header-tools">
-          <LanguageSwitcher signedIn />
           {session.userRole === "physician_staff" ? <PhysicianSelector session={session} /> : null}
           {uploads(session) ? <UploadButton /> : null}
           <NotificationBell />

@@ -9,7 +9,8 @@ import { EditActions } from "../../ui/EditActions.tsx";
 import { Field, FormMessage } from "../../ui/fields.tsx";
 import { MobileField } from "../../ui/MobileField.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
-import { loadProfilePicture, roleName } from "../../ui/Header.tsx";
+import { roleName } from "../../ui/Header.tsx";
+import { loadProfilePicture } from "../../ui/ProfileMenu.tsx";
 import { toast } from "../../ui/toasts.tsx";
 
 export const PHOTO_TYPES = ["image/png", "image/jpeg"];
