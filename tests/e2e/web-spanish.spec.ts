@@ -1,8 +1,9 @@
 import type { Browser } from "playwright";
 import { describe, expect, test } from "vitest";
-import { seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { openTab, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { expectPath, signInThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import type { CrownServer } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /** Issue 21: a Spanish-reading parent finds Crown in Spanish, from the browser's language through sign-up to sign-in. */
 
@@ -100,5 +101,27 @@ describe("Crown in Spanish", () => {
     const profile = await (await fetch(`${server.url}/api/v1/en/user/profile`, { headers: { authorization: `Bearer ${signIn.results.token}` } })).json();
     expect(profile.results.language).toBe("es");
     await context.close();
+  });
+
+  test("signed in, the account menu changes the language of the portal and of the account", async () => {
+    const { page, errors } = await openTab(browser, server.url);
+    // The admin: a signed-in header without a first-login dialog in front of it.
+    await signInThroughForm(page, DEMO.admin, server.password(DEMO.admin));
+    await expectPath(page, /\/admin$/);
+    const languageOf = () => page.evaluate(async () => {
+      const answer = await fetch("/api/v1/en/user/profile", { headers: { Authorization: `Bearer ${sessionStorage.getItem("token")}` } });
+      return ((await answer.json()) as { results: { language: string } }).results.language;
+    });
+    expect(await languageOf()).toBe("en");
+    await page.getByRole("button", { name: /account menu/i }).click();
+    await page.getByRole("menuitem", { name: /Español/ }).click();
+    await page.getByText("A partir de ahora, sus correos e informes llegarán en español.").waitFor();
+    expect(await languageOf()).toBe("es");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: /account menu/i }).click();
+    await page.getByRole("menuitem", { name: /English/ }).click();
+    await page.getByText("Your e-mails and reports will now be in English.").waitFor();
+    expect(await languageOf()).toBe("en");
+    expect(errors, errors.join("\n")).toEqual([]);
   });
 });

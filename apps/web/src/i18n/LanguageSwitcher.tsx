@@ -20,16 +20,17 @@ export function useAccountLanguage(signedIn: boolean) {
 
 /** Switches the portal's language; signed in, the account's too (POST /user/language, ADR 77). */
 export function useChooseLanguage(signedIn: boolean) {
-  const { t } = useTranslation();
+  // i18n.t, not the render's t: the toast speaks the language just chosen.
+  const { i18n } = useTranslation();
   return async (value: string) => {
     if (!isLanguage(value)) return;
     await switchLanguage(value);
     if (!signedIn) return;
     try {
       await request("POST", "/user/language", { json: { language: value }, quiet: true });
-      toast(t("language.saved"), "success");
+      toast(i18n.t("language.saved"), "success");
     } catch {
-      toast(t("language.notSaved"), "error");
+      toast(i18n.t("language.notSaved"), "error");
     }
   };
 }
