@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router-dom";
-import { router } from "./routes.tsx";
+import { BrowserRouter } from "react-router-dom";
+import { AppRoutes } from "./routes.tsx";
 import { startI18n } from "./i18n/i18n.ts";
 import { resumeSession } from "./session/store.ts";
 import { GlobalLoader } from "./ui/Loader.tsx";
@@ -20,7 +20,9 @@ void Promise.all([resumeSession(), startI18n()]).finally(() =>
   createRoot(root).render(
     <StrictMode>
       <GlobalLoader />
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <ToastRegion />
     </StrictMode>,
   ),

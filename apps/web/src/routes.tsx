@@ -1,11 +1,11 @@
 import { lazy, type ReactNode, Suspense } from "react";
-import { createBrowserRouter, Navigate, useLocation } from "react-router-dom";
+import { Navigate, type RouteObject, useLocation, useRoutes } from "react-router-dom";
 import { type Audience, isFor } from "./session/access.ts";
 import { homeFor, landingFor, mustSignBaa, practiceBeingVerified } from "./session/home.ts";
 import { useLeftByChoice, useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
-import { RouteError } from "./ui/RouteError.tsx";
+import { RouteBoundary } from "./ui/RouteError.tsx";
 import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
 import { isActive } from "@crown/core/accounts/lifecycle";
 import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
@@ -68,10 +68,17 @@ const auth = (el: ReactNode, restricted = true, audience?: Audience, practice = 
   </RequireAuth>
 );
 
-export const router = createBrowserRouter([
+/**
+ * The portal's routes, in the router's declarative mode (`useRoutes` under `BrowserRouter`): no route
+ * has a loader or action, and the data router's code was a fifth of the sign-in page's JavaScript (ADR 74).
+ */
+const routes: RouteObject[] = [
   {
-    element: <PublicLayout />,
-    errorElement: <RouteError />,
+    element: (
+      <RouteBoundary>
+        <PublicLayout />
+      </RouteBoundary>
+    ),
     children: [
       { path: "/", element: <PublicOnly><Login /></PublicOnly> },
       { path: "/sign-up", element: <PublicOnly><SignUp /></PublicOnly> },
@@ -87,11 +94,12 @@ export const router = createBrowserRouter([
   },
   {
     element: (
-      <Suspense fallback={<PageSpinner />}>
-        <FooterOnlyLayout />
-      </Suspense>
+      <RouteBoundary>
+        <Suspense fallback={<PageSpinner />}>
+          <FooterOnlyLayout />
+        </Suspense>
+      </RouteBoundary>
     ),
-    errorElement: <RouteError />,
     children: [
       { path: "/baby-details", element: auth(<BabyDetails />, false) },
       { path: "/child-details", element: auth(<ChildDetails />, false) },
@@ -101,11 +109,12 @@ export const router = createBrowserRouter([
   },
   {
     element: (
-      <Suspense fallback={<PageSpinner />}>
-        <AppLayout />
-      </Suspense>
+      <RouteBoundary>
+        <Suspense fallback={<PageSpinner />}>
+          <AppLayout />
+        </Suspense>
+      </RouteBoundary>
     ),
-    errorElement: <RouteError />,
     children: [
       { path: "/dashboard", element: auth(<Dashboard />) },
       { path: "/support", element: auth(<SupportInbox />, true, "support") },
@@ -117,4 +126,8 @@ export const router = createBrowserRouter([
       { path: "*", element: <NotFound /> },
     ],
   },
-]);
+];
+
+export function AppRoutes() {
+  return useRoutes(routes);
+}

@@ -1,123 +1,32 @@
-import { useCallback, useEffect, useState } from "react";
-import { ApiError, localizedApiBase, messageOf } from "../api/client.ts";
+import { lazy, Suspense, useState } from "react";
 import { useSession } from "../session/store.ts";
-import type { ChatMessage } from "./api.ts";
-import { Composer, mergeMessages, MessageList } from "./Messages.tsx";
 import "./chat.css";
 
 /**
- * The chat on the public pages: a visitor writes with an e-mail address. The first message answers a
- * visitor token (kept in this browser only) that reaches this visitor's own messages and nothing else.
- * Visitors have no session, so no event stream: the open panel asks for new messages every 10 seconds.
+ * The chat launcher on the public pages. The panel (its messages, polling and sending) is its own chunk,
+ * fetched the first time a visitor opens it, so the sign-in page does not carry it (issue 19, ADR 74).
+ * Once opened the panel stays mounted: closing keeps what the visitor typed.
  */
 
-const STORAGE = "crown.visitorChat";
-interface Stored {
-  token: string;
-  email: string;
-  name: string;
-}
-const load = (): Stored | null => {
-  try {
-    return JSON.parse(localStorage.getItem(STORAGE) ?? "null") as Stored | null;
-  } catch {
-    return null;
-  }
-};
-
-const call = async <T,>(method: "GET" | "POST", path: string, token: string | null, body?: unknown): Promise<T> => {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (token) headers["X-Visitor-Token"] = token;
-  if (body !== undefined) headers["Content-Type"] = "application/json; charset=utf-8";
-  const res = await fetch(`${localizedApiBase()}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; results?: T; errors?: Record<string, string[]> };
-  if (!res.ok) throw new ApiError(res.status, json.message ?? "Some error occurred", json.errors ?? {});
-  return json.results as T;
-};
+const VisitorChatPanel = lazy(() => import("./VisitorChatPanel.tsx"));
 
 export default function VisitorChat() {
   const session = useSession();
   const [open, setOpen] = useState(false);
-  const [stored, setStored] = useState<Stored | null>(load);
-  const [email, setEmail] = useState(stored?.email ?? "");
-  const [name, setName] = useState(stored?.name ?? "");
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
-  const [error, setError] = useState<string | null>(null);
-
-  const refresh = useCallback(async () => {
-    if (!stored) return;
-    try {
-      const results = await call<{ messages: ChatMessage[] }>("GET", "/chat/visitor/conversation", stored.token);
-      setMessages(results.messages);
-      await call("POST", "/chat/visitor/read", stored.token);
-    } catch (e) {
-      if (e instanceof ApiError && e.httpStatus === 404) {
-        // The token expired or is unknown: start again with the e-mail address.
-        localStorage.removeItem(STORAGE);
-        setStored(null);
-      }
-    }
-  }, [stored]);
-
-  useEffect(() => {
-    if (!open || !stored) return;
-    void refresh();
-    const t = window.setInterval(() => void refresh(), 10_000);
-    return () => window.clearInterval(t);
-  }, [open, stored, refresh]);
-
+  const [opened, setOpened] = useState(false);
   if (session) return null;
-
-  const send = async (text: string) => {
-    setError(null);
-    const results = await call<{ token: string | null; message: ChatMessage }>("POST", "/chat/visitor/messages", stored?.token ?? null, {
-      email: stored?.email ?? email,
-      name: stored?.name ?? name,
-      text,
-    }).catch((e: unknown) => {
-      if (e instanceof ApiError && Object.keys(e.errors).length > 0) throw new Error(Object.values(e.errors)[0]?.[0] ?? e.message);
-      throw new Error(messageOf(e));
-    });
-    if (results.token) {
-      const next = { token: results.token, email: email.trim(), name: name.trim() };
-      localStorage.setItem(STORAGE, JSON.stringify(next));
-      setStored(next);
-    }
-    setMessages((list) => mergeMessages(list, [results.message]));
+  const toggle = () => {
+    setOpened(true);
+    setOpen((o) => !o);
   };
-
   return (
     <div className="chat-widget">
-      {open ? (
-        <section className="chat-panel" role="dialog" aria-label="Chat with Crown support">
-          <header className="chat-panel-header">
-            <h2>Crown support</h2>
-            <button type="button" className="icon-btn" aria-label="Close chat" onClick={() => setOpen(false)}>
-              ×
-            </button>
-          </header>
-          {stored ? null : (
-            <div className="chat-composer">
-              <label className="field">
-                <span>Your e-mail (we answer there too)</span>
-                <input className="chat-input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-              </label>
-              <label className="field">
-                <span>Your name (optional)</span>
-                <input className="chat-input" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-              </label>
-            </div>
-          )}
-          {error ? (
-            <p className="form-message form-message-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <MessageList messages={messages} mine="customer" emptyText="Questions before you sign up? Write to us." />
-          <Composer onSend={(text) => send(text)} label="Message to Crown support" images={false} />
-        </section>
+      {opened ? (
+        <Suspense fallback={null}>
+          <VisitorChatPanel open={open} onClose={() => setOpen(false)} />
+        </Suspense>
       ) : null}
-      <button type="button" className="chat-launcher btn btn-primary" aria-expanded={open} aria-label="Chat with support" onClick={() => setOpen((o) => !o)}>
+      <button type="button" className="chat-launcher btn btn-primary" aria-expanded={open} aria-label="Chat with support" onClick={toggle}>
         Chat
       </button>
     </div>

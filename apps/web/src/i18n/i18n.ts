@@ -1,14 +1,15 @@
 import type { Catalogue } from "@crown/core/i18n/en";
 import type { Language } from "@crown/core/shared/i18n";
 import i18next from "i18next";
-import ICU from "i18next-icu";
 import { initReactI18next } from "react-i18next";
+import { catalogueNeedsIcu, loadIcu, messageFormat } from "./format.ts";
 import { chooseLanguage, currentLanguage, onLanguageChange } from "./language.ts";
 
 /**
  * The portal's i18next (ICU messages, react-i18next; ADR 78). The screens' catalogues are
  * `locales/<language>.json`, one chunk each, loaded when the language is first shown; core's
- * messages (the browser's own validation) come with the Spanish chunk.
+ * messages (the browser's own validation) come with the Spanish chunk. The ICU parser loads only
+ * for a catalogue with a message past plain `{name}` arguments (`format.ts`, ADR 74).
  */
 
 const loaded = new Set<Language>();
@@ -28,19 +29,22 @@ const loaders: Record<Language, () => Promise<Record<string, unknown>>> = {
 
 const load = async (language: Language) => {
   if (loaded.has(language)) return;
-  i18next.addResourceBundle(language, "translation", await loaders[language](), true, true);
+  const catalogue = await loaders[language]();
+  // Its messages are formatted before they are shown: the ICU formatter comes first if one needs it.
+  if (catalogueNeedsIcu(catalogue)) await loadIcu();
+  i18next.addResourceBundle(language, "translation", catalogue, true, true);
   loaded.add(language);
 };
 
 /** Starts i18next in the portal's language; the page renders once its words are here. */
 export const startI18n = async () => {
   const language = currentLanguage();
-  await i18next.use(new ICU()).use(initReactI18next).init({
+  await i18next.use(messageFormat).use(initReactI18next).init({
     lng: language,
     fallbackLng: "en",
     resources: {},
     interpolation: { escapeValue: false },
-    react: { useSuspense: false },
+    react: { useSuspense: false, bindI18n: "languageChanged icuLoaded" },
     returnNull: false,
   });
   await load(language);

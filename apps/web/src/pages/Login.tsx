@@ -44,10 +44,10 @@ export default function Login() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    // The schemas (and Effect's runtime under them) load on the first submit, not with the page (issue 19).
-    const [{ SignInRequest }, { check }, { Either }] = await Promise.all([import("@crown/core/accounts/schemas"), import("@crown/core/shared/validation"), import("effect")]);
+    // The schemas (and Effect's Schema under them) load on the first submit, not with the page (issue 19).
+    const [{ SignInRequest }, { check }] = await Promise.all([import("@crown/core/accounts/schemas"), import("@crown/core/shared/validation")]);
     const checked = check(SignInRequest, form.values);
-    if (Either.isLeft(checked)) {
+    if (checked._tag === "Left") {
       form.setErrors(firstMessages(checked.left.errors));
       return focusFirstError();
     }
