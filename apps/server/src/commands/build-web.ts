@@ -68,7 +68,9 @@ const readStamp = (dist: string) => readFile(path.join(dist, STAMP), "utf8").the
 
 const run = (command: string, args: string[], cwd: string) =>
   new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: "inherit" });
+    // The served build is production whatever the caller's NODE_ENV (a build started under vitest has "test",
+    // which would bundle React's development build).
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
   });
