@@ -1,15 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { formatUsDate } from "./dates.ts";
+import { formatDay, formatLongDay, formatUsDate, monthName } from "./dates.ts";
 
-describe("formatUsDate", () => {
-  it("writes days and moments as MM/DD/YYYY", () => {
-    expect(formatUsDate("2026-08-03")).toBe("08/03/2026");
-    expect(formatUsDate(new Date(2026, 10, 23, 12))).toBe("11/23/2026");
-    expect(formatUsDate(new Date(2026, 0, 5, 12).toISOString())).toBe("01/05/2026");
+describe("dates in each language", () => {
+  it("English is unchanged: MM/DD/YYYY and DD Month YYYY", () => {
+    expect(formatDay("2026-03-04", "en")).toBe("03/04/2026");
+    expect(formatDay("2026-03-04", "en")).toBe(formatUsDate("2026-03-04"));
+    expect(formatLongDay("2026-03-04", "en")).toBe("04 March 2026");
+    expect(formatDay("", "en")).toBe("");
+    expect(formatDay("not a day", "en")).toBe("not a day");
   });
-  it("leaves empty and unreadable values alone", () => {
-    expect(formatUsDate(null)).toBe("");
-    expect(formatUsDate("")).toBe("");
-    expect(formatUsDate("soon")).toBe("soon");
+
+  it("Spanish puts the day first and names the month in Spanish", () => {
+    expect(formatDay("2026-03-04", "es")).toBe("04/03/2026");
+    expect(formatLongDay("2026-03-04", "es")).toBe("4 de marzo de 2026");
+    expect(monthName(12, "es")).toBe("diciembre");
+    expect(monthName(12, "en")).toBe("December");
+    expect(formatDay("not a day", "es")).toBe("not a day");
   });
 });

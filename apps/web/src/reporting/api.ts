@@ -1,3 +1,4 @@
+import { longDay } from "../i18n/dates.ts";
 import { localizedApiBase, ApiError, FALLBACK_MESSAGE, request, requestBlob, UNAUTHORISED_MESSAGE } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
 import { sessionActor } from "../session/store.ts";
@@ -132,11 +133,5 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
 /** One date formatter for the portal and the PDF (core/src/shared/dates.ts). */
 export { formatUsDate } from "@crown/core/shared/dates";
 
-/** DD MMMM YYYY (e.g. 04 March 2026) for a YYYY-MM-DD date. */
-export const formatLongDate = (day?: string | null) => {
-  if (!day) return "";
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
-  if (!m) return day;
-  const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-  return `${m[3]} ${months[Number(m[2]) - 1] ?? ""} ${m[1]}`;
-};
+/** DD MMMM YYYY (e.g. 04 March 2026) for a YYYY-MM-DD date, in the portal's language. */
+export const formatLongDate = (day?: string | null) => longDay(day);

@@ -1,0 +1,13 @@
+import { formatDay, formatLongDay, formatMoment } from "@crown/core/shared/dates";
+import { currentLanguage } from "./language.ts";
+
+/**
+ * Dates in the portal's language (core's formatters, ADR 78): a screen that calls these from its render
+ * re-renders on a language change through `useTranslation`. English stays MM/DD/YYYY.
+ */
+export const day = (value?: string | Date | null): string => formatDay(value, currentLanguage());
+export const longDay = (value?: string | Date | null): string => formatLongDay(value, currentLanguage());
+export const moment = (value?: string | Date | null): string => formatMoment(value, currentLanguage());
+/** A number in the portal's language (a decimal comma in Spanish). */
+export const number = (value: number, digits = 1): string =>
+  new Intl.NumberFormat(currentLanguage() === "es" ? "es-US" : "en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
