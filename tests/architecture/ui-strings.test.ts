@@ -19,19 +19,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
  * the kiosk fails here on a literal.
  */
 const UNTRANSLATED = new Set([
-  "apps/kiosk/src/App.tsx",
-  "apps/kiosk/src/screens/AddPatient.tsx",
-  "apps/kiosk/src/screens/Attract.tsx",
-  "apps/kiosk/src/screens/Capture.tsx",
-  "apps/kiosk/src/screens/Done.tsx",
-  "apps/kiosk/src/screens/Pairing.tsx",
-  "apps/kiosk/src/screens/PatientChosen.tsx",
-  "apps/kiosk/src/screens/PatientPicker.tsx",
-  "apps/kiosk/src/screens/PinPad.tsx",
-  "apps/kiosk/src/screens/QrLookup.tsx",
-  "apps/kiosk/src/screens/Review.tsx",
-  "apps/kiosk/src/screens/Revoked.tsx",
-  "apps/kiosk/src/screens/Uploading.tsx",
   "apps/web/src/capture/CapturePage.tsx",
   "apps/web/src/capture/Instructions.tsx",
   "apps/web/src/capture/PatientPicker.tsx",
@@ -103,7 +90,7 @@ const UNTRANSLATED = new Set([
 
 const SCREEN_DIRS = ["apps/web/src", "apps/kiosk/src"];
 
-const CATALOGUES = { web: "apps/web/src/i18n/locales" };
+const CATALOGUES = { web: "apps/web/src/i18n/locales", kiosk: "apps/kiosk/src/i18n/locales" };
 
 /** Attributes a person reads or hears. */
 const READ_ATTRIBUTES = new Set(["label", "title", "subtitle", "aria-label", "placeholder", "alt", "description", "aria-description"]);

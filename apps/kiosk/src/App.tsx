@@ -1,8 +1,12 @@
 import { DEFAULT_IDLE_TIMEOUT_MS, type KioskState, kioskMachine, reachesServer } from "@crown/core/kiosk/machine";
 import { useMachine } from "@xstate/react";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { forgetDevice, kioskApi, storedDevice } from "./api.ts";
 import { useDeviceHeartbeat, useShotUrls } from "./hooks.ts";
+import { useShowLanguage } from "./i18n/i18n.ts";
+import { deviceLanguage } from "./i18n/language.ts";
+import { LanguageToggle } from "./i18n/LanguageToggle.tsx";
 import { idleTimeoutMs, useIdleTimeout, useLockdown } from "./lockdown.ts";
 import { Attract } from "./screens/Attract.tsx";
 import { Capture } from "./screens/Capture.tsx";
@@ -22,6 +26,7 @@ import { cancelUpload, runUpload } from "./uploader.ts";
 
 export function App() {
   useLockdown();
+  const { t } = useTranslation("common");
   const stored = useMemo(storedDevice, []);
   const machine = useMemo(
     () =>
@@ -39,6 +44,11 @@ export function App() {
   });
   const state = snapshot.value as KioskState;
   const context = snapshot.context;
+
+  // The session's language, or the device's once the session is over (the machine forgets the choice).
+  const language = context.language ?? deviceLanguage();
+  useShowLanguage(language);
+  const toggle = <LanguageToggle language={language} onChoose={(l) => send({ type: "CHOOSE_LANGUAGE", language: l })} />;
 
   // The network: said on screen, and an upload resumes by itself when it is back.
   useEffect(() => {
@@ -84,6 +94,7 @@ export function App() {
         onShot={(shot) => send({ type: "SHOT_TAKEN", shot })}
         onStop={() => send({ type: "STOP_CAPTURE" })}
         onCancel={() => send({ type: "CHANGE_PATIENT" })}
+        languageToggle={toggle}
       />
     ),
     reviewing: () => <Review context={context} urls={urls} send={send} />,
@@ -96,9 +107,11 @@ export function App() {
     <main className={`kiosk state-${state}`} data-state={state}>
       {!context.online ? (
         <p className="offline" role="alert">
-          The network is down. Photos waiting to be sent stay on this tablet only until they are sent; the upload resumes by itself.
+          {t("offline")}
         </p>
       ) : null}
+      {/* On every screen of a session and where one starts; the camera's own bar carries it during capture. */}
+      {state !== "starting" && state !== "capturing" && state !== "revoked" ? <div className="language-bar">{toggle}</div> : null}
       {screens[state]()}
     </main>
   );

@@ -1,12 +1,14 @@
 import type { KioskDeviceInfo } from "@crown/core/kiosk/machine";
 import type { Api, ResultsOf } from "@crown/http/client-types";
+import i18next from "i18next";
+import { apiBase } from "./i18n/language.ts";
 
 /**
  * The kiosk's calls. The device credential is the only thing the tablet stores (localStorage); the
- * kiosk session token and everything about patients live in the machine's context, in memory.
+ * kiosk session token and everything about patients live in the machine's context, in memory. The calls
+ * go to `/api/v1/<language on screen>`, so the server's messages are in the session's language.
  */
 
-const API = "/api/v1/en";
 const DEVICE_KEY = "crown.kiosk.device";
 
 export interface StoredDevice {
@@ -61,9 +63,9 @@ export const call = async <T>(
   }
   let response: Response;
   try {
-    response = await fetch(`${API}${path}`, { method, headers, body, cache: "no-store", credentials: "omit", signal: options.signal });
+    response = await fetch(`${apiBase()}${path}`, { method, headers, body, cache: "no-store", credentials: "omit", signal: options.signal });
   } catch {
-    throw new ApiError(0, "The network is down.");
+    throw new ApiError(0, i18next.t("errors.networkDown"));
   }
   const text = await response.text();
   let json: Record<string, any> = {};
@@ -73,7 +75,7 @@ export const call = async <T>(
     json = {};
   }
   if (!response.ok) {
-    throw new ApiError(response.status, json.message ?? "Some error occurred", json.errors ?? {}, json.status ?? null);
+    throw new ApiError(response.status, json.message ?? i18next.t("errors.generic"), json.errors ?? {}, json.status ?? null);
   }
   return json.results as T;
 };

@@ -1,4 +1,5 @@
 import type { KioskContext, KioskEvent } from "@crown/core/kiosk/machine";
+import i18next from "i18next";
 import { ApiError, kioskApi } from "./api.ts";
 
 /**
@@ -60,7 +61,7 @@ export const runUpload = async (context: KioskContext, send: (event: KioskEvent)
       }, RETRY_MS);
     } else if (error instanceof ApiError && error.deviceRefused) send({ type: "REVOKED" });
     else if (error instanceof ApiError && error.status === 401) send({ type: "SESSION_ENDED" });
-    else send({ type: "UPLOAD_FAILED", message: error instanceof Error ? error.message : "Oops! There was some error" });
+    else send({ type: "UPLOAD_FAILED", message: error instanceof Error ? error.message : i18next.t("errors.oops") });
   } finally {
     // Freed so that NETWORK_UP can resume from what is left of the queue.
     if (inFlight === run) inFlight = null;

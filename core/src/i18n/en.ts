@@ -6,7 +6,7 @@ import { AUDIT_VIEW_MESSAGES } from "../audit/view.ts";
 import { CHAT_MESSAGES } from "../chat/requests.ts";
 import { BABY_CODE_MESSAGES } from "../kiosk/baby-code.ts";
 import { KIOSK_MESSAGES } from "../kiosk/requests.ts";
-import { FRAME_MESSAGES } from "../measurement/verdict.ts";
+import { FRAME_MESSAGES, QUALITY_REASON_MESSAGES } from "../measurement/verdict.ts";
 import { NOTIFICATION_MESSAGES } from "../notifications/service.ts";
 import { MESSAGES as ONBOARDING_MESSAGES } from "../onboarding/messages.ts";
 import { QUIZ_MESSAGES } from "../onboarding/quiz.ts";
@@ -113,6 +113,7 @@ export const EN = {
   notifications: NOTIFICATION_MESSAGES,
   audit: AUDIT_VIEW_MESSAGES,
   frames: FRAME_MESSAGES,
+  qualityReasons: QUALITY_REASON_MESSAGES,
 } as const;
 
 /** A catalogue in another language: the same groups and keys, each a string (ICU message syntax). */

@@ -114,6 +114,19 @@ describe("kioskMachine: properties", () => {
     },
   );
 
+  test.prop([fc.array(arbitraryEvent, { maxLength: 60 })])("a language chosen lasts until the session ends, then the device's default is back", (events) => {
+    const actor = createActor(kioskMachine, { input: PAIRED }).start();
+    for (const event of events) {
+      if (actor.getSnapshot().status !== "active") break;
+      const before = actor.getSnapshot();
+      actor.send(event);
+      const { value, context } = actor.getSnapshot();
+      if (value === "revoked" || (value === "idle" && (before.value !== "idle" || event.type === "IDLE_TIMEOUT"))) expect(context.language).toBeNull();
+      else if (event.type === "CHOOSE_LANGUAGE") expect(context.language).toBe(event.language);
+      else if (value !== "idle" || before.value === "idle") expect(context.language).toBe(before.context.language);
+    }
+  });
+
   test.prop([fc.array(arbitraryEvent, { maxLength: 40 })])("the idle timeout always ends at the attract screen, except during an upload", (events) => {
     const actor = createActor(kioskMachine, { input: PAIRED }).start();
     for (const event of events) if (actor.getSnapshot().status === "active") actor.send(event);

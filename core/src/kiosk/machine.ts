@@ -1,5 +1,6 @@
 import { assign, not, setup, stateIn } from "xstate";
 import type { UserType } from "../accounts/lifecycle.ts";
+import type { Language } from "../shared/i18n.ts";
 import { autoCaptureComplete, type CapturedShot, enoughShots, goodShotCount, keepShot, minGoodShots } from "../capture/rules.ts";
 
 /**
@@ -10,6 +11,10 @@ import { autoCaptureComplete, type CapturedShot, enoughShots, goodShotCount, kee
  *
  * Patient data (the patient, the shots, the queued uploads) lives only in this context, in memory,
  * and every way back to the attract screen or to `done` wipes it: the property tests walk every path.
+ *
+ * The language (issue 21) is the session's: chosen on the tablet for one family, it holds until the
+ * tablet is back on the attract screen (after done, a timeout, a sign-out, an ended session) or revoked,
+ * and then the device's own default is back (`language: null`; the app knows the default).
  *
  * The shots follow the one set of capture rules (capture/rules.ts, docs/adr/0044-one-capture-machine.md):
  * Auto Capture's 10 good shots, and the minimum good shots of whoever signed in (a physician 3, their
@@ -59,6 +64,8 @@ export interface KioskContext {
   readonly upload: UploadProgress | null;
   readonly online: boolean;
   readonly error: string | null;
+  /** The language chosen for this session; null is the device's default (the browser's language). */
+  readonly language: Language | null;
 }
 
 export interface KioskInput {
@@ -93,7 +100,9 @@ export type KioskEvent =
   | { type: "UPLOAD_FAILED"; message: string }
   | { type: "NETWORK_DOWN" }
   | { type: "NETWORK_UP" }
-  | { type: "FINISH" };
+  | { type: "FINISH" }
+  /** English or Español, picked on the tablet for this session. */
+  | { type: "CHOOSE_LANGUAGE"; language: Language };
 
 const patientWiped = {
   patient: null,
@@ -119,12 +128,15 @@ export const kioskMachine = setup({
     paired: ({ context }) => context.device !== null,
     enoughShots: ({ context }) => enoughShots(goodShotCount(context.shots), context.staff?.role),
     hasShots: ({ context }) => context.shots.length > 0,
+    languageChosen: ({ context }) => context.language !== null,
     allShotsTaken: ({ context }) => autoCaptureComplete(context.shots),
   },
   actions: {
     wipeSession: assign(() => wiped),
     wipePatient: assign(() => patientWiped),
-    wipeEverything: assign(() => ({ ...wiped, device: null })),
+    wipeEverything: assign(() => ({ ...wiped, device: null, language: null })),
+    /** Back to the device's default language: the session that chose another one is over. */
+    defaultLanguage: assign({ language: null }),
     /** Hook for the app: release what the wiped context pointed to (object URLs, camera frames). */
     released: () => undefined,
     /** Hook for the app: run prepare → upload → finalize, sending UPLOAD_PROGRESS, SHOT_SENT and the outcome. */
@@ -140,6 +152,7 @@ export const kioskMachine = setup({
     device: input.device ?? null,
     idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     online: input.online ?? true,
+    language: null,
     ...wiped,
   }),
   initial: "starting",
@@ -148,6 +161,7 @@ export const kioskMachine = setup({
     REVOKED: { guard: not(stateIn("revoked")), target: ".revoked" },
     NETWORK_DOWN: { guard: not(stateIn("revoked")), actions: assign({ online: false }) },
     NETWORK_UP: { guard: not(stateIn("revoked")), actions: assign({ online: true }) },
+    CHOOSE_LANGUAGE: { guard: not(stateIn("revoked")), actions: assign({ language: ({ event }) => event.language }) },
   },
   states: {
     starting: { always: [{ guard: "paired", target: "idle" }, { target: "unpaired" }] },
@@ -156,8 +170,10 @@ export const kioskMachine = setup({
     },
     /** The attract screen: nobody signed in, nothing about any patient on the device. */
     idle: {
-      entry: ["wipeSession", "released"],
+      entry: ["wipeSession", "released", "defaultLanguage"],
       on: {
+        // A language picked here for a session that never started goes back to the default, unattended.
+        IDLE_TIMEOUT: { guard: "languageChosen", actions: "defaultLanguage" },
         SIGNED_IN: { target: "signedIn", actions: assign({ staff: ({ event }) => event.staff, session: ({ event }) => event.session }) },
       },
     },
@@ -225,7 +241,7 @@ export const kioskMachine = setup({
         SESSION_ENDED: "idle",
       },
     },
-    /** Uploaded: the patient's data is already gone; the session ends with this patient. */
+    /** Uploaded: the patient's data is already gone; the session ends with this patient (its language until the attract screen). */
     done: {
       entry: ["wipeSession", "released"],
       on: { FINISH: "idle", IDLE_TIMEOUT: "idle" },

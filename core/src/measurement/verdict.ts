@@ -163,5 +163,24 @@ export const FRAME_MESSAGES = {
   noHead: "No head found",
 } as const;
 
-export const frameMessage = (a: { readonly accepted: boolean; readonly verdict: VerdictOutcome; readonly reasons: readonly QualityReason[] }): string =>
-  a.accepted ? FRAME_MESSAGES.good : a.reasons.length > 0 ? a.reasons.join("; ") : a.verdict === "refer" ? FRAME_MESSAGES.unsure : FRAME_MESSAGES.noHead;
+/** The reasons by catalogue key (core/src/i18n, ADR 76): each one's English is the reason itself, written once above. */
+export const QUALITY_REASON_MESSAGES = {
+  blurry: QUALITY_REASONS[0],
+  noNose: QUALITY_REASONS[1],
+  contourIncomplete: QUALITY_REASONS[2],
+  cheekTilt: QUALITY_REASONS[3],
+  tiltedBack: QUALITY_REASONS[4],
+  hair: QUALITY_REASONS[5],
+  sideTilt: QUALITY_REASONS[6],
+  backView: QUALITY_REASONS[7],
+} as const;
+/** Compile-time: every reason has its key (a reason added above without one fails the typecheck). */
+export const EVERY_REASON_KEYED: [QualityReason] extends [(typeof QUALITY_REASON_MESSAGES)[keyof typeof QUALITY_REASON_MESSAGES]] ? true : never = true;
+
+type JudgedFrameOutcome = { readonly accepted: boolean; readonly verdict: VerdictOutcome; readonly reasons: readonly QualityReason[] };
+
+/** The messages live capture shows for a frame, each one of core's (so a screen can show each in its language). */
+export const frameMessages = (a: JudgedFrameOutcome): readonly string[] =>
+  a.accepted ? [FRAME_MESSAGES.good] : a.reasons.length > 0 ? a.reasons : [a.verdict === "refer" ? FRAME_MESSAGES.unsure : FRAME_MESSAGES.noHead];
+
+export const frameMessage = (a: JudgedFrameOutcome): string => frameMessages(a).join("; ");

@@ -48,6 +48,7 @@ export const eventsFor = (snapshot: AnyMachineSnapshot): KioskEvent[] => {
     { type: "NETWORK_DOWN" },
     { type: "NETWORK_UP" },
     { type: "FINISH" },
+    { type: "CHOOSE_LANGUAGE", language: "es" },
   ];
 };
 export const eventOf = (snapshot: AnyMachineSnapshot, type: string) => eventsFor(snapshot).find((e) => e.type === type)!;
@@ -125,6 +126,9 @@ export const checkStep = (before: AnyMachineSnapshot, event: KioskEvent, after: 
     `${where}: resumeUpload ran ${count("resumeUpload")} times`,
   );
   if (from !== to && ["idle", "signedIn", "done", "revoked"].includes(to)) must(count("released") > 0, `${where}: entered ${to} without releasing`);
+  // The session's language ends with it: back on the attract screen (or revoked) the device's default is back.
+  if ((from !== to || event.type === "IDLE_TIMEOUT") && (to === "idle" || to === "revoked")) must(c.language === null, `${where}: the session's language outlived it`);
+  if (event.type === "CHOOSE_LANGUAGE" && to !== "revoked") must(c.language === event.language, `${where}: the language chosen was not kept`);
   if (to === "revoked") must(c.device === null && after.status === "done", `${where}: revoked but still enrolled or active`);
 };
 
@@ -158,6 +162,8 @@ export const arbitraryEvent: fc.Arbitrary<KioskEvent> = fc.oneof(
     { type: "NETWORK_DOWN" },
     { type: "NETWORK_UP" },
     { type: "FINISH" },
+    { type: "CHOOSE_LANGUAGE", language: "es" },
+    { type: "CHOOSE_LANGUAGE", language: "en" },
   ),
   fc.integer({ min: 0, max: 12 }).map((n): KioskEvent => ({ type: "SHOT_TAKEN", shot: { id: `s${n}`, image: n } })),
   fc.integer({ min: 0, max: 12 }).map((n): KioskEvent => ({ type: "DISCARD_SHOT", id: `s${n}` })),

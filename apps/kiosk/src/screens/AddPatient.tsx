@@ -1,7 +1,9 @@
 import { CalendarDays, check, PATIENT_MAX_AGE_MONTHS, PatientRequest } from "@crown/core";
 import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { ApiError, kioskApi } from "../api.ts";
+import { coreText } from "../i18n/i18n.ts";
 import { ErrorLine, handleFailure, type Send, toPatient } from "./shared.tsx";
 
 const localToday = () => CalendarDays.dayOf(new Date(Date.now() - new Date().getTimezoneOffset() * 60_000));
@@ -13,6 +15,7 @@ const earliestBirth = () => {
 
 /** A new patient of the practice, checked with core's patient rules before it is sent. */
 export function AddPatient({ session, send }: { session: string; send: Send }) {
+  const { t } = useTranslation("patients");
   const [values, setValues] = useState({ first_name: "", last_name: "", date_of_birth: "", gender: "", email: "" });
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [error, setError] = useState<string | null>(null);
@@ -28,7 +31,9 @@ export function AddPatient({ session, send }: { session: string; send: Send }) {
       ...(values.email.trim() ? { email: values.email.trim() } : {}),
     };
     const checked = check(PatientRequest(localToday()), body);
-    if (checked._tag === "Left") return setErrors(checked.left.errors as Record<string, string[]>);
+    // Core's checks speak English; shown in the session's language (the server's answers already are).
+    if (checked._tag === "Left")
+      return setErrors(Object.fromEntries(Object.entries(checked.left.errors as Record<string, string[]>).map(([field, messages]) => [field, messages.map(coreText)])));
     setErrors({});
     setPending(true);
     try {
@@ -56,23 +61,23 @@ export function AddPatient({ session, send }: { session: string; send: Send }) {
         void submit();
       }}
     >
-      {field("first_name", "First name", { autoComplete: "off" })}
-      {field("last_name", "Last name", { autoComplete: "off" })}
-      {field("date_of_birth", "Date of birth", { type: "date", min: earliestBirth(), max: new Date().toISOString().slice(0, 10) })}
+      {field("first_name", t("add.firstName"), { autoComplete: "off" })}
+      {field("last_name", t("add.lastName"), { autoComplete: "off" })}
+      {field("date_of_birth", t("add.dateOfBirth"), { type: "date", min: earliestBirth(), max: new Date().toISOString().slice(0, 10) })}
       <label className="field">
-        <span>Gender</span>
+        <span>{t("add.gender")}</span>
         <select name="gender" value={values.gender} onChange={(e) => set("gender")(e.target.value)}>
-          <option value="">Not given</option>
-          <option value="male">Male</option>
-          <option value="female">Female</option>
-          <option value="other">Other</option>
+          <option value="">{t("add.notGiven")}</option>
+          <option value="male">{t("add.male")}</option>
+          <option value="female">{t("add.female")}</option>
+          <option value="other">{t("add.other")}</option>
         </select>
         {errors.gender ? <span className="error">{errors.gender.join(", ")}</span> : null}
       </label>
-      {field("email", "Caregiver e-mail (optional)", { type: "email", autoComplete: "off" })}
+      {field("email", t("add.email"), { type: "email", autoComplete: "off" })}
       <ErrorLine message={error} />
       <Button type="submit" className="big" isDisabled={pending}>
-        Add patient
+        {t("add.submit")}
       </Button>
     </form>
   );

@@ -1,12 +1,14 @@
 import type { KioskContext } from "@crown/core/kiosk/machine";
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { type DeviceOverview, kioskApi } from "../api.ts";
 import { PinPad, type PinPadStaff } from "./PinPad.tsx";
 import { ErrorLine, handleFailure, Header, type Send } from "./shared.tsx";
 
 /** The attract screen: the practice, and the staff who can sign in with their PIN. */
 export function Attract({ context, send }: { context: KioskContext; send: Send }) {
+  const { t } = useTranslation("attract");
   const [overview, setOverview] = useState<DeviceOverview | null>(null);
   const [picked, setPicked] = useState<PinPadStaff | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -28,8 +30,8 @@ export function Attract({ context, send }: { context: KioskContext; send: Send }
   if (picked) return <PinPad staff={picked} send={send} onBack={() => setPicked(null)} />;
   return (
     <section className="attract">
-      <Header title="Crown head-shape scan" subtitle={`${context.device?.name ?? ""} · ${overview?.practice ?? context.device?.practice ?? ""}`} />
-      <p className="lead">Tap your name to sign in with your PIN.</p>
+      <Header title={t("title")} subtitle={`${context.device?.name ?? ""} · ${overview?.practice ?? context.device?.practice ?? ""}`} />
+      <p className="lead">{t("lead")}</p>
       <ErrorLine message={error} />
       <div className="tiles">
         {(overview?.staff ?? []).map((s) => (
@@ -37,9 +39,7 @@ export function Attract({ context, send }: { context: KioskContext; send: Send }
             {s.name}
           </Button>
         ))}
-        {overview && overview.staff.length === 0 ? <p>
-            No one has set a kiosk PIN yet. Physicians and their staff set one in the Crown portal at {`${location.origin}/kiosk-settings`}, under “My kiosk PIN”.
-          </p> : null}
+        {overview && overview.staff.length === 0 ? <p>{t("noPins", { address: `${location.origin}/kiosk-settings` })}</p> : null}
       </div>
     </section>
   );

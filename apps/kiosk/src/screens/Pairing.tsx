@@ -1,10 +1,12 @@
 import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { ApiError, kioskApi, storeDevice } from "../api.ts";
 import { ErrorLine, Header, type Send } from "./shared.tsx";
 
 /** An unpaired tablet: the one-time pairing code from the portal enrols it. */
 export function Pairing({ send }: { send: Send }) {
+  const { t } = useTranslation("pairing");
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -16,14 +18,14 @@ export function Pairing({ send }: { send: Send }) {
       storeDevice({ credential: result.device_credential, device: result.device });
       send({ type: "PAIRED", device: result.device });
     } catch (e) {
-      setError(e instanceof ApiError && e.offline ? "The network is down. Please try again when it is back." : e instanceof Error ? e.message : "Some error occurred");
+      setError(e instanceof ApiError && e.offline ? t("common:errors.offline") : e instanceof Error ? e.message : t("common:errors.generic"));
     } finally {
       setPending(false);
     }
   };
   return (
     <section className="panel narrow">
-      <Header title="Enrol this tablet" subtitle="Enter the 8-character pairing code from the Crown portal (valid for 15 minutes)." />
+      <Header title={t("title")} subtitle={t("subtitle")} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -31,12 +33,12 @@ export function Pairing({ send }: { send: Send }) {
         }}
       >
         <TextField validationBehavior="aria" value={code} onChange={(v) => setCode(v.toUpperCase())} isInvalid={!!error} autoFocus>
-          <Label>Pairing code</Label>
+          <Label>{t("code")}</Label>
           <Input className="code-input" autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={12} data-testid="pairing-code" />
         </TextField>
         <ErrorLine message={error} />
         <Button type="submit" className="big" isDisabled={pending || code.replace(/[\s-]/g, "").length < 8}>
-          Enrol tablet
+          {t("submit")}
         </Button>
       </form>
     </section>

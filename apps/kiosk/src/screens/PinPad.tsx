@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { type DeviceOverview, kioskApi } from "../api.ts";
 import { ErrorLine, handleFailure, Header, type Send } from "./shared.tsx";
 
@@ -8,6 +9,7 @@ export type PinPadStaff = DeviceOverview["staff"][number];
 
 /** The PIN pad of the staff member who tapped their name. */
 export function PinPad({ staff, send, onBack }: { staff: PinPadStaff; send: Send; onBack: () => void }) {
+  const { t } = useTranslation("attract");
   const [pin, setPin] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -27,10 +29,10 @@ export function PinPad({ staff, send, onBack }: { staff: PinPadStaff; send: Send
   const press = (d: string) => setPin((p) => (p.length < 8 ? p + d : p));
   return (
     <section className="panel narrow pinpad">
-      <Header title={`Hello, ${staff.name}`} subtitle="Enter your kiosk PIN" />
+      <Header title={t("pin.hello", { name: staff.name })} subtitle={t("pin.enter")} />
       <p className="pin-dots" data-testid="pin-dots">
         <span aria-hidden="true">{pin.length > 0 ? "●".repeat(pin.length) : "\u00a0"}</span>
-        <span className="visually-hidden">{pin.length} digits entered</span>
+        <span className="visually-hidden">{t("pin.entered", { count: pin.length })}</span>
       </p>
       <ErrorLine message={error} />
       <div className="keys">
@@ -39,18 +41,18 @@ export function PinPad({ staff, send, onBack }: { staff: PinPadStaff; send: Send
             {d}
           </Button>
         ))}
-        <Button className="key secondary" onPress={() => setPin((p) => p.slice(0, -1))} aria-label="Delete">
+        <Button className="key secondary" onPress={() => setPin((p) => p.slice(0, -1))} aria-label={t("pin.delete")}>
           ⌫
         </Button>
         <Button className="key" onPress={() => press("0")}>
           0
         </Button>
         <Button className="key primary small-text" onPress={() => void submit()} isDisabled={pending || pin.length < 4}>
-          Sign in
+          {t("pin.signIn")}
         </Button>
       </div>
       <Button className="big secondary" onPress={onBack}>
-        Back
+        {t("pin.back")}
       </Button>
     </section>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { kioskApi } from "../api.ts";
 import { createQrReader } from "../qr.ts";
 import { ErrorLine, handleFailure, type Send, toPatient } from "./shared.tsx";
@@ -12,6 +13,7 @@ const QR_SCAN_INTERVAL_MS = 200;
  * it, else jsQR), or its code typed in. A code the server refused is not sent again while it stays in view.
  */
 export function QrLookup({ session, send }: { session: string; send: Send }) {
+  const { t } = useTranslation("patients");
   const [code, setCode] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [camera, setCamera] = useState<"starting" | "scanning" | "looking-up" | "unavailable">("starting");
@@ -66,10 +68,10 @@ export function QrLookup({ session, send }: { session: string; send: Send }) {
     };
   }, []);
   const status = {
-    starting: "Starting the camera…",
-    scanning: "Hold the parent's QR code in front of the tablet's camera.",
-    "looking-up": "QR code found: looking up the patient…",
-    unavailable: "The camera could not be opened: type the code shown under the parent's QR code.",
+    starting: t("qr.starting"),
+    scanning: t("qr.scanning"),
+    "looking-up": t("qr.lookingUp"),
+    unavailable: t("qr.unavailable"),
   }[camera];
   return (
     <div className="qr">
@@ -89,11 +91,11 @@ export function QrLookup({ session, send }: { session: string; send: Send }) {
         }}
       >
         <TextField validationBehavior="aria" value={code} onChange={setCode}>
-          <Label>Code</Label>
-          <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={12} placeholder="ABCD-EFGH" />
+          <Label>{t("qr.code")}</Label>
+          <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={12} placeholder={t("qr.codeExample")} />
         </TextField>
         <Button type="submit" className="big" isDisabled={code.trim() === ""}>
-          Find patient
+          {t("qr.find")}
         </Button>
       </form>
       <ErrorLine message={error} />

@@ -1,5 +1,8 @@
 import type { KioskEvent, KioskPatient } from "@crown/core/kiosk/machine";
+import { formatLongDay } from "@crown/core/shared/dates";
+import i18next from "i18next";
 import { ApiError, type Patient } from "../api.ts";
+import { shownLanguage } from "../i18n/language.ts";
 
 /** How a screen talks to the kiosk machine. */
 export type Send = (event: KioskEvent) => void;
@@ -8,8 +11,14 @@ export type Send = (event: KioskEvent) => void;
 export const handleFailure = (error: unknown, send: Send, show: (message: string) => void) => {
   if (error instanceof ApiError && error.deviceRefused) return send({ type: "REVOKED" });
   if (error instanceof ApiError && error.status === 401) return send({ type: "SESSION_ENDED" });
-  if (error instanceof ApiError && error.offline) return show("The network is down. Please try again when it is back.");
-  show(error instanceof Error ? error.message : "Some error occurred");
+  if (error instanceof ApiError && error.offline) return show(i18next.t("errors.offline"));
+  show(error instanceof Error ? error.message : i18next.t("errors.generic"));
+};
+
+/** A baby's date of birth: English as it always read (the server's YYYY-MM-DD); another language writes the month out (core's dates). */
+export const birthDay = (value?: string | null): string => {
+  const language = shownLanguage();
+  return language === "en" ? (value ?? "") : formatLongDay(value, language);
 };
 
 export const toPatient = (p: Patient): KioskPatient => ({ identifier: p.identifier, name: p.name, date_of_birth: p.date_of_birth });

@@ -109,4 +109,14 @@ export const ES_REPORTS = {
     unsure: "No estamos seguros de esta imagen: no se mueva",
     noHead: "No se encontró la cabeza",
   },
-} as const satisfies Pick<Catalogue, "kiosk" | "babyCode" | "upload" | "review" | "results" | "chat" | "notifications" | "audit" | "frames">;
+  qualityReasons: {
+    blurry: "La imagen está borrosa",
+    noNose: "No se ve la nariz",
+    contourIncomplete: "El contorno de la cabeza está incompleto (tapado por una mano o un dedo, o fuera del encuadre)",
+    cheekTilt: "La cabeza está inclinada (mejillas asimétricas)",
+    tiltedBack: "Se ve demasiado la cara (cabeza inclinada hacia atrás)",
+    hair: "El cabello interfiere en la imagen",
+    sideTilt: "La cabeza está inclinada hacia la izquierda o la derecha",
+    backView: "No se ve la nariz (vista desde atrás)",
+  },
+} as const satisfies Pick<Catalogue, "kiosk" | "babyCode" | "upload" | "review" | "results" | "chat" | "notifications" | "audit" | "frames" | "qualityReasons">;
