@@ -161,6 +161,7 @@ describe("the kiosk in Spanish", () => {
       undefined,
       { polling: "raf", timeout: 150_000 },
     );
+    await page.screenshot({ path: path.join(screensDir, "kiosk-es-capture-landscape.png") });
     await page.getByRole("heading", { name: `Revise las fotos de ${BABY.first} ${BABY.last}` }).waitFor({ timeout: 150_000 });
     await page.getByText("10 fotos; quite las que hayan salido mal. Se necesitan al menos 5.").waitFor();
     await page.getByRole("img", { name: "Foto 1", exact: true }).waitFor();

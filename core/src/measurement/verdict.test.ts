@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REASON_THRESHOLDS, FRAME_MESSAGES, frameMessage, judgePhoto, qualityMargin, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
+import { DEFAULT_REASON_THRESHOLDS, FRAME_MESSAGES, frameMessage, frameMessages, judgePhoto, qualityMargin, QUALITY_REASON_MESSAGES, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
 
 const clean = { headFound: true, headTouchesFrame: false, noseFound: true };
 const low = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
@@ -92,5 +92,16 @@ describe("frameMessage", () => {
     expect(frameMessage({ accepted: false, verdict: "retake", reasons: [] })).toBe(FRAME_MESSAGES.noHead);
     expect(frameMessage({ accepted: false, verdict: "retake", reasons: ["Image is blurry"] })).toBe("Image is blurry");
     expect(frameMessage({ accepted: true, verdict: "accept", reasons: [] })).toBe(FRAME_MESSAGES.good);
+  });
+});
+
+describe("frameMessages", () => {
+  it("gives the hint's parts, each a catalogued message, that frameMessage joins as before", () => {
+    const two = { accepted: false, verdict: "retake" as const, reasons: ["Image is blurry", "No nose visible"] as const };
+    expect(frameMessages(two)).toEqual(["Image is blurry", "No nose visible"]);
+    expect(frameMessage(two)).toBe("Image is blurry; No nose visible");
+    expect(frameMessages({ accepted: true, verdict: "accept", reasons: [] })).toEqual([FRAME_MESSAGES.good]);
+    // Every reason has its catalogue key, in the model's order.
+    expect(Object.values(QUALITY_REASON_MESSAGES)).toEqual([...QUALITY_REASONS]);
   });
 });

@@ -38,7 +38,6 @@ void i18next
     // The resources are here: the first render already has its words.
     initAsync: false,
   });
-document.documentElement.lang = shownLanguage();
 
 /**
  * Shows `language`: the words, `<html lang>` and the API prefix. A layout effect, so the screens' own
@@ -46,9 +45,9 @@ document.documentElement.lang = shownLanguage();
  */
 export const useShowLanguage = (language: Language) => {
   useLayoutEffect(() => {
+    document.documentElement.lang = language;
     if (shownLanguage() === language && i18next.language === language) return;
     setShownLanguage(language);
-    document.documentElement.lang = language;
     void i18next.changeLanguage(language);
   }, [language]);
 };
