@@ -31,7 +31,7 @@ describe("the kiosk's core messages", () => {
     expect(coreText("First name is required")).toBe("El campo Nombre es obligatorio");
   });
 
-  it("has every kiosk key in Spanish, in its own words", () => {
+  it("counts in Spanish with ICU plurals, the English unchanged", () => {
     const english = i18next.getResourceBundle("en", "capture") as Record<string, Record<string, string>>;
     const spanish = i18next.getResourceBundle("es", "capture") as Record<string, Record<string, string>>;
     expect(Object.keys(spanish.review ?? {})).toEqual(Object.keys(english.review ?? {}));
