@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
-import { PHONE, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { PHONE, seriousViolations, sidewaysScroll, uniqueEmail } from "./helpers/browser.ts";
 import { apiToken } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
@@ -113,6 +113,22 @@ describe("help, legal and chat in Spanish", () => {
     await page.getByRole("img", { name: "Cómo funciona con su proveedor de salud" }).waitFor();
     await noEnglish(page, ["Frequently asked questions", "Who is Crown for?", "With your provider", "parentFaq.", "center."]);
     expect(await seriousViolations(page)).toEqual([]);
+    // The longer Spanish questions and tabs wrap on a phone instead of pushing the page sideways.
+    await page.setViewportSize(PHONE);
+    expect(await sidewaysScroll(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Both diagrams' Spanish steps fit inside their boxes (SVG text does not wrap).
+    await page.goto("/workflow");
+    await page.getByRole("heading", { level: 1, name: "Cómo funciona" }).waitFor();
+    await page.getByRole("img", { name: "Cómo funciona para el proveedor de salud" }).waitFor();
+    const overflowing = await page.locator("svg.flow-diagram text").evaluateAll((texts) =>
+      (texts as SVGTextElement[]).filter((t) => t.getBBox().x + t.getBBox().width > 426).map((t) => t.textContent),
+    );
+    expect(overflowing).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto("/help-center");
+    await page.getByRole("heading", { level: 1, name: "Centro de ayuda" }).waitFor();
 
     // The chat widget, in Spanish.
     await page.getByRole("button", { name: /^Chat con soporte/ }).click();
