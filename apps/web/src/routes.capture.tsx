@@ -1,4 +1,5 @@
 import { lazy, type ReactNode } from "react";
+import { pageWith } from "./i18n/i18n.ts";
 import type { Audience } from "./session/access.ts";
 import "./screens.css";
 
@@ -21,8 +22,8 @@ const MyPatients = lazy(() => import("./practice/MyPatients.tsx"));
 const MyStaff = lazy(() => import("./practice/MyStaff.tsx"));
 const KioskSettings = lazy(() => import("./practice/KioskSettings.tsx"));
 const LinkRequests = lazy(() => import("./practice/LinkRequests.tsx"));
-const HelpCenter = lazy(() => import("./help/HelpCenter.tsx"));
-const Workflow = lazy(() => import("./help/Workflow.tsx"));
+const HelpCenter = pageWith(["help"], () => import("./help/HelpCenter.tsx"));
+const Workflow = pageWith(["help"], () => import("./help/Workflow.tsx"));
 const ReviewQueue = named(() => import("./consoles/Review.tsx"), "ReviewQueue");
 const ReviewReport = named(() => import("./consoles/Review.tsx"), "ReviewReport");
 const AdminConsole = lazy(() => import("./consoles/Admin.tsx"));

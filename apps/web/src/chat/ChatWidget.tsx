@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
 import { useSession } from "../session/store.ts";
 import { type ChatMessage, emailUnseen, getMyConversation, markRead, sendMessage } from "./api.ts";
@@ -10,6 +11,7 @@ import "./chat.css";
  * The support chat on every signed-in page: a button with the unread count, and a panel with the
  * conversation. New messages, read receipts and counts arrive over the tab's live stream. Support
  * staff (admins, reviewers) answer from the support inbox instead, so they get no widget.
+ * The layout shows it without a route of its own: it asks for its words (`chat`) itself and appears with them.
  */
 export default function ChatWidget() {
   const session = useSession();
@@ -18,6 +20,7 @@ export default function ChatWidget() {
 }
 
 function CustomerChat() {
+  const { t, ready } = useTranslation("chat");
   const [open, setOpen] = useState(false);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [conversationId, setConversationId] = useState<string | null>(null);
@@ -33,9 +36,9 @@ function CustomerChat() {
       setMessages(results.messages);
       setError(null);
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("messages.error")));
     }
-  }, []);
+  }, [t]);
 
   useEffect(() => {
     if (!open) return;
@@ -71,13 +74,14 @@ function CustomerChat() {
     setMessages((list) => mergeMessages(list, [results.message]));
   };
 
+  if (!ready) return null;
   return (
     <div className="chat-widget">
       {open ? (
-        <section className="chat-panel" role="dialog" aria-label="Chat with Crown support" data-conversation={conversationId ?? ""}>
+        <section className="chat-panel" role="dialog" aria-label={t("panel.label")} data-conversation={conversationId ?? ""}>
           <header className="chat-panel-header">
-            <h2>Crown support</h2>
-            <button type="button" className="icon-btn" aria-label="Close chat" onClick={() => setOpen(false)}>
+            <h2>{t("panel.title")}</h2>
+            <button type="button" className="icon-btn" aria-label={t("panel.close")} onClick={() => setOpen(false)}>
               ×
             </button>
           </header>
@@ -86,18 +90,18 @@ function CustomerChat() {
               {error}
             </p>
           ) : null}
-          <MessageList messages={messages} mine="customer" emptyText="Ask us anything about Crown, your uploads or your results. We usually answer within a business day." />
-          <Composer onSend={send} label="Message to Crown support" />
+          <MessageList messages={messages} mine="customer" emptyText={t("panel.empty")} />
+          <Composer onSend={send} label={t("panel.composer")} />
         </section>
       ) : null}
       <button
         type="button"
         className="chat-launcher btn btn-primary"
         aria-expanded={open}
-        aria-label={unread > 0 ? `Chat with support, ${unread} unread` : "Chat with support"}
+        aria-label={unread > 0 ? t("launcher.unread", { count: unread }) : t("common:chat.open")}
         onClick={() => setOpen((o) => !o)}
       >
-        Chat
+        {t("common:chat.label")}
         {unread > 0 ? (
           <span className="chat-badge" data-testid="chat-unread">
             {unread > 99 ? "99+" : unread}

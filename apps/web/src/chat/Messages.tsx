@@ -1,5 +1,8 @@
+import { LOCALES } from "@crown/core/shared/dates";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { requestBlob } from "../api/client.ts";
+import { currentLanguage } from "../i18n/language.ts";
 import type { ChatAttachment, ChatMessage } from "./api.ts";
 
 /** An attachment needs the bearer token, so it is fetched and shown from a blob URL. */
@@ -28,10 +31,15 @@ function AttachmentImage({ attachment }: { attachment: ChatAttachment }) {
   );
 }
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+/** A message's time of day: in English the browser's own way (as before), in another language that language's. */
+const time = (iso: string) => {
+  const language = currentLanguage();
+  return new Date(iso).toLocaleTimeString(language === "en" ? [] : LOCALES[language], { hour: "2-digit", minute: "2-digit" });
+};
 
 /** The messages of a conversation, oldest first; `mine` is the side the viewer writes on. */
 export function MessageList({ messages, mine, emptyText }: { messages: ReadonlyArray<ChatMessage>; mine: "customer" | "support"; emptyText: string }) {
+  const { t } = useTranslation("chat");
   const end = useRef<HTMLLIElement | null>(null);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
@@ -39,17 +47,17 @@ export function MessageList({ messages, mine, emptyText }: { messages: ReadonlyA
   if (messages.length === 0) return <p className="muted chat-empty">{emptyText}</p>;
   const lastOwn = [...messages].reverse().find((m) => m.side === mine);
   return (
-    <ol className="chat-messages" aria-live="polite" aria-label="Messages">
+    <ol className="chat-messages" aria-live="polite" aria-label={t("messages.label")}>
       {messages.map((m) => (
         <li key={m.identifier} className={`chat-message ${m.side === mine ? "own" : "theirs"}`} data-testid="chat-message">
-          <span className="chat-author">{m.side === mine ? "You" : m.author.name}</span>
+          <span className="chat-author">{m.side === mine ? t("messages.you") : m.author.name}</span>
           {m.text ? <p className="chat-text">{m.text}</p> : null}
           {m.attachments.map((a) => (
             <AttachmentImage key={a.identifier} attachment={a} />
           ))}
           <span className="chat-meta">
             <time dateTime={m.created_at}>{time(m.created_at)}</time>
-            {m.identifier === lastOwn?.identifier && m.read_at ? <span className="chat-seen"> · Seen</span> : null}
+            {m.identifier === lastOwn?.identifier && m.read_at ? <span className="chat-seen">{` · ${t("messages.seen")}`}</span> : null}
           </span>
         </li>
       ))}
@@ -67,6 +75,7 @@ export const mergeMessages = (list: ReadonlyArray<ChatMessage>, more: ReadonlyAr
 
 /** The text box, the image picker and Send, shared by the widget and the inbox. */
 export function Composer({ onSend, label, images: allowImages = true }: { onSend: (text: string, images: File[]) => Promise<void>; label: string; images?: boolean }) {
+  const { t } = useTranslation("chat");
   const [text, setText] = useState("");
   const [images, setImages] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -83,7 +92,7 @@ export function Composer({ onSend, label, images: allowImages = true }: { onSend
       setImages([]);
       if (fileInput.current) fileInput.current.value = "";
     } catch (e) {
-      setError(e instanceof Error ? e.message : "Some error occurred");
+      setError(e instanceof Error ? e.message : t("messages.error"));
     } finally {
       setBusy(false);
     }
@@ -103,7 +112,7 @@ export function Composer({ onSend, label, images: allowImages = true }: { onSend
         className="chat-input"
         rows={2}
         maxLength={5000}
-        placeholder="Write a message…"
+        placeholder={t("messages.placeholder")}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
@@ -113,7 +122,7 @@ export function Composer({ onSend, label, images: allowImages = true }: { onSend
       <div className="chat-composer-row">
         {allowImages ? (
         <label className="btn btn-ghost btn-sm chat-attach">
-          Attach image
+          {t("messages.attach")}
           <input
             ref={fileInput}
             type="file"
@@ -127,7 +136,7 @@ export function Composer({ onSend, label, images: allowImages = true }: { onSend
         {images.length > 0 ? <span className="small muted">{images.map((f) => f.name).join(", ")}</span> : null}
         <span className="spacer" />
         <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
-          Send
+          {t("messages.send")}
         </button>
       </div>
     </form>

@@ -1,4 +1,6 @@
+import i18next from "i18next";
 import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ApiError, localizedApiBase, messageOf } from "../api/client.ts";
 import type { ChatMessage } from "./api.ts";
 import { Composer, mergeMessages, MessageList } from "./Messages.tsx";
@@ -30,11 +32,12 @@ const call = async <T,>(method: "GET" | "POST", path: string, token: string | nu
   if (body !== undefined) headers["Content-Type"] = "application/json; charset=utf-8";
   const res = await fetch(`${localizedApiBase()}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   const json = (await res.json().catch(() => ({}))) as { message?: string; results?: T; errors?: Record<string, string[]> };
-  if (!res.ok) throw new ApiError(res.status, json.message ?? "Some error occurred", json.errors ?? {});
+  if (!res.ok) throw new ApiError(res.status, json.message ?? i18next.t("chat:messages.error"), json.errors ?? {});
   return json.results as T;
 };
 
 export default function VisitorChatPanel({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
+  const { t } = useTranslation("chat");
   const [stored, setStored] = useState<Stored | null>(load);
   const [email, setEmail] = useState(stored?.email ?? "");
   const [name, setName] = useState(stored?.name ?? "");
@@ -71,7 +74,7 @@ export default function VisitorChatPanel({ open, onClose }: { readonly open: boo
       text,
     }).catch((e: unknown) => {
       if (e instanceof ApiError && Object.keys(e.errors).length > 0) throw new Error(Object.values(e.errors)[0]?.[0] ?? e.message);
-      throw new Error(messageOf(e));
+      throw new Error(messageOf(e, t("messages.error")));
     });
     if (results.token) {
       const next = { token: results.token, email: email.trim(), name: name.trim() };
@@ -83,21 +86,21 @@ export default function VisitorChatPanel({ open, onClose }: { readonly open: boo
 
   if (!open) return null;
   return (
-    <section className="chat-panel" role="dialog" aria-label="Chat with Crown support">
+    <section className="chat-panel" role="dialog" aria-label={t("panel.label")}>
       <header className="chat-panel-header">
-        <h2>Crown support</h2>
-        <button type="button" className="icon-btn" aria-label="Close chat" onClick={onClose}>
+        <h2>{t("panel.title")}</h2>
+        <button type="button" className="icon-btn" aria-label={t("panel.close")} onClick={onClose}>
           ×
         </button>
       </header>
       {stored ? null : (
         <div className="chat-composer">
           <label className="field">
-            <span>Your e-mail (we answer there too)</span>
+            <span>{t("panel.visitorEmail")}</span>
             <input className="chat-input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
           </label>
           <label className="field">
-            <span>Your name (optional)</span>
+            <span>{t("panel.visitorName")}</span>
             <input className="chat-input" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
           </label>
         </div>
@@ -107,8 +110,8 @@ export default function VisitorChatPanel({ open, onClose }: { readonly open: boo
           {error}
         </p>
       ) : null}
-      <MessageList messages={messages} mine="customer" emptyText="Questions before you sign up? Write to us." />
-      <Composer onSend={(text) => send(text)} label="Message to Crown support" images={false} />
+      <MessageList messages={messages} mine="customer" emptyText={t("panel.visitorEmpty")} />
+      <Composer onSend={(text) => send(text)} label={t("panel.composer")} images={false} />
     </section>
   );
 }

@@ -1,31 +1,18 @@
+import { useTranslation } from "react-i18next";
+
 /** The two workflow diagrams (SVG): the parent's monthly loop and the provider's office loop. */
 
-interface Box {
-  readonly title: string;
-  readonly text: string;
-}
+/** Each loop's steps in order; their titles and texts are `help:flow.<loop>.<step>` in the catalogues. */
+const FLOWS = {
+  parent: ["signUp", "quiz", "capture", "upload", "review", "report", "next"],
+  provider: ["add", "scan", "upload", "review", "notification", "results", "followUp"],
+} as const;
 
-export const PARENT_FLOW: ReadonlyArray<Box> = [
-  { title: "Sign up", text: "Create an account and register your baby" },
-  { title: "Take the quiz", text: "Learn what a good head photo looks like" },
-  { title: "Capture", text: "Photos and a 10-second video, cap or wet hair" },
-  { title: "Upload", text: "At least 5 good shots and a short video" },
-  { title: "Review", text: "Crown checks the photos within one business day" },
-  { title: "Report", text: "You are notified; download Result.pdf" },
-  { title: "Next month", text: "Scan again monthly until month 7" },
-];
+export type Flow = keyof typeof FLOWS;
 
-export const PROVIDER_FLOW: ReadonlyArray<Box> = [
-  { title: "Add the patient", text: "My Patients: name, date of birth, caregiver" },
-  { title: "Scan", text: "In the office (3 good shots) or the parent at home" },
-  { title: "Upload", text: "Photos and video go to Crown" },
-  { title: "Review", text: "Crown's reviewers check each photo" },
-  { title: "Notification", text: "A notification and e-mail when it is ready" },
-  { title: "Results", text: "Download Result.pdf from Results" },
-  { title: "Follow up", text: "Discuss with the family; scan monthly 0-7 months" },
-];
-
-export function FlowDiagram({ steps, title, id }: { steps: ReadonlyArray<Box>; title: string; id: string }) {
+export function FlowDiagram({ flow, title, id }: { flow: Flow; title: string; id: string }) {
+  const { t } = useTranslation("help");
+  const steps = FLOWS[flow].map((step) => ({ key: step, title: t(`flow.${flow}.${step}.title`), text: t(`flow.${flow}.${step}.text`) }));
   const boxH = 58;
   const gap = 26;
   const width = 430;
@@ -43,7 +30,7 @@ export function FlowDiagram({ steps, title, id }: { steps: ReadonlyArray<Box>; t
         {steps.map((s, i) => {
           const y = 4 + i * (boxH + gap);
           return (
-            <g key={s.title}>
+            <g key={s.key}>
               <rect x="4" y={y} width={width - 8} height={boxH} rx="10" fill={i % 2 ? "#ffffff" : "#e6f0f4"} stroke="#1f5f7a" strokeWidth="1.5" />
               <circle cx="32" cy={y + boxH / 2} r="15" fill="#1f5f7a" />
               <text x="32" y={y + boxH / 2 + 5} textAnchor="middle" fontSize="14" fontWeight="700" fill="#fff">

@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
 import { useSession } from "../session/store.ts";
 import { assign, type ChatMessage, closeConversation, inbox, type InboxRow, reopenConversation, type SupportConversation, supportConversation, supportReply } from "../chat/api.ts";
 import { useLiveEvent } from "../chat/live.ts";
 import { Composer, mergeMessages, MessageList } from "../chat/Messages.tsx";
+import { day } from "../i18n/dates.ts";
 import "../chat/chat.css";
 
-const who = (row: Pick<InboxRow, "user" | "visitor_email" | "visitor_name">) =>
-  row.user ? `${row.user.first_name} ${row.user.last_name}`.trim() || row.user.email : `${row.visitor_name ?? "Visitor"} (${row.visitor_email ?? ""})`;
+const who = (row: Pick<InboxRow, "user" | "visitor_email" | "visitor_name">, visitor: string) =>
+  row.user ? `${row.user.first_name} ${row.user.last_name}`.trim() || row.user.email : `${row.visitor_name ?? visitor} (${row.visitor_email ?? ""})`;
 
 /**
  * The support inbox (admins and reviewers): conversations by user, unread first; one conversation
@@ -15,6 +17,7 @@ const who = (row: Pick<InboxRow, "user" | "visitor_email" | "visitor_name">) =>
  * reply, assign, close. New messages arrive over the live stream.
  */
 export default function SupportInbox() {
+  const { t } = useTranslation("support");
   const session = useSession();
   const [status, setStatus] = useState<"open" | "closed" | "all">("open");
   const [mine, setMine] = useState(false);
@@ -28,18 +31,18 @@ export default function SupportInbox() {
       setRows([...(await inbox(1, status, mine)).results.data]);
       setError(null);
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("chat:messages.error")));
     }
-  }, [status, mine]);
+  }, [status, mine, t]);
 
   const openThread = useCallback(async (id: string) => {
     try {
       setThread((await supportConversation(id)).results);
       setError(null);
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("chat:messages.error")));
     }
-  }, []);
+  }, [t]);
 
   useEffect(() => {
     void refresh();
@@ -64,7 +67,7 @@ export default function SupportInbox() {
   useLiveEvent("chat.conversation", () => void refresh());
 
   if (!session || (session.userRole !== "admin" && session.userRole !== "reviewer")) {
-    return <p className="form-message form-message-error">The support inbox is for Crown's support team.</p>;
+    return <p className="form-message form-message-error">{t("onlyStaff")}</p>;
   }
 
   const act = async (f: () => Promise<unknown>) => {
@@ -73,46 +76,46 @@ export default function SupportInbox() {
       if (selected) await openThread(selected);
       await refresh();
     } catch (e) {
-      setError(messageOf(e));
+      setError(messageOf(e, t("chat:messages.error")));
     }
   };
 
   const conversation = thread?.conversation;
   return (
     <div>
-      <h1>Support inbox</h1>
+      <h1>{t("title")}</h1>
       {error ? (
         <p className="form-message form-message-error" role="alert">
           {error}
         </p>
       ) : null}
       <div className="support-inbox">
-        <nav aria-label="Conversations">
+        <nav aria-label={t("conversations")}>
           <div className="support-filters">
             {(["open", "closed", "all"] as const).map((s) => (
               <button key={s} type="button" className={`btn btn-sm ${status === s ? "btn-primary" : "btn-secondary"}`} aria-pressed={status === s} onClick={() => setStatus(s)}>
-                {s[0]!.toUpperCase() + s.slice(1)}
+                {t(`filters.${s}`)}
               </button>
             ))}
             <button type="button" className={`btn btn-sm ${mine ? "btn-primary" : "btn-secondary"}`} aria-pressed={mine} onClick={() => setMine((m) => !m)}>
-              Mine
+              {t("filters.mine")}
             </button>
           </div>
-          {rows.length === 0 ? <p className="muted">No conversations.</p> : null}
+          {rows.length === 0 ? <p className="muted">{t("none")}</p> : null}
           <ul className="support-list">
             {rows.map((row) => (
               <li key={row.identifier}>
                 <button type="button" aria-current={row.identifier === selected} onClick={() => setSelected(row.identifier)} data-testid="support-conversation">
-                  <strong>{who(row)}</strong>
-                  {row.unread > 0 ? <span className="unread-count">{row.unread} unread</span> : null}
-                  <span className="small muted">{row.last_message ? row.last_message.text.slice(0, 80) || "[image]" : ""}</span>
-                  <span className="small muted">{row.status === "closed" ? "Closed" : row.assignee_identifier ? (row.assignee_identifier === session.userIdentifier ? "Assigned to you" : "Assigned") : "Unassigned"}</span>
+                  <strong>{who(row, t("visitor"))}</strong>
+                  {row.unread > 0 ? <span className="unread-count">{t("unread", { count: row.unread })}</span> : null}
+                  <span className="small muted">{row.last_message ? row.last_message.text.slice(0, 80) || t("image") : ""}</span>
+                  <span className="small muted">{t(row.status === "closed" ? "state.closed" : row.assignee_identifier ? (row.assignee_identifier === session.userIdentifier ? "state.assignedToYou" : "state.assigned") : "state.unassigned")}</span>
                 </button>
               </li>
             ))}
           </ul>
         </nav>
-        <section className="support-thread" aria-label="Conversation">
+        <section className="support-thread" aria-label={t("conversation")}>
           {conversation ? (
             <>
               <header className="support-thread-header">
@@ -120,22 +123,22 @@ export default function SupportInbox() {
                 <span className="spacer" />
                 {conversation.assignee_identifier !== session.userIdentifier ? (
                   <button type="button" className="btn btn-secondary btn-sm" onClick={() => void act(() => assign(conversation.identifier))}>
-                    Assign to me
+                    {t("assignToMe")}
                   </button>
                 ) : null}
                 {conversation.status === "open" ? (
                   <button type="button" className="btn btn-secondary btn-sm" onClick={() => void act(() => closeConversation(conversation.identifier))}>
-                    Close
+                    {t("close")}
                   </button>
                 ) : (
                   <button type="button" className="btn btn-secondary btn-sm" onClick={() => void act(() => reopenConversation(conversation.identifier))}>
-                    Reopen
+                    {t("reopen")}
                   </button>
                 )}
               </header>
-              <MessageList messages={thread.messages} mine="support" emptyText="No messages yet." />
+              <MessageList messages={thread.messages} mine="support" emptyText={t("noMessages")} />
               <Composer
-                label="Reply"
+                label={t("reply")}
                 onSend={async (text, images) => {
                   const { results } = await supportReply(conversation.identifier, text, images);
                   setThread((t) => (t ? { ...t, conversation: results.conversation, messages: mergeMessages(t.messages, [results.message]) } : t));
@@ -144,21 +147,21 @@ export default function SupportInbox() {
               />
             </>
           ) : (
-            <p className="muted chat-empty">Choose a conversation.</p>
+            <p className="muted chat-empty">{t("choose")}</p>
           )}
         </section>
-        <aside className="support-context" aria-label="About this user">
+        <aside className="support-context" aria-label={t("aboutUser")}>
           {thread?.context ? (
             <>
               <h2>{`${thread.context.user.first_name} ${thread.context.user.last_name}`}</h2>
               <p className="small">
                 {thread.context.user.email}
                 <br />
-                {thread.context.user.type} · {thread.context.user.status}
+                {t(`userType.${thread.context.user.type}`, { defaultValue: thread.context.user.type })} · {t(`userStatus.${thread.context.user.status}`, { defaultValue: thread.context.user.status })}
               </p>
-              <h3>Babies</h3>
+              <h3>{t("babies")}</h3>
               {thread.context.babies.length === 0 ? (
-                <p className="muted small">None.</p>
+                <p className="muted small">{t("nothing")}</p>
               ) : (
                 <ul>
                   {thread.context.babies.map((b) => (
@@ -168,23 +171,23 @@ export default function SupportInbox() {
                   ))}
                 </ul>
               )}
-              <h3>Latest reports</h3>
+              <h3>{t("reports")}</h3>
               {thread.context.reports.length === 0 ? (
-                <p className="muted small">None.</p>
+                <p className="muted small">{t("nothing")}</p>
               ) : (
                 <ul>
                   {thread.context.reports.map((r) => (
                     <li key={r.identifier}>
-                      {r.baby_name}: {r.status.replace(/_/g, " ")}
-                      {r.submitted_at ? ` (${new Date(r.submitted_at).toLocaleDateString()})` : ""}
+                      {r.baby_name}: {t(`reportStatus.${r.status}`, { defaultValue: r.status.replace(/_/g, " ") })}
+                      {r.submitted_at ? ` (${day(r.submitted_at)})` : ""}
                     </li>
                   ))}
                 </ul>
               )}
-              <p className="small muted">Opening a conversation is recorded in the audit log.</p>
+              <p className="small muted">{t("audited")}</p>
             </>
           ) : thread ? (
-            <p className="muted small">A visitor from the public pages: no account.</p>
+            <p className="muted small">{t("visitorNoAccount")}</p>
           ) : null}
         </aside>
       </div>
