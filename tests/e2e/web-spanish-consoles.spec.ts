@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { DESKTOP, PHONE, seriousViolations, sidewaysScroll, uniqueEmail } from "./helpers/browser.ts";
-import { finishOnboarding, signInApi } from "./helpers/capture.ts";
+import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { apiToken, expectPath, passQuizByApi } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
@@ -19,8 +19,13 @@ portalSuite((s, b) => {
 
 const REVIEWER = "reviewer@demo.crown";
 
-/** A tab whose browser reads Spanish first (the portal follows it on the first visit), signed in through the Spanish form. */
+/**
+ * A Spanish account (its language chosen through the API: signed in, the portal speaks the account's language)
+ * in a browser that reads Spanish first, signed in through the Spanish form.
+ */
 const spanishTab = async (email: string, landing: RegExp) => {
+  const account = await signInApi(server, email, server.password(email));
+  await api(server, "POST", "/user/language", account.token, { language: "es" });
   const context = await browser.newContext({ baseURL: server.url, locale: "es-US", viewport: DESKTOP });
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
@@ -169,6 +174,7 @@ describe("the consoles in Spanish", () => {
     for (const heading of ["Aprobaciones pendientes", "Consultorios en espera de verificación", "Usuarios", "Médicos", "Dispositivos de quiosco", "Solicitudes de eliminación de cuenta", "Registro de auditoría"]) {
       await page.getByRole("heading", { level: 2, name: heading, exact: true }).waitFor();
     }
+    await page.getByRole("region", { name: "Dispositivos de quiosco" }).getByRole("link", { name: "/kiosk/", exact: true }).waitFor();
     const users = page.getByRole("region", { name: "Usuarios", exact: true });
     await users.getByRole("columnheader", { name: "Desde" }).waitFor();
     // Account statuses and types by their Spanish names.

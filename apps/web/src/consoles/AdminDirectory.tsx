@@ -162,7 +162,8 @@ function KioskDevices() {
     <section className="panel" aria-labelledby="kiosk-title">
       <h2 id="kiosk-title">{t("kiosks.title")}</h2>
       <p className="muted small">
-        <Trans t={t} i18nKey="kiosks.intro" components={{ link: <a href="/kiosk/" /> }} />
+        {/* Not <link>: Trans reads it as HTML's empty element, and the address would fall out of the link. */}
+        <Trans t={t} i18nKey="kiosks.intro" components={{ kiosk: <a href="/kiosk/" /> }} />
       </p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       <div className="list-tools">
