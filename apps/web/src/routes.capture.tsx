@@ -18,15 +18,16 @@ const CapturePage = lazy(() => import("./capture/CapturePage.tsx"));
 const Quiz = lazy(() => import("./quiz/Quiz.tsx"));
 const Uploads = lazy(() => import("./reporting/Uploads.tsx"));
 const Results = lazy(() => import("./reporting/Results.tsx"));
-const MyPatients = lazy(() => import("./practice/MyPatients.tsx"));
-const MyStaff = lazy(() => import("./practice/MyStaff.tsx"));
-const KioskSettings = lazy(() => import("./practice/KioskSettings.tsx"));
-const LinkRequests = lazy(() => import("./practice/LinkRequests.tsx"));
+const MyPatients = pageWith(["practice"], () => import("./practice/MyPatients.tsx"));
+const MyStaff = pageWith(["practice"], () => import("./practice/MyStaff.tsx"));
+const KioskSettings = pageWith(["practice"], () => import("./practice/KioskSettings.tsx"));
+const LinkRequests = pageWith(["practice"], () => import("./practice/LinkRequests.tsx"));
 const HelpCenter = pageWith(["help"], () => import("./help/HelpCenter.tsx"));
 const Workflow = pageWith(["help"], () => import("./help/Workflow.tsx"));
-const ReviewQueue = named(() => import("./consoles/Review.tsx"), "ReviewQueue");
-const ReviewReport = named(() => import("./consoles/Review.tsx"), "ReviewReport");
-const AdminConsole = lazy(() => import("./consoles/Admin.tsx"));
+const review = (name: "ReviewQueue" | "ReviewReport") => (): Promise<{ default: () => React.JSX.Element }> => import("./consoles/Review.tsx").then((m) => ({ default: m[name] }));
+const ReviewQueue = pageWith(["review"], review("ReviewQueue"));
+const ReviewReport = pageWith(["review"], review("ReviewReport"));
+const AdminConsole = pageWith(["admin"], () => import("./consoles/Admin.tsx"));
 
 export interface CaptureRoute {
   readonly path: string;

@@ -1,5 +1,6 @@
 import { Button } from "react-aria-components";
-import { formatUsDate } from "../reporting/api.ts";
+import { useTranslation } from "react-i18next";
+import { day } from "../i18n/dates.ts";
 import { Pager } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
@@ -11,23 +12,24 @@ import { ListBody } from "./ListBody.tsx";
 import { actThenReload, usePagedRows } from "./usePagedRows.ts";
 
 function PendingApprovals() {
+  const { t } = useTranslation("admin");
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<PendingUser>(pendingUsers);
   const act = actThenReload(reload);
   return (
     <section className="panel" aria-labelledby="pending-title">
-      <h2 id="pending-title">Pending approvals</h2>
-      <ListBody rows={rows} failure={failure} empty="No accounts are waiting for approval.">
+      <h2 id="pending-title">{t("pending.title")}</h2>
+      <ListBody rows={rows} failure={failure} empty={t("pending.empty")}>
         {(rows) => (
           <div className="table-wrap">
             <table className="table table-stack">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Signed up</th>
-                  <th scope="col">Babies</th>
-                  <th scope="col">Action</th>
+                  <th scope="col">{t("columns.name")}</th>
+                  <th scope="col">{t("columns.email")}</th>
+                  <th scope="col">{t("columns.type")}</th>
+                  <th scope="col">{t("columns.signedUp")}</th>
+                  <th scope="col">{t("columns.babies")}</th>
+                  <th scope="col">{t("columns.action")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -36,16 +38,17 @@ function PendingApprovals() {
                     <td>
                       {u.first_name} {u.last_name}
                     </td>
-                    <td data-label="Email">{u.email}</td>
-                    <td data-label="Type">{u.type}</td>
-                    <td data-label="Signed up">{formatUsDate(u.created_at)}</td>
-                    <td data-label="Babies">{(u.babies ?? []).map((b) => `${b.name}${b.physician ? ` (${b.physician.name})` : ""}${b.referral_code ? ` code ${b.referral_code}` : ""}`).join("; ")}</td>
-                    <td className="cell-actions" data-label="Action">
-                      <Button className="btn btn-sm btn-primary" aria-label={`Approve ${u.email}`} onPress={() => void act(() => approveUser(u.identifier), "Account approved")}>
-                        Approve
+                    <td data-label={t("columns.email")}>{u.email}</td>
+                    <td data-label={t("columns.type")}>{t(`accountType.${u.type}`, { defaultValue: u.type })}</td>
+                    <td data-label={t("columns.signedUp")}>{day(u.created_at)}</td>
+                    <td data-label={t("columns.babies")}>{(u.babies ?? []).map((b) => `${b.name}${b.physician ? ` (${b.physician.name})` : ""}${b.referral_code ? ` ${t("pending.referralCode", { code: b.referral_code })}` : ""}`).join("; ")}</td>
+                    <td className="cell-actions" data-label={t("columns.action")}>
+                      <Button className="btn btn-sm btn-primary" aria-label={t("pending.approveLabel", { email: u.email })} onPress={() => void act(() => approveUser(u.identifier), t("pending.approved"))}>
+                        {t("pending.approve")}
                       </Button>{" "}
-                      <Button className="btn btn-sm btn-secondary" aria-label={`Reject ${u.email}`} onPress={() => void act(() => rejectUser(u.identifier, "Rejected by an administrator"), "Account rejected")}>
-                        Reject
+                      {/* The reason is the account's record (the server's words), not this screen's. */}
+                      <Button className="btn btn-sm btn-secondary" aria-label={t("pending.rejectLabel", { email: u.email })} onPress={() => void act(() => rejectUser(u.identifier, "Rejected by an administrator"), t("pending.rejected"))}>
+                        {t("pending.reject")}
                       </Button>
                     </td>
                   </tr>
@@ -55,41 +58,42 @@ function PendingApprovals() {
           </div>
         )}
       </ListBody>
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Pending approval pages" />
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("pending.pages")} />
     </section>
   );
 }
 
 /** Requests sent from /remove-account: who asked, when and why; admins handle them (e.g. block the account) and write to the user. */
 function RemovalRequests() {
+  const { t } = useTranslation("admin");
   const { page, setPage, rows, lastPage, failure } = usePagedRows<RemovalRequestRow>(removalRequests);
   return (
     <section className="panel" aria-labelledby="removal-title">
-      <h2 id="removal-title">Account removal requests</h2>
-      <p className="muted">Sent by users from Profile, Remove Account, after confirming their password. Each user has received a confirmation e-mail; contact them at that address.</p>
-      <ListBody rows={rows} failure={failure} empty="No account removal requests.">
+      <h2 id="removal-title">{t("removal.title")}</h2>
+      <p className="muted">{t("removal.intro")}</p>
+      <ListBody rows={rows} failure={failure} empty={t("removal.empty")}>
         {(rows) => (
           <div className="table-wrap">
             <table className="table table-stack">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Requested</th>
-                  <th scope="col">Reason</th>
+                  <th scope="col">{t("columns.name")}</th>
+                  <th scope="col">{t("columns.email")}</th>
+                  <th scope="col">{t("columns.type")}</th>
+                  <th scope="col">{t("columns.status")}</th>
+                  <th scope="col">{t("columns.requested")}</th>
+                  <th scope="col">{t("columns.reason")}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.identifier}>
-                    <td>{r.user ? `${r.user.first_name} ${r.user.last_name}` : "Unknown account"}</td>
-                    <td data-label="Email">{r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null}</td>
-                    <td data-label="Type">{r.user?.type}</td>
-                    <td data-label="Status">{r.user?.status}</td>
-                    <td data-label="Requested">{formatUsDate(r.requested_at)}</td>
-                    <td data-label="Reason">{r.reason ?? <span className="muted">No reason given</span>}</td>
+                    <td>{r.user ? `${r.user.first_name} ${r.user.last_name}` : t("removal.unknownAccount")}</td>
+                    <td data-label={t("columns.email")}>{r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null}</td>
+                    <td data-label={t("columns.type")}>{r.user ? t(`accountType.${r.user.type}`, { defaultValue: r.user.type }) : null}</td>
+                    <td data-label={t("columns.status")}>{r.user ? t(`accountStatus.${r.user.status}`, { defaultValue: r.user.status }) : null}</td>
+                    <td data-label={t("columns.requested")}>{day(r.requested_at)}</td>
+                    <td data-label={t("columns.reason")}>{r.reason ?? <span className="muted">{t("removal.noReason")}</span>}</td>
                   </tr>
                 ))}
               </tbody>
@@ -97,18 +101,19 @@ function RemovalRequests() {
           </div>
         )}
       </ListBody>
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Account removal request pages" />
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("removal.pages")} />
     </section>
   );
 }
 
 /** /admin: pending approvals, practices awaiting verification, users (block, unblock), removal requests and the audit log. */
 export default function AdminConsole() {
+  const { t } = useTranslation("admin");
   const session = useSession();
-  if (session?.userRole !== "admin") return <FormMessage tone="error">The admin console is for Crown's administrators.</FormMessage>;
+  if (session?.userRole !== "admin") return <FormMessage tone="error">{t("notAdmin")}</FormMessage>;
   return (
     <div className="admin-page">
-      <h1>Admin console</h1>
+      <h1>{t("title")}</h1>
       <PendingApprovals />
       <PracticeVerification />
       <AdminDirectory />

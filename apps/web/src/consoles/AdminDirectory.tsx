@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
+import { Trans, useTranslation } from "react-i18next";
 import { ApiError, messageOf, request } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
-import { formatUsDate } from "../reporting/api.ts";
+import { day, time } from "../i18n/dates.ts";
 import { Pager, SearchBox } from "../reporting/listing.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
@@ -28,9 +29,10 @@ interface KioskDevice {
   readonly last_seen_at?: string | null;
 }
 
-const TYPE_NAMES: Record<string, string> = { parent: "Parent", physician: "Provider", physician_staff: "Provider Staff", reviewer: "Reviewer", admin: "Admin", other: "Other" };
-
-function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
+/** A directory of all users, or of physicians only: its words are the catalogue's group of that name. */
+function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "physicians" }) {
+  const { t } = useTranslation("admin");
+  const title = t(`directory.${words}.title`);
   const [search, setSearch] = useState("");
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<AdminUser>(
     (p) => request<Page<AdminUser>>("GET", "/admin/users", { query: { page: p, search: search || undefined, type: type || undefined } }),
@@ -40,38 +42,38 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
   const error = failure && !missing ? messageOf(failure) : null;
   const run = actThenReload(reload);
   const act = (u: AdminUser, action: "block" | "unblock") =>
-    run(() => request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } }), action === "block" ? `${u.email} is blocked` : `${u.email} is unblocked`);
+    run(() => request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } }), action === "block" ? t("directory.blocked", { email: u.email }) : t("directory.unblocked", { email: u.email }));
   const id = type || "all";
   return (
     <section className="panel" aria-labelledby={`${id}-title`}>
       <div className="list-head">
         <h2 id={`${id}-title`}>{title}</h2>
         <SearchBox
-          label={`Search ${title.toLowerCase()}`}
-          placeholder="Search by name or e-mail"
+          label={t(`directory.${words}.search`)}
+          placeholder={t("directory.searchPlaceholder")}
           onSearch={(q) => {
             setSearch(q);
             setPage(1);
           }}
         />
       </div>
-      {missing ? <FormMessage tone="info">This server does not offer the user directory yet.</FormMessage> : null}
+      {missing ? <FormMessage tone="info">{t("directory.missing")}</FormMessage> : null}
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {rows === null ? (
         <PageSpinner />
       ) : rows.length === 0 ? (
-        <p className="empty">No users found</p>
+        <p className="empty">{t("directory.empty")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table table-stack">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Since</th>
-                <th scope="col">Action</th>
+                <th scope="col">{t("columns.name")}</th>
+                <th scope="col">{t("columns.email")}</th>
+                <th scope="col">{t("columns.type")}</th>
+                <th scope="col">{t("columns.status")}</th>
+                <th scope="col">{t("columns.since")}</th>
+                <th scope="col">{t("columns.action")}</th>
               </tr>
             </thead>
             <tbody>
@@ -80,18 +82,18 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
                   <td>
                     {u.first_name} {u.last_name}
                   </td>
-                  <td data-label="Email">{u.email}</td>
-                  <td data-label="Type">{TYPE_NAMES[u.type] ?? u.type}</td>
-                  <td data-label="Status">{u.status}</td>
-                  <td data-label="Since">{formatUsDate(u.created_at)}</td>
-                  <td className="cell-actions" data-label="Action">
+                  <td data-label={t("columns.email")}>{u.email}</td>
+                  <td data-label={t("columns.type")}>{t(`typeName.${u.type}`, { defaultValue: u.type })}</td>
+                  <td data-label={t("columns.status")}>{t(`accountStatus.${u.status}`, { defaultValue: u.status })}</td>
+                  <td data-label={t("columns.since")}>{day(u.created_at)}</td>
+                  <td className="cell-actions" data-label={t("columns.action")}>
                     {isBlocked(u) ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={`Unblock ${u.email}`} onPress={() => void act(u, "unblock")}>
-                        Unblock
+                      <Button className="btn btn-sm btn-secondary" aria-label={t("directory.unblockLabel", { email: u.email })} onPress={() => void act(u, "unblock")}>
+                        {t("directory.unblock")}
                       </Button>
                     ) : u.type !== "admin" ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={`Block ${u.email}`} onPress={() => void act(u, "block")}>
-                        Block
+                      <Button className="btn btn-sm btn-secondary" aria-label={t("directory.blockLabel", { email: u.email })} onPress={() => void act(u, "block")}>
+                        {t("directory.block")}
                       </Button>
                     ) : null}
                   </td>
@@ -101,13 +103,14 @@ function UserTable({ type, title }: { type: "" | "physician"; title: string }) {
           </table>
         </div>
       )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label={`${title} pages`} />
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t(`directory.${words}.pages`)} />
     </section>
   );
 }
 
 /** Kiosk devices per practice: list, create (one-time pairing code) and revoke, through the kiosk API. */
 function KioskDevices() {
+  const { t } = useTranslation("admin");
   const [physicians, setPhysicians] = useState<ReadonlyArray<AdminUser>>([]);
   const [physician, setPhysician] = useState("");
   const [rows, setRows] = useState<ReadonlyArray<KioskDevice> | null>(null);
@@ -135,7 +138,7 @@ function KioskDevices() {
       });
   }, [physician, reload]);
   const create = async () => {
-    if (!name.trim()) return setError("Device name is required (at most 60 characters)");
+    if (!name.trim()) return setError(t("kiosks.nameRequired"));
     setError(null);
     try {
       const r = await request<{ pairing_code: string; pairing_expires_at: string }>("POST", "/kiosk/devices", { json: { name: name.trim(), physician_identifier: physician } });
@@ -149,7 +152,7 @@ function KioskDevices() {
   const revoke = async (d: KioskDevice) => {
     try {
       await request("POST", "/kiosk/devices/revoke", { json: { device_identifier: d.identifier } });
-      toast("Device revoked", "success");
+      toast(t("kiosks.revoked"), "success");
       setReload((n) => n + 1);
     } catch (e) {
       toast(messageOf(e), "error");
@@ -157,16 +160,17 @@ function KioskDevices() {
   };
   return (
     <section className="panel" aria-labelledby="kiosk-title">
-      <h2 id="kiosk-title">Kiosk devices</h2>
+      <h2 id="kiosk-title">{t("kiosks.title")}</h2>
       <p className="muted small">
-        A device is paired once with its code at <a href="/kiosk/">/kiosk/</a>; revoking it ends its sessions at once.
+        {/* Not <link>: Trans reads it as HTML's empty element, and the address would fall out of the link. */}
+        <Trans t={t} i18nKey="kiosks.intro" components={{ kiosk: <a href="/kiosk/" /> }} />
       </p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       <div className="list-tools">
         <div className="field patient-picker">
-          <label htmlFor="kiosk-practice">Practice</label>
+          <label htmlFor="kiosk-practice">{t("kiosks.practice")}</label>
           <select id="kiosk-practice" value={physician} onChange={(e) => setPhysician(e.currentTarget.value)}>
-            {physicians.length === 0 ? <option value="">No physicians yet</option> : null}
+            {physicians.length === 0 ? <option value="">{t("kiosks.noPhysicians")}</option> : null}
             {physicians.map((p) => (
               <option key={p.identifier} value={p.identifier}>
                 {p.first_name} {p.last_name} ({p.email})
@@ -175,45 +179,46 @@ function KioskDevices() {
           </select>
         </div>
         <div className="field">
-          <label htmlFor="kiosk-name">New device name</label>
+          <label htmlFor="kiosk-name">{t("kiosks.name")}</label>
           <input id="kiosk-name" value={name} maxLength={60} onChange={(e) => setName(e.currentTarget.value)} />
         </div>
         <Button className="btn btn-primary" isDisabled={!physician} onPress={() => void create()}>
-          Create device
+          {t("kiosks.create")}
         </Button>
       </div>
       {code ? (
         <FormMessage tone="success">
-          Pairing code <strong className="pairing-code">{code.code}</strong>, valid until {new Date(code.expires).toLocaleTimeString()}.
+          {t("kiosks.pairingCode")} <strong className="pairing-code">{code.code}</strong>
+          {t("kiosks.validUntil", { time: time(code.expires) })}
         </FormMessage>
       ) : null}
       {rows === null ? (
         <PageSpinner />
       ) : rows.length === 0 ? (
-        <p className="empty">No kiosk devices for this practice.</p>
+        <p className="empty">{t("kiosks.empty")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table table-stack">
             <thead>
               <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Status</th>
-                <th scope="col">Paired</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Action</th>
+                <th scope="col">{t("columns.device")}</th>
+                <th scope="col">{t("columns.status")}</th>
+                <th scope="col">{t("columns.paired")}</th>
+                <th scope="col">{t("columns.lastSeen")}</th>
+                <th scope="col">{t("columns.action")}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((d) => (
                 <tr key={d.identifier}>
                   <td>{d.name ?? d.identifier}</td>
-                  <td data-label="Status">{d.status ?? ""}</td>
-                  <td data-label="Paired">{formatUsDate(d.paired_at)}</td>
-                  <td data-label="Last seen">{formatUsDate(d.last_seen_at)}</td>
-                  <td className="cell-actions" data-label="Action">
+                  <td data-label={t("columns.status")}>{d.status ? t(`kiosks.status.${d.status}`, { defaultValue: d.status }) : ""}</td>
+                  <td data-label={t("columns.paired")}>{day(d.paired_at)}</td>
+                  <td data-label={t("columns.lastSeen")}>{day(d.last_seen_at)}</td>
+                  <td className="cell-actions" data-label={t("columns.action")}>
                     {d.status !== "revoked" ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={`Revoke ${d.name ?? d.identifier}`} onPress={() => void revoke(d)}>
-                        Revoke
+                      <Button className="btn btn-sm btn-secondary" aria-label={t("kiosks.revokeLabel", { name: d.name ?? d.identifier })} onPress={() => void revoke(d)}>
+                        {t("kiosks.revoke")}
                       </Button>
                     ) : null}
                   </td>
@@ -230,8 +235,8 @@ function KioskDevices() {
 export function AdminDirectory() {
   return (
     <>
-      <UserTable type="" title="Users" />
-      <UserTable type="physician" title="Physicians" />
+      <UserTable type="" words="users" />
+      <UserTable type="physician" words="physicians" />
       <KioskDevices />
     </>
   );

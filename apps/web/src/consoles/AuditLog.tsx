@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { ApiError, messageOf, request, requestBlob } from "../api/client.ts";
+import { day } from "../i18n/dates.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
@@ -35,13 +37,15 @@ const queryOf = (f: Filter, before?: string) => {
   return q;
 };
 
+/** The day in the portal's language (MM/DD/YYYY in English) and the time to the second, 24-hour, in the browser's zone. */
 const when = (iso: string) => {
   const d = new Date(iso);
   const p = (n: number) => String(n).padStart(2, "0");
-  return `${p(d.getMonth() + 1)}/${p(d.getDate())}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `${day(d)} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 };
 
 export function AuditLog() {
+  const { t } = useTranslation("admin");
   const [draft, setDraft] = useState<Filter>(noFilter);
   const [filter, setFilter] = useState<Filter>(noFilter);
   // The cursors of the pages shown so far: [] is the newest page.
@@ -97,64 +101,64 @@ export function AuditLog() {
 
   return (
     <section className="panel" aria-labelledby="audit-title">
-      <h2 id="audit-title">Audit log</h2>
-      <p className="muted">Every sign-in, change and read of a child's data. Your own looks at this log are recorded too.</p>
-      <Form onSubmit={apply} className="form" aria-label="Filter the audit log" validationBehavior="aria">
+      <h2 id="audit-title">{t("audit.title")}</h2>
+      <p className="muted">{t("audit.intro")}</p>
+      <Form onSubmit={apply} className="form" aria-label={t("audit.filter")} validationBehavior="aria">
         <div className="grid-3">
-          <Field name="actor" label="Actor (e-mail or identifier)" value={draft.actor} onChange={set("actor")} error={errors.actor} />
-          <Field name="subject" label="Subject (baby, report or account identifier)" value={draft.subject} onChange={set("subject")} error={errors.subject} />
-          <Field name="action" label="Action (e.g. report.downloaded)" value={draft.action} onChange={set("action")} error={errors.action} />
-          <Field name="from" label="From" type="date" value={draft.from} onChange={set("from")} error={errors.from} />
-          <Field name="to" label="To" type="date" value={draft.to} onChange={set("to")} error={errors.to} />
+          <Field name="actor" label={t("audit.actor")} value={draft.actor} onChange={set("actor")} error={errors.actor} />
+          <Field name="subject" label={t("audit.subject")} value={draft.subject} onChange={set("subject")} error={errors.subject} />
+          <Field name="action" label={t("audit.action")} value={draft.action} onChange={set("action")} error={errors.action} />
+          <Field name="from" label={t("audit.from")} type="date" value={draft.from} onChange={set("from")} error={errors.from} />
+          <Field name="to" label={t("audit.to")} type="date" value={draft.to} onChange={set("to")} error={errors.to} />
         </div>
         <div className="form-actions">
           <Button className="btn btn-secondary" onPress={() => void exportCsv()}>
-            Export CSV
+            {t("audit.export")}
           </Button>
-          <SubmitButton isPending={false}>Filter</SubmitButton>
+          <SubmitButton isPending={false}>{t("audit.apply")}</SubmitButton>
         </div>
       </Form>
       {failure ? <FormMessage tone="error">{failure}</FormMessage> : null}
       {page === null ? (
         <PageSpinner />
       ) : page.data.length === 0 ? (
-        <p className="empty">No audit entries match.</p>
+        <p className="empty">{t("audit.empty")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table table-stack">
-            <caption className="sr-only">Audit entries, newest first</caption>
+            <caption className="sr-only">{t("audit.caption")}</caption>
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Action</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Address</th>
-                <th scope="col">Details</th>
+                <th scope="col">{t("audit.columns.when")}</th>
+                <th scope="col">{t("audit.columns.action")}</th>
+                <th scope="col">{t("audit.columns.actor")}</th>
+                <th scope="col">{t("audit.columns.subject")}</th>
+                <th scope="col">{t("audit.columns.address")}</th>
+                <th scope="col">{t("audit.columns.details")}</th>
               </tr>
             </thead>
             <tbody>
               {page.data.map((e) => (
                 <tr key={e.identifier}>
                   <td>{when(e.at)}</td>
-                  <td data-label="Action">{e.action}</td>
-                  <td data-label="Actor">{e.actor_email ?? e.actor_identifier ?? <span className="muted">Crown</span>}</td>
-                  <td className="cell-code" data-label="Subject">{e.subject_identifier ?? ""}</td>
-                  <td data-label="Address">{e.ip ?? ""}</td>
-                  <td className="cell-code" data-label="Details">{Object.keys(e.details).length ? JSON.stringify(e.details) : ""}</td>
+                  <td data-label={t("audit.columns.action")}>{e.action}</td>
+                  <td data-label={t("audit.columns.actor")}>{e.actor_email ?? e.actor_identifier ?? <span className="muted">{t("audit.system")}</span>}</td>
+                  <td className="cell-code" data-label={t("audit.columns.subject")}>{e.subject_identifier ?? ""}</td>
+                  <td data-label={t("audit.columns.address")}>{e.ip ?? ""}</td>
+                  <td className="cell-code" data-label={t("audit.columns.details")}>{Object.keys(e.details).length ? JSON.stringify(e.details) : ""}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <nav className="pager" aria-label="Audit log pages">
-        <Button className="btn btn-secondary btn-sm" isDisabled={trail.length === 0} onPress={() => setTrail((t) => t.slice(0, -1))}>
-          Newer
+      <nav className="pager" aria-label={t("audit.pages")}>
+        <Button className="btn btn-secondary btn-sm" isDisabled={trail.length === 0} onPress={() => setTrail((cursors) => cursors.slice(0, -1))}>
+          {t("audit.newer")}
         </Button>
-        <span className="muted">Page {trail.length + 1}</span>
-        <Button className="btn btn-secondary btn-sm" isDisabled={!page?.next_cursor} onPress={() => page?.next_cursor && setTrail((t) => [...t, page.next_cursor!])}>
-          Older
+        <span className="muted">{t("audit.page", { page: trail.length + 1 })}</span>
+        <Button className="btn btn-secondary btn-sm" isDisabled={!page?.next_cursor} onPress={() => page?.next_cursor && setTrail((cursors) => [...cursors, page.next_cursor!])}>
+          {t("audit.older")}
         </Button>
       </nav>
     </section>

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { attachmentPath, blobUrl } from "../reporting/api.ts";
 import type { Overlay, Point, ReviewAttachment } from "./api.ts";
 
 /** The photo with its outline, AP axis, width and diagonals as SVG; the nose tip can be dragged (or moved with the arrow keys). */
 export function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; disabled: boolean; onNose: (p: Point) => Promise<void> }) {
+  const { t } = useTranslation("review");
   const [src, setSrc] = useState<string | null>(null);
   const o: Overlay | null = a.measurement?.overlay ?? null;
   const [nose, setNose] = useState<Point | null>(o?.noseTip ?? null);
@@ -30,7 +32,7 @@ export function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; di
     s ? <line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={sw} data-measure={what} /> : null;
   return (
     <div className="measured-photo">
-      {src ? <img src={src} alt={`Photo ${a.file_name}`} /> : <div className="thumb-loading" />}
+      {src ? <img src={src} alt={t("photo.alt", { name: a.file_name })} /> : <div className="thumb-loading" />}
       {o ? (
         <svg
           ref={svgRef}
@@ -71,7 +73,7 @@ export function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; di
               r={Math.max(7, w / 70)}
               tabIndex={disabled ? -1 : 0}
               role="button"
-              aria-label={`Nose tip at ${Math.round(nose.x)}, ${Math.round(nose.y)}: drag it, or use the arrow keys, to re-measure`}
+              aria-label={t("photo.noseHandle", { x: Math.round(nose.x), y: Math.round(nose.y) })}
               onPointerDown={(e) => {
                 if (disabled) return;
                 dragging.current = true;
@@ -93,7 +95,7 @@ export function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; di
           ) : null}
         </svg>
       ) : null}
-      {o && !nose && o.outline.length > 2 && !disabled ? <p className="place-hint">No nose tip was found: click the tip of the nose to place it.</p> : null}
+      {o && !nose && o.outline.length > 2 && !disabled ? <p className="place-hint">{t("photo.placeNose")}</p> : null}
     </div>
   );
 }

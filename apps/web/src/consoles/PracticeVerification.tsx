@@ -1,5 +1,6 @@
 import { Button } from "react-aria-components";
-import { formatUsDate } from "../reporting/api.ts";
+import { useTranslation } from "react-i18next";
+import { day } from "../i18n/dates.ts";
 import { Pager } from "../reporting/listing.tsx";
 import { blockUser, type PracticeAwaiting, practicesAwaiting, verifyPractice } from "./api.ts";
 import { ListBody } from "./ListBody.tsx";
@@ -12,52 +13,48 @@ import { actThenReload, usePagedRows } from "./usePagedRows.ts";
  * the directory's own call (its sessions end; it leaves this list).
  */
 export function PracticeVerification() {
+  const { t } = useTranslation("admin");
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<PracticeAwaiting>(practicesAwaiting);
   const act = actThenReload(reload);
   return (
     <section className="panel" aria-labelledby="practices-title">
-      <h2 id="practices-title">Practices awaiting verification</h2>
-      <p className="muted">
-        Check each physician's NPI number and practice before verifying. Once verified, the practice appears in the provider search and can add
-        patients, staff and kiosks; the physician is e-mailed.
-      </p>
-      <ListBody rows={rows} failure={failure} empty="No practices are waiting for verification.">
+      <h2 id="practices-title">{t("practices.title")}</h2>
+      <p className="muted">{t("practices.intro")}</p>
+      <ListBody rows={rows} failure={failure} empty={t("practices.empty")}>
         {(rows) => (
           <div className="table-wrap">
             <table className="table table-stack">
-              <caption className="sr-only">Practices awaiting verification, longest waiting first, page {page}</caption>
+              <caption className="sr-only">{t("practices.caption", { page })}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Physician</th>
-                  <th scope="col">NPI number</th>
-                  <th scope="col">Practice</th>
-                  <th scope="col">Contact</th>
-                  <th scope="col">Signed up</th>
-                  <th scope="col">Action</th>
+                  <th scope="col">{t("columns.physician")}</th>
+                  <th scope="col">{t("columns.npi")}</th>
+                  <th scope="col">{t("columns.practice")}</th>
+                  <th scope="col">{t("columns.contact")}</th>
+                  <th scope="col">{t("columns.signedUp")}</th>
+                  <th scope="col">{t("columns.action")}</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((p) => (
                   <tr key={p.identifier}>
                     <td>{p.name}</td>
-                    <td data-label="NPI number">
-                      {p.npi ?? <span className="muted">None given</span>}
-                    </td>
-                    <td data-label="Practice">{p.practice_name ?? <span className="muted">BAA not signed yet</span>}</td>
-                    <td data-label="Contact">
+                    <td data-label={t("columns.npi")}>{p.npi ?? <span className="muted">{t("practices.noNpi")}</span>}</td>
+                    <td data-label={t("columns.practice")}>{p.practice_name ?? <span className="muted">{t("practices.noBaa")}</span>}</td>
+                    <td data-label={t("columns.contact")}>
                       <span className="stack-lines">
                         <a href={`mailto:${p.email}`}>{p.email}</a>
                         {p.phone ? <span>{p.phone}</span> : null}
-                        {p.fax_number ? <span>Fax {p.fax_number}</span> : null}
+                        {p.fax_number ? <span>{t("practices.fax", { number: p.fax_number })}</span> : null}
                       </span>
                     </td>
-                    <td data-label="Signed up">{formatUsDate(p.signed_up_at)}</td>
-                    <td className="cell-actions" data-label="Action">
-                      <Button className="btn btn-sm btn-primary" aria-label={`Verify practice of ${p.name}`} onPress={() => void act(() => verifyPractice(p.identifier), `${p.name}'s practice is verified`)}>
-                        Verify practice
+                    <td data-label={t("columns.signedUp")}>{day(p.signed_up_at)}</td>
+                    <td className="cell-actions" data-label={t("columns.action")}>
+                      <Button className="btn btn-sm btn-primary" aria-label={t("practices.verifyLabel", { name: p.name })} onPress={() => void act(() => verifyPractice(p.identifier), t("practices.verified", { name: p.name }))}>
+                        {t("practices.verify")}
                       </Button>{" "}
-                      <Button className="btn btn-sm btn-secondary" aria-label={`Block ${p.email}`} onPress={() => void act(() => blockUser(p.identifier), `${p.email} is blocked`)}>
-                        Block
+                      <Button className="btn btn-sm btn-secondary" aria-label={t("practices.blockLabel", { email: p.email })} onPress={() => void act(() => blockUser(p.identifier), t("practices.blocked", { email: p.email }))}>
+                        {t("practices.block")}
                       </Button>
                     </td>
                   </tr>
@@ -67,7 +64,7 @@ export function PracticeVerification() {
           </div>
         )}
       </ListBody>
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Practices awaiting verification pages" />
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("practices.pages")} />
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router-dom";
 import { reviewable } from "@crown/core/report/lifecycle";
 import { messageOf, requestBlob } from "../api/client.ts";
-import { formatUsDate } from "../reporting/api.ts";
+import { day } from "../i18n/dates.ts";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
@@ -10,13 +11,14 @@ import { toast } from "../ui/toasts.tsx";
 import { type ReviewAttachment, type ReviewDetail, reviewDetail, type Summary } from "./api.ts";
 import { PhotoCard } from "./PhotoCard.tsx";
 import { ReviewDecision } from "./ReviewDecision.tsx";
-import { ReviewFigures } from "./ReviewFigures.tsx";
+import { ReviewFigures, statusName } from "./ReviewFigures.tsx";
 import { NotReviewer } from "./ReviewQueue.tsx";
 
 export { ReviewQueue } from "./ReviewQueue.tsx";
 
 /** /review/:id: every photo with its overlay, decisions, the nose tip, notes, publish or recapture, and the PDF. */
 export function ReviewReport() {
+  const { t } = useTranslation("review");
   const { id = "" } = useParams();
   const session = useSession();
   const [d, setD] = useState<ReviewDetail | null>(null);
@@ -71,33 +73,35 @@ export function ReviewReport() {
   return (
     <div className="review-page">
       <p>
-        <Link to="/review">← Review queue</Link>
+        <Link to="/review">{t("report.back")}</Link>
       </p>
       <section className="panel" aria-labelledby="page-title">
         <h1 id="page-title">
-          {d.baby_name} <span className="muted small">({d.baby_age ?? "age unknown"})</span>
+          {d.baby_name} <span className="muted small">({d.baby_age ?? t("report.ageUnknown")})</span>
         </h1>
         <p>
-          Status: <strong>{d.status.replace(/_/g, " ")}</strong> · submitted {formatUsDate(d.submitted_at)} · round {d.round} · version {d.version}
+          {t("report.status")} <strong>{statusName(t, d.status)}</strong> {t("report.facts", { date: day(d.submitted_at), round: d.round, version: d.version })}
         </p>
         <ReviewFigures summary={summary} />
         {summary?.problems.length ? <FormMessage tone="info">{summary.problems.join(" ")}</FormMessage> : null}
         {d.previous_results.length ? (
-          <p className="muted small">Previous: {d.previous_results.map((p) => `${formatUsDate(p.captured_at)} CI ${p.ci ?? "—"} CVAI ${p.cvai ?? "—"}`).join("; ")}</p>
+          <p className="muted small">
+            {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: p.ci ?? "—", cvai: p.cvai ?? "—" })).join("; ") })}
+          </p>
         ) : null}
         <p className="muted small legend">
-          <span className="sw sw-green" /> outline <span className="sw sw-amber" /> AP length <span className="sw sw-blue" /> width <span className="sw sw-red" /> diagonal A{" "}
-          <span className="sw sw-purple" /> diagonal B
+          <span className="sw sw-green" /> {t("report.legend.outline")} <span className="sw sw-amber" /> {t("report.legend.apLength")} <span className="sw sw-blue" />{" "}
+          {t("report.legend.width")} <span className="sw sw-red" /> {t("report.legend.diagonalA")} <span className="sw sw-purple" /> {t("report.legend.diagonalB")}
         </p>
       </section>
       {referred.length ? (
         <section aria-labelledby="referred-title">
-          <h2 id="referred-title">Referred to you ({referred.length}): the automatic check was unsure</h2>
+          <h2 id="referred-title">{t("report.referred", { count: referred.length })}</h2>
           <ul className="review-grid">{cards(referred)}</ul>
         </section>
       ) : null}
       <ul className="review-grid">{cards(judged)}</ul>
-      {videos.length ? <p className="muted">Videos: {videos.map((v) => v.file_name).join(", ")} (their frames are shown above).</p> : null}
+      {videos.length ? <p className="muted">{t("report.videos", { names: videos.map((v) => v.file_name).join(", ") })}</p> : null}
       <ReviewDecision d={d} note={note} onNote={setNote} busy={busy} run={run} openPdf={openPdf} />
     </div>
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { reopenable, reviewable } from "@crown/core/report/lifecycle";
 import { publish, recapture, reopen, type ReviewDetail, saveNote } from "./api.ts";
 
@@ -23,6 +24,7 @@ export function ReviewDecision({
   run: (what: () => Promise<unknown>, ok: string) => Promise<void>;
   openPdf: (path: string) => Promise<void>;
 }) {
+  const { t } = useTranslation("review");
   const [reasons, setReasons] = useState<Set<string>>(new Set());
   const editable = reviewable(d.status);
   const toggle = (r: string) =>
@@ -37,18 +39,18 @@ export function ReviewDecision({
   const published = () => openPdf(`/report/${encodeURIComponent(d.report_identifier)}/download`);
   return (
     <section className="panel review-actions" aria-labelledby="decide-title">
-      <h2 id="decide-title">Decision</h2>
+      <h2 id="decide-title">{t("decision.title")}</h2>
       <div className="field">
-        <label htmlFor="review-note">Reviewer's note</label>
+        <label htmlFor="review-note">{t("decision.note")}</label>
         <textarea id="review-note" value={note} onChange={(e) => onNote(e.currentTarget.value)} maxLength={2000} readOnly={!editable} />
       </div>
       {editable ? (
         <>
-          <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void run(() => saveNote(d.report_identifier, note), "Note saved")}>
-            Save note
+          <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void run(() => saveNote(d.report_identifier, note), t("decision.noteSaved"))}>
+            {t("decision.saveNote")}
           </Button>
           <fieldset className="reasons">
-            <legend>Recapture reasons</legend>
+            <legend>{t("decision.reasons")}</legend>
             {d.recapture_reason_options.map((r) => (
               <label key={r} className="filter-check">
                 <input type="checkbox" checked={reasons.has(r)} onChange={() => toggle(r)} />
@@ -57,19 +59,19 @@ export function ReviewDecision({
             ))}
           </fieldset>
           <div className="page-actions">
-            <Button className="btn btn-primary" isDisabled={busy} onPress={() => void run(() => publish(d.report_identifier), "Report published successfully")}>
-              Publish
+            <Button className="btn btn-primary" isDisabled={busy} onPress={() => void run(() => publish(d.report_identifier), t("decision.published"))}>
+              {t("decision.publish")}
             </Button>
-            <Button className="btn btn-secondary" isDisabled={busy || reasons.size === 0} onPress={() => void run(() => recapture(d.report_identifier, [...reasons], note), "Recapture requested successfully")}>
-              Request recapture
+            <Button className="btn btn-secondary" isDisabled={busy || reasons.size === 0} onPress={() => void run(() => recapture(d.report_identifier, [...reasons], note), t("decision.recaptureRequested"))}>
+              {t("decision.recapture")}
             </Button>
           </div>
         </>
       ) : (
         <div className="page-actions">
           {reopenable(d.status) ? (
-            <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void run(() => reopen(d.report_identifier), "Report reopened for review")}>
-              Reopen for correction
+            <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void run(() => reopen(d.report_identifier), t("decision.reopened"))}>
+              {t("decision.reopen")}
             </Button>
           ) : null}
         </div>
@@ -77,14 +79,14 @@ export function ReviewDecision({
       {editable ? (
         <p>
           <Button className="btn btn-ghost" isDisabled={busy} onPress={() => void preview()}>
-            Preview the PDF
+            {t("decision.preview")}
           </Button>{" "}
-          <span className="muted small">As it would be published now (version {d.version + 1}); the preview is not stored.</span>
+          <span className="muted small">{t("decision.previewNote", { version: d.version + 1 })}</span>
         </p>
       ) : null}
       {d.version > 0 && !editable ? (
         <Button className="btn btn-ghost" onPress={() => void published()}>
-          Open the published PDF (version {d.version})
+          {t("decision.openPublished", { version: d.version })}
         </Button>
       ) : null}
     </section>

@@ -1,4 +1,4 @@
-import { formatDay, formatLongDay, formatMoment } from "@crown/core/shared/dates";
+import { formatDay, formatLongDay, formatMoment, LOCALES } from "@crown/core/shared/dates";
 import { currentLanguage } from "./language.ts";
 
 /**
@@ -11,3 +11,8 @@ export const moment = (value?: string | Date | null): string => formatMoment(val
 /** A number in the portal's language (a decimal comma in Spanish). */
 export const number = (value: number, digits = 1): string =>
   new Intl.NumberFormat(currentLanguage() === "es" ? "es-US" : "en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
+/** A time of day: as the browser writes it in English (unchanged), in the language's way otherwise. */
+export const time = (value: string | Date): string => {
+  const language = currentLanguage();
+  return language === "en" ? new Date(value).toLocaleTimeString() : new Date(value).toLocaleTimeString(LOCALES[language]);
+};

@@ -1,7 +1,9 @@
 import QRCode from "qrcode";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { Button, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { messageOf, request } from "../api/client.ts";
+import { moment, time } from "../i18n/dates.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { toast } from "../ui/toasts.tsx";
@@ -21,18 +23,19 @@ interface Device {
 }
 
 function PinForm() {
+  const { t } = useTranslation("practice");
   const [pin, setPin] = useState("");
   const [error, setError] = useState<string | undefined>(undefined);
   const [pending, setPending] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!/^\d{4,8}$/.test(pin)) return setError("The PIN must be 4 to 8 digits.");
+    if (!/^\d{4,8}$/.test(pin)) return setError(t("kiosk.pin.invalid"));
     setError(undefined);
     setPending(true);
     try {
       await request("POST", "/user/kiosk-pin", { json: { pin } });
       setPin("");
-      toast("Kiosk PIN saved", "success");
+      toast(t("kiosk.pin.saved"), "success");
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -41,17 +44,18 @@ function PinForm() {
   };
   return (
     <section className="panel narrow-panel" aria-labelledby="kiosk-pin-title">
-      <h2 id="kiosk-pin-title">My kiosk PIN</h2>
-      <p className="card-subtitle">You sign in on the clinic's kiosk tablets with this PIN. Five wrong PINs lock it for 15 minutes.</p>
+      <h2 id="kiosk-pin-title">{t("kiosk.pin.title")}</h2>
+      <p className="card-subtitle">{t("kiosk.pin.subtitle")}</p>
       <Form className="form narrow-form" onSubmit={submit} validationBehavior="aria">
-        <Field name="pin" label="New PIN (4 to 8 digits)" type="password" inputMode="numeric" maxLength={8} value={pin} onChange={setPin} error={error} autoComplete="off" />
-        <SubmitButton isPending={pending}>Save PIN</SubmitButton>
+        <Field name="pin" label={t("kiosk.pin.label")} type="password" inputMode="numeric" maxLength={8} value={pin} onChange={setPin} error={error} autoComplete="off" />
+        <SubmitButton isPending={pending}>{t("kiosk.pin.save")}</SubmitButton>
       </Form>
     </section>
   );
 }
 
 function Devices() {
+  const { t } = useTranslation("practice");
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [name, setName] = useState("");
   const [code, setCode] = useState<{ name: string; code: string; expires: string } | null>(null);
@@ -78,7 +82,7 @@ function Devices() {
   const revoke = async (device: Device) => {
     try {
       await request("POST", "/kiosk/devices/revoke", { json: { device_identifier: device.identifier } });
-      toast(`${device.name} revoked`, "success");
+      toast(t("kiosk.devices.revoked", { name: device.name }), "success");
       void load();
     } catch (err) {
       toast(messageOf(err), "error");
@@ -86,41 +90,41 @@ function Devices() {
   };
   return (
     <section className="panel" aria-labelledby="kiosk-devices-title">
-      <h2 id="kiosk-devices-title">Kiosk tablets</h2>
-      <p className="card-subtitle">Open {`${window.location.origin}/kiosk/`} on the exam-room tablet and enter the pairing code there.</p>
+      <h2 id="kiosk-devices-title">{t("kiosk.devices.title")}</h2>
+      <p className="card-subtitle">{t("kiosk.devices.open", { url: `${window.location.origin}/kiosk/` })}</p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {code ? (
         <FormMessage tone="success">
-          Pairing code for {code.name}: <strong className="pairing-code">{code.code.replace(/(.{4})/, "$1 ")}</strong> (valid until {new Date(code.expires).toLocaleTimeString()})
+          {t("kiosk.devices.codeFor", { name: code.name })} <strong className="pairing-code">{code.code.replace(/(.{4})/, "$1 ")}</strong> {t("kiosk.devices.validUntil", { time: time(code.expires) })}
         </FormMessage>
       ) : null}
       <Form className="form narrow-form" onSubmit={create} validationBehavior="aria">
-        <Field name="device-name" label="Tablet name" value={name} onChange={setName} maxLength={60} placeholder="Exam room 1" />
-        <SubmitButton>Enrol a tablet</SubmitButton>
+        <Field name="device-name" label={t("kiosk.devices.name")} value={name} onChange={setName} maxLength={60} placeholder={t("kiosk.devices.namePlaceholder")} />
+        <SubmitButton>{t("kiosk.devices.enrol")}</SubmitButton>
       </Form>
-      <table className="table">
+      <table className="table table-stack">
         <thead>
           <tr>
-            <th>Name</th>
-            <th>Status</th>
-            <th>Last seen</th>
-            <th>Action</th>
+            <th>{t("kiosk.devices.columns.name")}</th>
+            <th>{t("kiosk.devices.columns.status")}</th>
+            <th>{t("kiosk.devices.columns.lastSeen")}</th>
+            <th>{t("kiosk.devices.columns.action")}</th>
           </tr>
         </thead>
         <tbody>
           {(devices ?? []).map((d) => (
             <tr key={d.identifier}>
               <td>{d.name}</td>
-              <td>{d.status}</td>
-              <td>{d.last_seen_at ? new Date(d.last_seen_at).toLocaleString() : "—"}</td>
-              <td>{d.status === "revoked" ? null : <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={`Revoke ${d.name}`}>
-                    Revoke
+              <td data-label={t("kiosk.devices.columns.status")}>{t(`kiosk.devices.status.${d.status}`, { defaultValue: d.status })}</td>
+              <td data-label={t("kiosk.devices.columns.lastSeen")}>{d.last_seen_at ? moment(d.last_seen_at) : "—"}</td>
+              <td className="cell-actions">{d.status === "revoked" ? null : <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={t("kiosk.devices.revokeLabel", { name: d.name })}>
+                    {t("kiosk.devices.revoke")}
                   </Button>}</td>
             </tr>
           ))}
           {devices && devices.length === 0 ? (
             <tr>
-              <td colSpan={4}>No tablet enrolled yet</td>
+              <td colSpan={4}>{t("kiosk.devices.none")}</td>
             </tr>
           ) : null}
         </tbody>
@@ -155,6 +159,7 @@ function QrCode({ text, label }: { text: string; label: string }) {
 }
 
 function BabyCode() {
+  const { t } = useTranslation("practice");
   const session = useSession();
   const baby = selectedBaby(session);
   const [code, setCode] = useState<{ code: string; expires_at: string } | null>(null);
@@ -167,7 +172,7 @@ function BabyCode() {
     const timer = window.setInterval(() => setNow(Date.now()), 15_000);
     return () => window.clearInterval(timer);
   }, [code]);
-  if (!baby) return <p>Register your baby first.</p>;
+  if (!baby) return <p>{t("kiosk.baby.registerFirst")}</p>;
   const show = async () => {
     setError(null);
     try {
@@ -179,36 +184,35 @@ function BabyCode() {
   };
   return (
     <section className="panel narrow-panel" aria-labelledby="baby-code-title">
-      <h2 id="baby-code-title">Code for the clinic</h2>
-      <p className="card-subtitle">
-        At your physician's clinic, hold this QR code up to the kiosk tablet's camera so the staff can pick {baby.name} without typing. Each code works once, for 10 minutes.
-      </p>
+      <h2 id="baby-code-title">{t("kiosk.baby.title")}</h2>
+      <p className="card-subtitle">{t("kiosk.baby.subtitle", { name: baby.name })}</p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {code && !expired ? (
         <div className="baby-code" data-testid="baby-code">
-          <QrCode text={code.code} label={`QR code for ${baby.name}, valid until ${new Date(code.expires_at).toLocaleTimeString()}`} />
+          <QrCode text={code.code} label={t("kiosk.baby.qrLabel", { name: baby.name, time: time(code.expires_at) })} />
           <p>
-            If the camera cannot read it, the staff can type this code:
+            {t("kiosk.baby.typeIt")}
             <br />
             <code className="typed-code">{code.code}</code>
           </p>
-          <p>Valid until {new Date(code.expires_at).toLocaleTimeString()}</p>
+          <p>{t("kiosk.baby.validUntil", { time: time(code.expires_at) })}</p>
         </div>
       ) : null}
-      {expired ? <FormMessage tone="error">The code has expired. Show a new one.</FormMessage> : null}
+      {expired ? <FormMessage tone="error">{t("kiosk.baby.expired")}</FormMessage> : null}
       <Button className="btn btn-primary" onPress={() => void show()}>
-        {code ? "Show a new code" : "Show QR code"}
+        {code ? t("kiosk.baby.showNew") : t("kiosk.baby.show")}
       </Button>
     </section>
   );
 }
 
 export default function KioskSettings() {
+  const { t } = useTranslation("practice");
   const session = useSession();
   const role = session?.userRole;
   return (
     <div className="page page-stack">
-      <h1 id="page-title">Kiosk</h1>
+      <h1 id="page-title">{t("kiosk.title")}</h1>
       {role === "physician" || role === "physician_staff" ? <PinForm /> : null}
       {role === "physician" ? <Devices /> : null}
       {role === "parent" ? <BabyCode /> : null}

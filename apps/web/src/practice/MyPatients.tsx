@@ -1,8 +1,9 @@
 import { CalendarDays, GENDERS, PATIENT_MAX_AGE_MONTHS, PatientRequest, RELATIONS } from "@crown/core";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
-import { formatLongDate } from "../reporting/api.ts";
+import { longDay } from "../i18n/dates.ts";
 import { PAGE_SIZE, padRows, Pager, SearchBox } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
 import { cap, Choice } from "../ui/choices.tsx";
@@ -52,6 +53,7 @@ const valuesOf = (p: Patient): Values => ({
 const FIELD_RENAME: Record<string, string> = { mobile_number: "phone" };
 
 function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (saved: boolean) => void }) {
+  const { t } = useTranslation("practice");
   const session = useSession();
   const form = useForm<Values>(editing ? valuesOf(editing) : empty);
   const [pending, setPending] = useState(false);
@@ -73,12 +75,12 @@ function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (sa
     try {
       if (editing) await updatePatient(body);
       else await addPatient(body);
-      toast(editing ? "Patient details updated successfully" : "Patient details added successfully", "success");
+      toast(editing ? t("patientForm.updated") : t("patientForm.added"), "success");
       form.setValues(empty);
       onDone(true);
     } catch (err) {
       // Server field errors per field, joined by commas (spec section 5).
-      form.serverErrors(err, "Some error occurred", FIELD_RENAME);
+      form.serverErrors(err, t("patientForm.failed"), FIELD_RENAME);
       const anyErr = err as { errors?: Record<string, ReadonlyArray<string>> };
       if (anyErr.errors) form.setErrors(Object.fromEntries(Object.entries(anyErr.errors).map(([k, list]) => [FIELD_RENAME[k] ?? k, list.join(", ")])));
       toast(messageOf(err), "error");
@@ -90,49 +92,49 @@ function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (sa
 
   return (
     <section className="panel" aria-labelledby="page-title">
-      <h1 id="page-title">{editing ? "Edit Patient" : "Add Patient"}</h1>
+      <h1 id="page-title">{editing ? t("patientForm.editTitle") : t("patientForm.addTitle")}</h1>
       <Form className="form" onSubmit={submit} validationBehavior="aria">
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
         <div className="grid-3">
-          <Field name="first_name" label="First name" value={v.first_name} onChange={(x) => set("first_name", x)} error={errors.first_name ?? errors.name} isRequired />
-          <Field name="middle_name" label="Middle name (optional)" value={v.middle_name} onChange={(x) => set("middle_name", x)} error={errors.middle_name} />
-          <Field name="last_name" label="Last name" value={v.last_name} onChange={(x) => set("last_name", x)} error={errors.last_name} isRequired />
+          <Field name="first_name" label={t("patientForm.firstName")} value={v.first_name} onChange={(x) => set("first_name", x)} error={errors.first_name ?? errors.name} isRequired />
+          <Field name="middle_name" label={t("patientForm.middleName")} value={v.middle_name} onChange={(x) => set("middle_name", x)} error={errors.middle_name} />
+          <Field name="last_name" label={t("patientForm.lastName")} value={v.last_name} onChange={(x) => set("last_name", x)} error={errors.last_name} isRequired />
         </div>
         <div className="grid-2">
           <Field
             name="date_of_birth"
-            label="Date of birth"
+            label={t("patientForm.dateOfBirth")}
             type="date"
             value={v.date_of_birth}
             onChange={(x) => set("date_of_birth", x)}
             error={errors.date_of_birth}
             isRequired
             max={iso(new Date())}
-            description={`Not older than ${PATIENT_MAX_AGE_MONTHS} months (earliest ${formatLongDate(earliestBirth())})`}
+            description={t("patientForm.dateOfBirthHint", { months: PATIENT_MAX_AGE_MONTHS, earliest: longDay(earliestBirth()) })}
           />
-          <Choice name="gender" label="Gender" options={GENDERS.map((g) => ({ value: g, label: cap(g) }))} value={v.gender} onChange={(x) => set("gender", x)} error={errors.gender} />
+          <Choice name="gender" label={t("patientForm.gender")} options={GENDERS.map((g) => ({ value: g, label: t(`gender.${g}`, { defaultValue: cap(g) }) }))} value={v.gender} onChange={(x) => set("gender", x)} error={errors.gender} />
         </div>
         <div className="grid-2">
           <Field
             name="email"
-            label="Caregiver e-mail (optional)"
+            label={t("patientForm.email")}
             type="email"
             value={v.email}
             onChange={(x) => set("email", x)}
             error={errors.email}
             isReadOnly={editing !== null}
-            {...(editing ? { description: "The caregiver e-mail cannot be changed." } : {})}
+            {...(editing ? { description: t("patientForm.emailFixed") } : {})}
           />
-          <Field name="phone" label="Caregiver mobile number (optional)" type="tel" inputMode="tel" value={v.phone} onChange={(x) => set("phone", x)} error={errors.phone} />
+          <Field name="phone" label={t("patientForm.phone")} type="tel" inputMode="tel" value={v.phone} onChange={(x) => set("phone", x)} error={errors.phone} />
         </div>
-        <Choice name="relation" label="Caregiver relationship (optional)" options={RELATIONS.map((r) => ({ value: r, label: cap(r) }))} value={v.relation} onChange={(x) => set("relation", x)} error={errors.relation} />
-        <Field name="previous_condition" label="Previous condition (optional)" value={v.previous_condition} onChange={(x) => set("previous_condition", x)} error={errors.previous_condition} />
-        <Field name="referral_code" label="Referral code (optional)" value={v.referral_code} onChange={(x) => set("referral_code", x)} error={errors.referral_code} />
+        <Choice name="relation" label={t("patientForm.relation")} options={RELATIONS.map((r) => ({ value: r, label: t(`relation.${r}`, { defaultValue: cap(r) }) }))} value={v.relation} onChange={(x) => set("relation", x)} error={errors.relation} />
+        <Field name="previous_condition" label={t("patientForm.previousCondition")} value={v.previous_condition} onChange={(x) => set("previous_condition", x)} error={errors.previous_condition} />
+        <Field name="referral_code" label={t("patientForm.referralCode")} value={v.referral_code} onChange={(x) => set("referral_code", x)} error={errors.referral_code} />
         <div className="form-actions">
           <Button className="btn btn-ghost" onPress={() => onDone(false)}>
-            Cancel
+            {t("patientForm.cancel")}
           </Button>
-          <SubmitButton isPending={pending}>{editing ? "Update Patient" : "Add Patient"}</SubmitButton>
+          <SubmitButton isPending={pending}>{editing ? t("patientForm.update") : t("patientForm.add")}</SubmitButton>
         </div>
       </Form>
     </section>
@@ -141,6 +143,7 @@ function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (sa
 
 /** /my-patients: list, add and edit; removal only through customer support. */
 export default function MyPatients() {
+  const { t } = useTranslation("practice");
   const session = useSession();
   const acting = actingFor(session);
   const [mode, setMode] = useState<"list" | "add" | "edit">("list");
@@ -192,18 +195,18 @@ export default function MyPatients() {
   return (
     <section className="panel" aria-labelledby="page-title">
       <div className="list-head">
-        <h1 id="page-title">My Patients</h1>
+        <h1 id="page-title">{t("patients.title")}</h1>
         <div className="list-tools">
           <SearchBox
-            label="Search patients"
-            placeholder="Search for Patients"
+            label={t("patients.search")}
+            placeholder={t("patients.searchPlaceholder")}
             onSearch={(q) => {
               setSearch(q);
               setPage(1);
             }}
           />
           <Button className="btn btn-primary" onPress={() => setMode("add")}>
-            Add
+            {t("patients.add")}
           </Button>
         </div>
       </div>
@@ -211,18 +214,18 @@ export default function MyPatients() {
       {rows === null ? (
         <PageSpinner />
       ) : rows.length === 0 ? (
-        <p className="empty">No patients found</p>
+        <p className="empty">{t("patients.empty")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table table-stack">
-            <caption className="sr-only">Patients, page {page}</caption>
+            <caption className="sr-only">{t("patients.caption", { page })}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Date of Birth</th>
-                <th scope="col">Email</th>
-                <th scope="col">Previous Condition</th>
-                <th scope="col">Action</th>
+                <th scope="col">{t("patients.columns.name")}</th>
+                <th scope="col">{t("patients.columns.dateOfBirth")}</th>
+                <th scope="col">{t("patients.columns.email")}</th>
+                <th scope="col">{t("patients.columns.previousCondition")}</th>
+                <th scope="col">{t("patients.columns.action")}</th>
               </tr>
             </thead>
             <tbody>
@@ -231,31 +234,31 @@ export default function MyPatients() {
                   <tr key={p.identifier}>
                     <td>
                       {p.name}
-                      {p.gender ? <span className="muted small"> ({cap(p.gender)})</span> : null}
+                      {p.gender ? <span className="muted small"> ({t(`gender.${p.gender}`, { defaultValue: cap(p.gender) })})</span> : null}
                     </td>
-                    <td data-label="Date of Birth">{formatLongDate(p.date_of_birth)}</td>
-                    <td data-label="Email">{p.email ?? ""}</td>
-                    <td data-label="Previous Condition">{p.previous_condition ?? ""}</td>
-                    <td className="cell-actions" data-label="Action">
+                    <td data-label={t("patients.columns.dateOfBirth")}>{longDay(p.date_of_birth)}</td>
+                    <td data-label={t("patients.columns.email")}>{p.email ?? ""}</td>
+                    <td data-label={t("patients.columns.previousCondition")}>{p.previous_condition ?? ""}</td>
+                    <td className="cell-actions" data-label={t("patients.columns.action")}>
                       <Button
                         className="link-inline"
-                        aria-label={`Edit ${p.name}`}
+                        aria-label={t("patients.editLabel", { name: p.name })}
                         onPress={() => {
                           setEditing(p);
                           setMode("edit");
                         }}
                       >
-                        Edit
+                        {t("patients.edit")}
                       </Button>
                       <span aria-hidden="true"> | </span>
-                      <Button className="link-inline" aria-label={`Remove ${p.name}`} onPress={() => setRemoveOpen(true)}>
-                        Remove
+                      <Button className="link-inline" aria-label={t("patients.removeLabel", { name: p.name })} onPress={() => setRemoveOpen(true)}>
+                        {t("patients.remove")}
                       </Button>
                     </td>
                   </tr>
                 ) : (
                   <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
-                    <td colSpan={5}>&nbsp;</td>
+                    <td colSpan={5}>{"\u00a0"}</td>
                   </tr>
                 ),
               )}
@@ -263,12 +266,12 @@ export default function MyPatients() {
           </table>
         </div>
       )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Patient pages" />
-      <ModalDialog isOpen={removeOpen} onOpenChange={setRemoveOpen} title="Remove patient" dismissable>
-        <p>Please contact customer support to remove patient</p>
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("patients.pages")} />
+      <ModalDialog isOpen={removeOpen} onOpenChange={setRemoveOpen} title={t("patients.removeTitle")} dismissable>
+        <p>{t("patients.removeText")}</p>
         <div className="dialog-actions">
           <Button className="btn btn-primary" onPress={() => setRemoveOpen(false)} autoFocus>
-            OK
+            {t("patients.ok")}
           </Button>
         </div>
       </ModalDialog>

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
 import { PAGE_SIZE, padRows, Pager } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
@@ -8,11 +9,12 @@ import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { actingFor, addStaff, listStaff, removeStaff, STAFF_TYPE_NAMES, type StaffMember } from "./api.ts";
+import { actingFor, addStaff, listStaff, removeStaff, type StaffMember } from "./api.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
 function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: boolean) => void }) {
+  const { t } = useTranslation("practice");
   const session = useSession();
   const [email, setEmail] = useState("");
   const [type, setType] = useState("nurse");
@@ -22,13 +24,13 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const value = email.trim();
-    if (!value) return setError("Email is required");
-    if (!EMAIL.test(value) || value.length > 254) return setError("Email is invalid");
+    if (!value) return setError(t("addStaff.emailRequired"));
+    if (!EMAIL.test(value) || value.length > 254) return setError(t("addStaff.emailInvalid"));
     setError(undefined);
     setPending(true);
     try {
       await addStaff(staffUser, staffUser ? { email: value, ...actingFor(session) } : { email: value, type });
-      toast("Staff member added successfully", "success");
+      toast(t("addStaff.added"), "success");
       onDone(true);
     } catch (err) {
       const m = messageOf(err);
@@ -42,18 +44,18 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
   };
   return (
     <section className="panel narrow-panel" aria-labelledby="page-title">
-      <h1 id="page-title">Add Staff</h1>
-      <p className="card-subtitle">We e-mail an invitation to a new address; someone who already has an account is asked to accept first.</p>
+      <h1 id="page-title">{t("addStaff.title")}</h1>
+      <p className="card-subtitle">{t("addStaff.subtitle")}</p>
       <Form className="form narrow-form" onSubmit={submit} validationBehavior="aria">
         {formError ? <FormMessage tone="error">{formError}</FormMessage> : null}
-        <Field name="email" label="Email" type="email" value={email} onChange={setEmail} error={error} isRequired autoComplete="off" />
+        <Field name="email" label={t("addStaff.email")} type="email" value={email} onChange={setEmail} error={error} isRequired autoComplete="off" />
         {!staffUser ? (
           <Choice
             name="type"
-            label="Staff type"
+            label={t("addStaff.staffType")}
             options={[
-              { value: "nurse", label: "Nurse" },
-              { value: "office_admin", label: "Office Admin" },
+              { value: "nurse", label: t("staffType.nurse") },
+              { value: "office_admin", label: t("staffType.office_admin") },
             ]}
             value={type}
             onChange={setType}
@@ -61,9 +63,9 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
         ) : null}
         <div className="form-actions">
           <Button className="btn btn-ghost" onPress={() => onDone(false)}>
-            Cancel
+            {t("addStaff.cancel")}
           </Button>
-          <SubmitButton isPending={pending}>Add Staff</SubmitButton>
+          <SubmitButton isPending={pending}>{t("addStaff.submit")}</SubmitButton>
         </div>
       </Form>
     </section>
@@ -72,6 +74,7 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
 
 /** /my-staff: the practice's staff; Staff Type is shown to physicians only. */
 export default function MyStaff() {
+  const { t } = useTranslation("practice");
   const session = useSession();
   const staffUser = session?.userRole === "physician_staff";
   const acting = actingFor(session);
@@ -108,7 +111,7 @@ export default function MyStaff() {
     if (!removing) return;
     try {
       await removeStaff(staffUser, removing.identifier, acting.physician_identifier);
-      toast("Staff member removed successfully", "success");
+      toast(t("staff.removed"), "success");
       setReload((n) => n + 1);
     } catch (e) {
       toast(messageOf(e), "error");
@@ -129,53 +132,58 @@ export default function MyStaff() {
     );
 
   const cols = staffUser ? 5 : 6;
+  // A type the portal has no name for is shown as the server wrote it.
+  const staffTypeName = (m: StaffMember) => {
+    const type = m.staff_type ?? m.role ?? "";
+    return type ? t(`staffType.${type}`, { defaultValue: m.staff_type ?? "" }) : (m.staff_type ?? "");
+  };
   return (
     <section className="panel" aria-labelledby="page-title">
       <div className="list-head">
-        <h1 id="page-title">My Staff Members</h1>
+        <h1 id="page-title">{t("staff.title")}</h1>
         <Button className="btn btn-primary" onPress={() => setMode("add")}>
-          Add
+          {t("staff.add")}
         </Button>
       </div>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {rows === null ? (
         <PageSpinner />
       ) : rows.length === 0 ? (
-        <p className="empty">No staff members yet</p>
+        <p className="empty">{t("staff.empty")}</p>
       ) : (
         <div className="table-wrap">
-          <table className="table">
-            <caption className="sr-only">Staff members, page {page}</caption>
+          <table className="table table-stack">
+            <caption className="sr-only">{t("staff.caption", { page })}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Phone</th>
-                {!staffUser ? <th scope="col">Staff Type</th> : null}
-                <th scope="col">Status</th>
-                <th scope="col">Action</th>
+                <th scope="col">{t("staff.columns.name")}</th>
+                <th scope="col">{t("staff.columns.email")}</th>
+                <th scope="col">{t("staff.columns.phone")}</th>
+                {!staffUser ? <th scope="col">{t("staff.columns.staffType")}</th> : null}
+                <th scope="col">{t("staff.columns.status")}</th>
+                <th scope="col">{t("staff.columns.action")}</th>
               </tr>
             </thead>
             <tbody>
               {padRows(rows).map((m, i) =>
                 m ? (
                   <tr key={m.identifier}>
-                    <td>{(m.name ?? `${m.first_name} ${m.last_name}`).trim() || <span className="muted">Not given yet</span>}</td>
-                    <td>{m.email}</td>
-                    <td>{m.phone ?? ""}</td>
-                    {!staffUser ? <td>{STAFF_TYPE_NAMES[m.staff_type ?? m.role ?? ""] ?? m.staff_type ?? ""}</td> : null}
-                    <td>{m.state === "pending" ? <span className="pill pill-pending">Invitation pending</span> : <span className="pill">Active</span>}</td>
-                    <td>
+                    <td>{(m.name ?? `${m.first_name} ${m.last_name}`).trim() || <span className="muted">{t("staff.notGiven")}</span>}</td>
+                    <td data-label={t("staff.columns.email")}>{m.email}</td>
+                    <td data-label={t("staff.columns.phone")}>{m.phone ?? ""}</td>
+                    {!staffUser ? <td data-label={t("staff.columns.staffType")}>{staffTypeName(m)}</td> : null}
+                    <td data-label={t("staff.columns.status")}>{m.state === "pending" ? <span className="pill pill-pending">{t("staff.invitationPending")}</span> : <span className="pill">{t("staff.active")}</span>}</td>
+                    <td className="cell-actions" data-label={t("staff.columns.action")}>
                       {!staffUser || (m.staff_type ?? m.role) === "nurse" ? (
-                        <Button className="link-inline" aria-label={`Remove ${m.email}`} onPress={() => setRemoving(m)}>
-                          Remove
+                        <Button className="link-inline" aria-label={t("staff.removeLabel", { email: m.email })} onPress={() => setRemoving(m)}>
+                          {t("staff.remove")}
                         </Button>
                       ) : null}
                     </td>
                   </tr>
                 ) : (
                   <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
-                    <td colSpan={cols}>&nbsp;</td>
+                    <td colSpan={cols}>{"\u00a0"}</td>
                   </tr>
                 ),
               )}
@@ -183,15 +191,15 @@ export default function MyStaff() {
           </table>
         </div>
       )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Staff pages" />
-      <ModalDialog isOpen={removing !== null} onOpenChange={(o) => !o && setRemoving(null)} title="Remove staff member" dismissable role="alertdialog">
-        <p>Remove {removing?.email} from this practice? Their access ends at once.</p>
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("staff.pages")} />
+      <ModalDialog isOpen={removing !== null} onOpenChange={(o) => !o && setRemoving(null)} title={t("staff.removeTitle")} dismissable role="alertdialog">
+        <p>{t("staff.removeText", { email: removing?.email ?? "" })}</p>
         <div className="dialog-actions">
           <Button className="btn btn-ghost" onPress={() => setRemoving(null)}>
-            Cancel
+            {t("staff.cancel")}
           </Button>
           <Button className="btn btn-primary" onPress={() => void confirmRemove()}>
-            Remove
+            {t("staff.remove")}
           </Button>
         </div>
       </ModalDialog>

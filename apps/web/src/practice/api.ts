@@ -34,14 +34,6 @@ export interface StaffMember {
   readonly state?: "pending" | "active";
 }
 
-export const STAFF_TYPE_NAMES: Record<string, string> = {
-  parent: "Parent",
-  physician: "Provider",
-  physician_staff: "Provider Staff",
-  nurse: "Nurse",
-  office_admin: "Office Admin",
-};
-
 /** The physician a staff member acts for, added to the body (nothing for a physician). */
 export const actingFor = (s: Session | null): { physician_identifier?: string } =>
   s?.userRole === "physician_staff" && s.activePhysicianId ? { physician_identifier: s.activePhysicianId } : {};

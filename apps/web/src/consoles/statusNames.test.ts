@@ -1,0 +1,47 @@
+import { USER_STATUSES, USER_TYPES } from "@crown/core/accounts/lifecycle";
+import { REPORT_STATUSES } from "@crown/core/report/lifecycle";
+import { describe, expect, it } from "vitest";
+import enAdmin from "../i18n/locales/en/admin.json";
+import esAdmin from "../i18n/locales/es/admin.json";
+import enPractice from "../i18n/locales/en/practice.json";
+import esPractice from "../i18n/locales/es/practice.json";
+import enReview from "../i18n/locales/en/review.json";
+import esReview from "../i18n/locales/es/review.json";
+
+/*
+ * The consoles and practice screens name statuses and types through catalogue keys built from the value
+ * (`status.in_review`), which the extraction check cannot follow. Every value has its name in both
+ * languages, and the English names are what the screens showed before issue 21 (English unchanged).
+ */
+
+const DEVICE_STATUSES = ["pairing", "expired", "paired", "revoked"];
+
+describe("status and type names in the consoles' catalogues", () => {
+  it("names every report status; in English as the raw status with spaces", () => {
+    expect(Object.keys(enReview.status).sort()).toEqual([...REPORT_STATUSES].sort());
+    expect(Object.keys(esReview.status).sort()).toEqual([...REPORT_STATUSES].sort());
+    for (const status of REPORT_STATUSES) expect(enReview.status[status]).toBe(status.replace(/_/g, " "));
+    expect(esReview.status.in_review).toBe("en revisión");
+  });
+
+  it("names every account status and type; in English as the server wrote them", () => {
+    for (const catalogue of [enAdmin, esAdmin]) {
+      expect(Object.keys(catalogue.accountStatus).sort()).toEqual([...USER_STATUSES].sort());
+      expect(Object.keys(catalogue.accountType).sort()).toEqual([...USER_TYPES].sort());
+      expect(Object.keys(catalogue.typeName).sort()).toEqual([...USER_TYPES].sort());
+    }
+    for (const status of USER_STATUSES) expect(enAdmin.accountStatus[status]).toBe(status);
+    for (const type of USER_TYPES) expect(enAdmin.accountType[type]).toBe(type);
+    expect(esAdmin.accountStatus.WaitingApproval).not.toBe("WaitingApproval");
+  });
+
+  it("names every kiosk device status; in English as the server wrote it", () => {
+    for (const names of [enAdmin.kiosks.status, esAdmin.kiosks.status, enPractice.kiosk.devices.status, esPractice.kiosk.devices.status]) {
+      expect(Object.keys(names).sort()).toEqual([...DEVICE_STATUSES].sort());
+    }
+    for (const status of DEVICE_STATUSES) {
+      expect(enAdmin.kiosks.status[status as keyof typeof enAdmin.kiosks.status]).toBe(status);
+      expect(enPractice.kiosk.devices.status[status as keyof typeof enPractice.kiosk.devices.status]).toBe(status);
+    }
+  });
+});
