@@ -45,7 +45,7 @@ export default function ExternalRedirect({ to }: { to: "shop" | "webinar" }) {
         </>
       ) : url ? (
         <p>
-          <Trans t={t} i18nKey="external.fallback" components={{ link: <a href={url} /> }} />
+          <Trans t={t} i18nKey="external.fallback" components={{ go: <a href={url} /> }} />
         </p>
       ) : (
         <p>{t("external.wait")}</p>

@@ -66,7 +66,7 @@ export default function ResetPassword() {
     >
       {!token ? (
         <FormMessage tone="error">
-          {invitation ? t("reset.inviteIncomplete") : <Trans t={t} i18nKey="reset.incomplete" components={{ link: <Link to="/forgot-password" /> }} />}
+          {invitation ? t("reset.inviteIncomplete") : <Trans t={t} i18nKey="reset.incomplete" components={{ go: <Link to="/forgot-password" /> }} />}
         </FormMessage>
       ) : null}
       <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={invitation ? t("reset.inviteForm") : t("reset.form")}>

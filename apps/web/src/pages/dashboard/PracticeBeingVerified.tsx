@@ -79,16 +79,16 @@ export function PracticeBeingVerifiedDashboard({ session, title }: { session: Se
           <h2 id="meanwhile-title">{t("verification.meanwhile")}</h2>
           <ul className="link-list">
             <li>
-              <Trans t={t} i18nKey="verification.quiz" components={{ link: <Link to="/optional-quiz-instructions" /> }} />
+              <Trans t={t} i18nKey="verification.quiz" components={{ go: <Link to="/optional-quiz-instructions" /> }} />
             </li>
             <li>
-              <Trans t={t} i18nKey="verification.workflow" components={{ link: <Link to="/workflow" /> }} />
+              <Trans t={t} i18nKey="verification.workflow" components={{ go: <Link to="/workflow" /> }} />
             </li>
             <li>
-              <Trans t={t} i18nKey="verification.help" components={{ link: <Link to="/help-center" /> }} />
+              <Trans t={t} i18nKey="verification.help" components={{ go: <Link to="/help-center" /> }} />
             </li>
             <li>
-              <Trans t={t} i18nKey="verification.profile" components={{ link: <Link to="/profile" /> }} />
+              <Trans t={t} i18nKey="verification.profile" components={{ go: <Link to="/profile" /> }} />
             </li>
           </ul>
         </section>
