@@ -13,7 +13,7 @@ import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
 
 // The layouts bring the `app` area: the header, the account menu and the forms' shared fields speak it.
 const AppLayout = pageWith(["app"], () => import("./ui/AppLayouts.tsx"));
-const FooterOnlyLayout = pageWith(["app"], () => import("./ui/AppLayouts.tsx").then((m) => ({ default: m.FooterOnlyLayout })));
+const FooterOnlyLayout = pageWith(["app"], async () => ({ default: (await import("./ui/AppLayouts.tsx")).FooterOnlyLayout }));
 
 const Login = lazy(() => import("./pages/Login.tsx"));
 const SignUp = lazy(() => import("./pages/SignUp.tsx"));
@@ -35,7 +35,7 @@ const RemoveAccount = pageWith(["profile"], () => import("./pages/profile/Remove
 const ReferralCodeHelp = lazy(() => import("./help/ReferralCodeHelp.tsx"));
 const NotFound = pageWith(["account"], () => import("./pages/NotFound.tsx"));
 const NotAvailable = pageWith(["account"], () => import("./pages/NotAvailable.tsx"));
-const PracticeBeingVerifiedScreen = pageWith(["dashboard"], () => import("./pages/dashboard/PracticeBeingVerified.tsx").then((m) => ({ default: m.PracticeBeingVerifiedScreen })));
+const PracticeBeingVerifiedScreen = pageWith(["dashboard"], async () => ({ default: (await import("./pages/dashboard/PracticeBeingVerified.tsx")).PracticeBeingVerifiedScreen }));
 
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {
