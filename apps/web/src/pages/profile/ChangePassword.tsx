@@ -26,7 +26,7 @@ export function ChangePassword() {
       form.setValues(blank);
       toast(t("password.changed"), "success");
     } catch (err) {
-      form.serverErrors(err, t("password.failed"), { new_password: "password" });
+      form.serverErrors(err, undefined, { new_password: "password" });
     } finally {
       setPending(false);
     }
