@@ -1,7 +1,7 @@
 import type { Browser } from "playwright";
 import { describe, expect, test } from "vitest";
-import { openTab, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
-import { expectPath, signInThroughForm } from "./helpers/flows.ts";
+import { openTab, PHONE, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
+import { apiToken, expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
 
@@ -103,6 +103,90 @@ describe("Crown in Spanish", () => {
     await context.close();
   });
 
+  test("a Spanish parent's dashboard, disclaimer, header, profile and child form are in Spanish, with dates and no serious axe violations", async () => {
+    // The demo parent's account speaks Spanish: signed in, the portal follows the account.
+    const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
+    const saved = await fetch(`${server.url}/api/v1/en/user/language`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ language: "es" }),
+    });
+    expect(saved.ok).toBe(true);
+    const context = await browser.newContext({ baseURL: server.url, locale: "es-US" });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+
+    // Signed out, the account pages are Spanish too.
+    await page.goto("/forgot-password");
+    await page.getByRole("heading", { level: 1, name: "¿Olvidó su contraseña?" }).waitFor();
+    await page.getByRole("link", { name: "Volver a Iniciar sesión" }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto("/");
+    await page.getByLabel("Correo electrónico").fill(DEMO.parent);
+    await page.getByLabel("Contraseña").fill(server.password(DEMO.parent));
+    await page.getByRole("button", { name: "Iniciar sesión" }).click();
+    await expectPath(page, /\/dashboard$/);
+    // First login: the disclaimer keeps the medical caution in Spanish.
+    const dialog = page.getByRole("alertdialog", { name: "Aviso importante" });
+    await dialog.waitFor();
+    await dialog.getByText(/Crown es una herramienta de detección/).waitFor();
+    expect(await dialog.getByRole("button", { name: "Continuar" }).isDisabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByText("He leído el aviso importante").click();
+    await dialog.getByRole("button", { name: "Continuar" }).click();
+    await page.waitForURL(/\/quiz-instructions$/);
+
+    await passQuizByApi(server, DEMO.parent, server.password(DEMO.parent));
+    await page.goto("/dashboard");
+    await page.getByRole("heading", { level: 1, name: /^Buen(os días|as tardes|as noches), Maya$/ }).waitFor();
+    await page.getByRole("heading", { name: "Recordatorios" }).waitFor();
+    await page.getByRole("heading", { name: "Fotos subidas recientemente" }).waitFor();
+    await page.getByRole("link", { name: "Comenzar la evaluación de este mes" }).waitFor();
+    const nav = page.getByRole("navigation", { name: "Principal" });
+    await nav.getByRole("link", { name: "Inicio" }).waitFor();
+    await nav.getByRole("link", { name: "Centro de ayuda" }).waitFor();
+    expect(await page.locator("html").getAttribute("lang")).toBe("es");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: /menú de la cuenta/ }).click();
+    await page.getByRole("menuitem", { name: "Perfil" }).waitFor();
+    await page.getByRole("menuitem", { name: "Cerrar sesión" }).waitFor();
+    await page.keyboard.press("Escape");
+
+    await page.goto("/profile");
+    await page.getByRole("heading", { level: 1, name: "Perfil" }).waitFor();
+    await page.getByRole("heading", { level: 2, name: "Mi perfil" }).waitFor();
+    await page.waitForFunction(() => (document.querySelector("input[name=first_name]") as HTMLInputElement | null)?.value !== "");
+    await page.getByLabel("Número de celular").waitFor();
+    await page.getByText("Su correo electrónico no se puede cambiar.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The child form: Spanish labels and options, the provider search's 'No Physician' in Spanish.
+    await page.goto("/profile?tab=child");
+    await page.getByRole("heading", { level: 2, name: "Agregar otro hijo o hija" }).waitFor();
+    await page.getByText("Madre", { exact: true }).click();
+    await page.getByText("¿Cuál es el sexo de su bebé?").waitFor();
+    await page.getByText("Nativo de Hawái o de otras islas del Pacífico", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Agregar", exact: true }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    // Longer Spanish words stay inside their buttons on a phone.
+    await page.setViewportSize(PHONE);
+    for (const name of ["Agregar", "Cancelar", "Cambiar contraseña"]) {
+      const button = page.getByRole("button", { name, exact: true }).first();
+      const fits = await button.evaluate((b) => b.scrollWidth <= b.clientWidth + 1);
+      expect(fits, name).toBe(true);
+    }
+
+    // A page that is not there says so in Spanish.
+    await page.goto("/no-such-page");
+    await page.getByRole("heading", { level: 1, name: "No se encontró la página" }).waitFor();
+    await page.getByRole("link", { name: "Ir al inicio" }).waitFor();
+    expect(errors, errors.join("\n")).toEqual([]);
+    await context.close();
+  });
+
   test("signed in, the account menu changes the language of the portal and of the account", async () => {
     const { page, errors } = await openTab(browser, server.url);
     // The admin: a signed-in header without a first-login dialog in front of it.
@@ -118,7 +202,8 @@ describe("Crown in Spanish", () => {
     await page.getByText("A partir de ahora, sus correos e informes llegarán en español.").waitFor();
     expect(await languageOf()).toBe("es");
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: /account menu/i }).click();
+    // The header speaks Spanish now, its account menu too.
+    await page.getByRole("button", { name: /menú de la cuenta/ }).click();
     await page.getByRole("menuitem", { name: /English/ }).click();
     await page.getByText("Your e-mails and reports will now be in English.").waitFor();
     expect(await languageOf()).toBe("en");

@@ -11,30 +11,31 @@ import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
 import { isActive } from "@crown/core/accounts/lifecycle";
 import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
 
-const AppLayout = lazy(() => import("./ui/AppLayouts.tsx"));
-const FooterOnlyLayout = lazy(() => import("./ui/AppLayouts.tsx").then((m) => ({ default: m.FooterOnlyLayout })));
+// The layouts bring the `app` area: the header, the account menu and the forms' shared fields speak it.
+const AppLayout = pageWith(["app"], () => import("./ui/AppLayouts.tsx"));
+const FooterOnlyLayout = pageWith(["app"], async () => ({ default: (await import("./ui/AppLayouts.tsx")).FooterOnlyLayout }));
 
 const Login = lazy(() => import("./pages/Login.tsx"));
 const SignUp = lazy(() => import("./pages/SignUp.tsx"));
 const SignupConfirmation = lazy(() => import("./pages/SignupConfirmation.tsx"));
-const VerifyEmail = lazy(() => import("./pages/VerifyEmail.tsx"));
-const ForgotPassword = lazy(() => import("./pages/ForgotPassword.tsx"));
-const ResendVerification = lazy(() => import("./pages/ResendVerification.tsx"));
-const ResetPassword = lazy(() => import("./pages/ResetPassword.tsx"));
+const VerifyEmail = pageWith(["account"], () => import("./pages/VerifyEmail.tsx"));
+const ForgotPassword = pageWith(["account"], () => import("./pages/ForgotPassword.tsx"));
+const ResendVerification = pageWith(["account"], () => import("./pages/ResendVerification.tsx"));
+const ResetPassword = pageWith(["account"], () => import("./pages/ResetPassword.tsx"));
 const PrivacyPolicy = pageWith(["legal"], () => import("./pages/legal/PrivacyPolicy.tsx"));
 const TermsOfService = pageWith(["legal"], () => import("./pages/legal/TermsOfService.tsx"));
-const BabyDetails = lazy(() => import("./pages/onboarding/BabyDetails.tsx"));
-const ChildDetails = lazy(() => import("./pages/onboarding/ChildDetails.tsx"));
-const Baa = lazy(() => import("./pages/onboarding/Baa.tsx"));
-const Dashboard = lazy(() => import("./pages/dashboard/Dashboard.tsx"));
+const BabyDetails = pageWith(["onboarding", "app"], () => import("./pages/onboarding/BabyDetails.tsx"));
+const ChildDetails = pageWith(["onboarding", "app"], () => import("./pages/onboarding/ChildDetails.tsx"));
+const Baa = pageWith(["onboarding"], () => import("./pages/onboarding/Baa.tsx"));
+const Dashboard = pageWith(["dashboard"], () => import("./pages/dashboard/Dashboard.tsx"));
 const SupportInbox = pageWith(["support", "chat"], () => import("./support/SupportInbox.tsx"));
-const Profile = lazy(() => import("./pages/profile/Profile.tsx"));
-const ExternalRedirect = lazy(() => import("./pages/ExternalRedirect.tsx"));
-const RemoveAccount = lazy(() => import("./pages/profile/RemoveAccount.tsx"));
+const Profile = pageWith(["profile", "app"], () => import("./pages/profile/Profile.tsx"));
+const ExternalRedirect = pageWith(["account"], () => import("./pages/ExternalRedirect.tsx"));
+const RemoveAccount = pageWith(["profile"], () => import("./pages/profile/RemoveAccount.tsx"));
 const ReferralCodeHelp = pageWith(["help"], () => import("./help/ReferralCodeHelp.tsx"));
-const NotFound = lazy(() => import("./pages/NotFound.tsx"));
-const NotAvailable = lazy(() => import("./pages/NotAvailable.tsx"));
-const PracticeBeingVerifiedScreen = lazy(() => import("./pages/dashboard/PracticeBeingVerified.tsx").then((m) => ({ default: m.PracticeBeingVerifiedScreen })));
+const NotFound = pageWith(["account"], () => import("./pages/NotFound.tsx"));
+const NotAvailable = pageWith(["account"], () => import("./pages/NotAvailable.tsx"));
+const PracticeBeingVerifiedScreen = pageWith(["dashboard"], async () => ({ default: (await import("./pages/dashboard/PracticeBeingVerified.tsx")).PracticeBeingVerifiedScreen }));
 
 /** Signed-in Active users are sent away from login and sign-up. */
 function PublicOnly({ children }: { children: ReactNode }) {

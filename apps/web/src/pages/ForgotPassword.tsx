@@ -1,13 +1,15 @@
+import { useTranslation } from "react-i18next";
 import { recoverPassword } from "../api/accounts.ts";
 import { EmailRequestPage } from "./EmailRequestPage.tsx";
 
 export default function ForgotPassword() {
+  const { t } = useTranslation("account");
   return (
     <EmailRequestPage
-      title="Forgot Password"
-      subtitle="Enter the e-mail you signed up with and we will send you a link to choose a new password."
-      button="Get Reset Link"
-      success="Reset password link successfully sent to your email address"
+      title={t("forgot.title")}
+      subtitle={t("forgot.subtitle")}
+      button={t("forgot.button")}
+      success={t("forgot.success")}
       send={recoverPassword}
     />
   );

@@ -1,13 +1,15 @@
+import { useTranslation } from "react-i18next";
 import { resendVerification } from "../api/accounts.ts";
 import { EmailRequestPage } from "./EmailRequestPage.tsx";
 
 export default function ResendVerification() {
+  const { t } = useTranslation("account");
   return (
     <EmailRequestPage
-      title="Resend Verification Link"
-      subtitle="Enter the e-mail you signed up with and we will send you a new verification link."
-      button="Get Verification Link"
-      success="Verification link sent successfully. Please check your email inbox"
+      title={t("resend.title")}
+      subtitle={t("resend.subtitle")}
+      button={t("resend.button")}
+      success={t("resend.success")}
       send={resendVerification}
     />
   );

@@ -1,6 +1,7 @@
 import { AcceptInvitationForm, ResetPasswordForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { resetPassword } from "../api/accounts.ts";
 import { isMobileBrowser } from "../config.ts";
@@ -14,6 +15,7 @@ import { NewPasswordFields } from "../forms/passwords.tsx";
 export const appDeepLink = (search: string) => `crown://reset-password${search}`;
 
 export default function ResetPassword() {
+  const { t } = useTranslation("account");
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get("token") ?? "";
@@ -51,52 +53,48 @@ export default function ResetPassword() {
 
   return (
     <Card
-      title={invitation ? "Set your password" : "Reset Password"}
+      title={invitation ? t("reset.inviteTitle") : t("reset.title")}
       subtitle={
         invitation
-          ? `Welcome to Crown. Tell us your name and choose a password${email ? ` for ${email}` : ""} to finish setting up your account.`
+          ? email
+            ? t("reset.inviteSubtitleFor", { email })
+            : t("reset.inviteSubtitle")
           : email
-            ? `Choose a new password for ${email}.`
-            : "Choose a new password."
+            ? t("reset.subtitleFor", { email })
+            : t("reset.subtitle")
       }
     >
       {!token ? (
         <FormMessage tone="error">
-          {invitation ? (
-            "This invitation link is incomplete. Please open the link from your invitation e-mail again."
-          ) : (
-            <>
-              This reset link is incomplete. <Link to="/forgot-password">Ask for a new one</Link>.
-            </>
-          )}
+          {invitation ? t("reset.inviteIncomplete") : <Trans t={t} i18nKey="reset.incomplete" components={{ go: <Link to="/forgot-password" /> }} />}
         </FormMessage>
       ) : null}
-      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={invitation ? "Set your password" : "Reset password"}>
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={invitation ? t("reset.inviteForm") : t("reset.form")}>
         {invitation ? (
           <div className="grid-2">
-            <Field name="first_name" label="First name" autoComplete="given-name" value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} />
-            <Field name="last_name" label="Last name" autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
+            <Field name="first_name" label={t("reset.firstName")} autoComplete="given-name" value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} />
+            <Field name="last_name" label={t("reset.lastName")} autoComplete="family-name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} />
           </div>
         ) : null}
-        <NewPasswordFields form={form} label="New password" />
+        <NewPasswordFields form={form} label={t("reset.newPassword")} />
         {form.formError ? (
           <FormMessage tone="error">
             {form.formError}{" "}
-            {invitation ? "Please ask whoever invited you to send a new invitation." : <Link to="/forgot-password">Get a new reset link</Link>}
+            {invitation ? t("reset.inviteAgain") : <Link to="/forgot-password">{t("reset.newLink")}</Link>}
           </FormMessage>
         ) : null}
         <SubmitButton isPending={pending} className="btn-block">
-          {invitation ? "Set Password" : "Reset Password"}
+          {invitation ? t("reset.inviteSubmit") : t("reset.submit")}
         </SubmitButton>
       </Form>
       <p className="center">
-        <Link to="/">Back to Sign In</Link>
+        <Link to="/">{t("reset.back")}</Link>
       </p>
-      <ModalDialog isOpen={success} onOpenChange={(o) => !o && close()} title={invitation ? "Your password is set" : "Password changed successfully"} dismissable>
-        <p>{invitation ? "You can now sign in with your e-mail address and this password." : "You can now sign in with your new password."}</p>
+      <ModalDialog isOpen={success} onOpenChange={(o) => !o && close()} title={invitation ? t("reset.inviteDone") : t("reset.done")} dismissable>
+        <p>{invitation ? t("reset.inviteDoneText") : t("reset.doneText")}</p>
         <div className="dialog-actions">
           <Button className="btn btn-primary" onPress={close} autoFocus>
-            Sign In
+            {t("reset.signIn")}
           </Button>
         </div>
       </ModalDialog>

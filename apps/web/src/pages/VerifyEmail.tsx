@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import { verifyEmail } from "../api/accounts.ts";
 import { messageOf } from "../api/client.ts";
@@ -6,9 +7,11 @@ import { FormMessage } from "../ui/fields.tsx";
 import { Card } from "../ui/Card.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 
-type State = { kind: "waiting" } | { kind: "done"; message: string } | { kind: "failed"; message: string };
+/** A message of null is the screen's own (said in the current language), else the server's. */
+type State = { kind: "waiting" } | { kind: "done"; message: string | null } | { kind: "failed"; message: string | null };
 
 export default function VerifyEmail() {
+  const { t } = useTranslation("account");
   const [params] = useSearchParams();
   const [state, setState] = useState<State>({ kind: "waiting" });
   const started = useRef(false);
@@ -21,30 +24,30 @@ export default function VerifyEmail() {
     const expires = params.get("expires") ?? "";
     const signature = params.get("signature") ?? "";
     if (!id || !token || !expires || !signature) {
-      setState({ kind: "failed", message: "This verification link is invalid or has expired." });
+      setState({ kind: "failed", message: null });
       return;
     }
     verifyEmail(id, token, expires, signature)
-      .then((r) => setState({ kind: "done", message: r.message || "Your email has been verified." }))
+      .then((r) => setState({ kind: "done", message: r.message || null }))
       .catch((e) => setState({ kind: "failed", message: messageOf(e) }));
   }, [params]);
 
   return (
-    <Card title="Email verification">
-      {state.kind === "waiting" ? <PageSpinner label="Please wait while we verify your email…" /> : null}
+    <Card title={t("verify.title")}>
+      {state.kind === "waiting" ? <PageSpinner label={t("verify.waiting")} /> : null}
       {state.kind === "done" ? (
         <div className="confirmation">
-          <FormMessage tone="success">{state.message}</FormMessage>
+          <FormMessage tone="success">{state.message ?? t("verify.verified")}</FormMessage>
           <Link to="/" className="btn btn-primary">
-            Sign In
+            {t("verify.signIn")}
           </Link>
         </div>
       ) : null}
       {state.kind === "failed" ? (
         <div className="confirmation">
-          <FormMessage tone="error">{state.message}</FormMessage>
+          <FormMessage tone="error">{state.message ?? t("verify.invalid")}</FormMessage>
           <Link to="/resend-verification-link" className="btn btn-secondary">
-            Resend verification link
+            {t("verify.resend")}
           </Link>
         </div>
       ) : null}

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from "react";
+import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router-dom";
 import { Logo } from "./Brand.tsx";
 import { Footer } from "./Footer.tsx";
@@ -9,10 +10,11 @@ const ChatWidget = lazy(() => import("../chat/ChatWidget.tsx"));
 
 /** Signed-in screens with header and footer. */
 export default function AppLayout() {
+  const { t } = useTranslation("app");
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t("skip")}
       </a>
       <AppHeader />
       <main className="app-main" id="main">

@@ -1,6 +1,7 @@
+import { useTranslation } from "react-i18next";
 import type { PhysicianRef } from "../api/types.ts";
 import { RELATIONS } from "../forms/onboarding.ts";
-import { Choice, cap } from "./choices.tsx";
+import { Choice } from "./choices.tsx";
 import { Field } from "./fields.tsx";
 import { ProviderSearch } from "./ProviderSearch.tsx";
 
@@ -29,13 +30,14 @@ export function BabyFields(p: {
   readonly isReadOnly?: boolean;
   readonly withReferral?: boolean;
 }) {
+  const { t } = useTranslation("app");
   const ro = p.isReadOnly ?? false;
   return (
     <>
       <Choice
         name="relation"
-        label="Relationship to the baby"
-        options={RELATIONS.map((r) => ({ value: r, label: cap(r) }))}
+        label={t("baby.relation")}
+        options={RELATIONS.map((r) => ({ value: r, label: t(`baby.relations.${r}`) }))}
         value={p.values.relation}
         onChange={(v) => p.set("relation", v)}
         error={p.errors.relation}
@@ -43,23 +45,23 @@ export function BabyFields(p: {
       />
       <ProviderSearch value={p.values.physician} onChange={(v) => p.set("physician", v)} error={p.errors.physician_identifier} isReadOnly={ro} />
       <div className="grid-3">
-        <Field name="first_name" label="Baby's first name" value={p.values.first_name} onChange={(v) => p.set("first_name", v)} error={p.errors.first_name ?? p.errors.name} isReadOnly={ro} />
-        <Field name="middle_name" label="Middle name (optional)" value={p.values.middle_name} onChange={(v) => p.set("middle_name", v)} error={p.errors.middle_name} isReadOnly={ro} />
-        <Field name="last_name" label="Baby's last name" value={p.values.last_name} onChange={(v) => p.set("last_name", v)} error={p.errors.last_name} isReadOnly={ro} />
+        <Field name="first_name" label={t("baby.firstName")} value={p.values.first_name} onChange={(v) => p.set("first_name", v)} error={p.errors.first_name ?? p.errors.name} isReadOnly={ro} />
+        <Field name="middle_name" label={t("baby.middleName")} value={p.values.middle_name} onChange={(v) => p.set("middle_name", v)} error={p.errors.middle_name} isReadOnly={ro} />
+        <Field name="last_name" label={t("baby.lastName")} value={p.values.last_name} onChange={(v) => p.set("last_name", v)} error={p.errors.last_name} isReadOnly={ro} />
       </div>
       <Field
         name="date_of_birth"
-        label="Date of birth"
+        label={t("baby.birth")}
         type="date"
         max={today()}
         value={p.values.date_of_birth}
         onChange={(v) => p.set("date_of_birth", v)}
         error={p.errors.date_of_birth}
         isReadOnly={ro}
-        description="MM/DD/YYYY"
+        description={t("baby.birthHint")}
       />
       {p.withReferral !== false ? (
-        <Field name="referral_code" label="Referral code (optional)" value={p.values.referral_code} onChange={(v) => p.set("referral_code", v)} error={p.errors.referral_code} isReadOnly={ro} />
+        <Field name="referral_code" label={t("baby.referral")} value={p.values.referral_code} onChange={(v) => p.set("referral_code", v)} error={p.errors.referral_code} isReadOnly={ro} />
       ) : null}
     </>
   );

@@ -1,6 +1,7 @@
 import { Button, FieldError, Group, Input, Label, NumberField, Text, TextArea, TextField } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { GENDERS, PRETERM_WEEKS_MAX, RACES } from "../forms/onboarding.ts";
-import { Choice, cap } from "./choices.tsx";
+import { Choice } from "./choices.tsx";
 
 /**
  * The child's four questions (sex, weeks born early, race, previous conditions): one definition,
@@ -17,7 +18,24 @@ export interface ChildAnswers {
 
 export const noAnswers: ChildAnswers = { gender: "", nicu_time: 0, ethnicity: "", previous_condition: "" };
 
-export const CHILD_QUESTIONS = ["Gender", "Born early", "Race", "Previous conditions"] as const;
+/** The four questions, as keys of the `app` catalogue's `child.questions` (their short names). */
+export const CHILD_QUESTIONS = ["gender", "early", "race", "conditions"] as const;
+export type ChildQuestionName = (typeof CHILD_QUESTIONS)[number];
+
+/** A question's short name in the portal's language. */
+export const useQuestionName = () => {
+  const { t } = useTranslation("app");
+  return (question: ChildQuestionName) => t(`child.questions.${question}`);
+};
+
+/** The race options' keys in the `app` catalogue (the value sent stays core's English). */
+const RACE_KEYS: Readonly<Record<(typeof RACES)[number], string>> = {
+  "American Indian or Alaska Native": "indian",
+  Asian: "asian",
+  "Black or African American": "black",
+  "Native Hawaiian or other Pacific Islander": "islander",
+  White: "white",
+};
 export type ChildQuestionIndex = 0 | 1 | 2 | 3;
 
 /** The answers stored for a baby (or carried in the onboarding draft). */
@@ -47,13 +65,14 @@ export interface ChildQuestionProps {
 
 /** One of the four questions. */
 export function ChildQuestion({ question, values, set, errors = {}, isReadOnly = false }: ChildQuestionProps & { readonly question: ChildQuestionIndex }) {
+  const { t } = useTranslation("app");
   switch (question) {
     case 0:
       return (
         <Choice
           name="gender"
-          label="What is your baby's sex?"
-          options={GENDERS.map((g) => ({ value: g, label: cap(g) }))}
+          label={t("child.sex")}
+          options={GENDERS.map((g) => ({ value: g, label: t(`child.genders.${g}`) }))}
           value={values.gender}
           onChange={(v) => set("gender", v)}
           error={errors.gender}
@@ -74,7 +93,7 @@ export function ChildQuestion({ question, values, set, errors = {}, isReadOnly =
           isInvalid={Boolean(errors.nicu_time)}
           validationBehavior="aria"
         >
-          <Label>How many weeks early was your baby born?</Label>
+          <Label>{t("child.weeks")}</Label>
           <Group className="number-group">
             <Button slot="decrement" className="btn btn-secondary step-btn">
               −
@@ -84,7 +103,7 @@ export function ChildQuestion({ question, values, set, errors = {}, isReadOnly =
               +
             </Button>
           </Group>
-          <Text slot="description">0 if born at full term (40 weeks); up to {PRETERM_WEEKS_MAX} weeks.</Text>
+          <Text slot="description">{t("child.weeksHint", { max: PRETERM_WEEKS_MAX })}</Text>
           <FieldError>{errors.nicu_time}</FieldError>
         </NumberField>
       );
@@ -92,9 +111,9 @@ export function ChildQuestion({ question, values, set, errors = {}, isReadOnly =
       return (
         <Choice
           name="ethnicity"
-          label="What is your baby's race?"
+          label={t("child.race")}
           layout="column"
-          options={RACES.map((r) => ({ value: r, label: r }))}
+          options={RACES.map((r) => ({ value: r, label: t(`child.races.${RACE_KEYS[r]}`) }))}
           value={values.ethnicity}
           onChange={(v) => set("ethnicity", v)}
           error={errors.ethnicity}
@@ -104,9 +123,9 @@ export function ChildQuestion({ question, values, set, errors = {}, isReadOnly =
     case 3:
       return (
         <TextField className="field" name="previous_condition" value={values.previous_condition} onChange={(v) => set("previous_condition", v)} isReadOnly={isReadOnly} isInvalid={Boolean(errors.previous_condition)} validationBehavior="aria">
-          <Label>Has your baby been diagnosed with any condition (for example torticollis or craniosynostosis)?</Label>
+          <Label>{t("child.condition")}</Label>
           <TextArea rows={4} />
-          <Text slot="description">Leave empty if none.</Text>
+          <Text slot="description">{t("child.conditionHint")}</Text>
           <FieldError>{errors.previous_condition}</FieldError>
         </TextField>
       );

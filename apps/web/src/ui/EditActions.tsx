@@ -1,4 +1,5 @@
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 
 /**
  * The actions of a form that stays read-only until Edit (the profile, a child): Cancel and the
@@ -12,12 +13,13 @@ export function EditActions({ editing, pending, submitLabel, onEdit, onCancel, c
   onCancel: () => void;
   canEdit?: boolean;
 }) {
+  const { t } = useTranslation("app");
   return (
     <div className="form-actions">
       {editing ? (
         <>
           <Button className="btn btn-secondary" onPress={onCancel}>
-            Cancel
+            {t("edit.cancel")}
           </Button>
           <Button type="submit" className="btn btn-primary" isDisabled={pending}>
             {submitLabel}
@@ -25,7 +27,7 @@ export function EditActions({ editing, pending, submitLabel, onEdit, onCancel, c
         </>
       ) : (
         <Button className="btn btn-primary" onPress={onEdit} isDisabled={!canEdit}>
-          Edit
+          {t("edit.edit")}
         </Button>
       )}
     </div>

@@ -10,6 +10,7 @@ import {
   Select,
   SelectValue,
 } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
 import { notifications, readNotifications, rowsOf } from "../api/dashboard.ts";
 import { useLiveBellCount } from "../chat/live.ts";
@@ -23,6 +24,7 @@ import { Logo } from "./Brand.tsx";
 import { ExternalNavLink } from "./ExternalNavLink.tsx";
 
 export interface NavItem {
+  /** The item's key in the `app` catalogue's `header.nav`. */
   readonly label: string;
   readonly to: string;
   readonly external?: boolean;
@@ -33,57 +35,61 @@ export const navItems = (session: Session): ReadonlyArray<NavItem> => {
   switch (session.userRole) {
     case "physician":
       return [
-        { label: "Home", to: "/dashboard" },
-        { label: "Workflow", to: "/workflow" },
-        { label: "Results", to: "/results" },
-        { label: "Quiz", to: "/optional-quiz-instructions" },
-        { label: "Staff", to: "/my-staff" },
-        { label: "My Patients", to: "/my-patients" },
-        { label: "Help Center", to: "/help-center" },
-        { label: "Buy Kits", to: "/buy-kits", external: true },
-        { label: "Webinar", to: "/webinar", external: true },
+        { label: "home", to: "/dashboard" },
+        { label: "workflow", to: "/workflow" },
+        { label: "results", to: "/results" },
+        { label: "quiz", to: "/optional-quiz-instructions" },
+        { label: "staff", to: "/my-staff" },
+        { label: "patients", to: "/my-patients" },
+        { label: "help", to: "/help-center" },
+        { label: "buyKits", to: "/buy-kits", external: true },
+        { label: "webinar", to: "/webinar", external: true },
       ];
     case "physician_staff":
       return [
-        { label: "Home", to: "/dashboard" },
-        { label: "Workflow", to: "/workflow" },
-        { label: "Results", to: "/staff-results" },
-        { label: "My Patients", to: "/my-patients" },
-        { label: "Help Center", to: "/help-center" },
-        { label: "Buy Kits", to: "/buy-kits", external: true },
-        { label: "Webinar", to: "/webinar", external: true },
+        { label: "home", to: "/dashboard" },
+        { label: "workflow", to: "/workflow" },
+        { label: "results", to: "/staff-results" },
+        { label: "patients", to: "/my-patients" },
+        { label: "help", to: "/help-center" },
+        { label: "buyKits", to: "/buy-kits", external: true },
+        { label: "webinar", to: "/webinar", external: true },
       ];
     // Crown's internal roles. The review console is the reviewers' alone (the server's review calls
     // require the reviewer role); both answer the support chat in the inbox.
     case "reviewer":
       return [
-        { label: "Review", to: "/review" },
-        { label: "Support", to: "/support" },
-        { label: "Help Center", to: "/help-center" },
+        { label: "review", to: "/review" },
+        { label: "support", to: "/support" },
+        { label: "help", to: "/help-center" },
       ];
     case "admin":
       return [
-        { label: "Admin", to: "/admin" },
-        { label: "Support", to: "/support" },
+        { label: "admin", to: "/admin" },
+        { label: "support", to: "/support" },
       ];
     default: {
       const items: NavItem[] = [
-        { label: "Home", to: "/dashboard" },
-        { label: "Instructions", to: "/select-cap-mode" },
-        { label: "Quiz", to: "/optional-quiz-instructions" },
-        { label: "My Uploads", to: "/uploads" },
+        { label: "home", to: "/dashboard" },
+        { label: "instructions", to: "/select-cap-mode" },
+        { label: "quiz", to: "/optional-quiz-instructions" },
+        { label: "uploads", to: "/uploads" },
       ];
-      if (babyHasPhysician(selectedBaby(session))) items.push({ label: "Results", to: "/parent-results" });
-      items.push({ label: "Help Center", to: "/help-center" });
+      if (babyHasPhysician(selectedBaby(session))) items.push({ label: "results", to: "/parent-results" });
+      items.push({ label: "help", to: "/help-center" });
       return items;
     }
   }
 };
 
-const roleName = (role: Session["userRole"]) =>
-  role === "physician" ? "Provider" : role === "physician_staff" ? "Provider Staff" : role === "parent" ? "Parent" : role.charAt(0).toUpperCase() + role.slice(1);
+/** A role's name in the portal's language (the header's "Signed in as", the profile). */
+export const useRoleName = () => {
+  const { t } = useTranslation("app");
+  return (role: Session["userRole"]) => t(`header.roles.${role}`);
+};
 
 function NotificationBell() {
+  const { t } = useTranslation("app");
   const { notificationCount, notifications: list } = useLists();
   const navigate = useNavigate();
   // The count arrives over the tab's live stream: its `ready` event on every (re)connect, then each change.
@@ -98,7 +104,7 @@ function NotificationBell() {
       })
       .catch(() => undefined);
   };
-  const label = notificationCount > 0 ? `Notifications, ${notificationCount} unread` : "Notifications";
+  const label = notificationCount > 0 ? t("header.unread", { count: notificationCount }) : t("header.notifications");
   return (
     <DialogTrigger onOpenChange={open}>
       <Button className="icon-btn bell" aria-label={label}>
@@ -112,12 +118,12 @@ function NotificationBell() {
         ) : null}
       </Button>
       <Popover placement="bottom end" className="popover notifications-popover">
-        <Dialog aria-label="Notifications" className="popover-dialog">
+        <Dialog aria-label={t("header.notifications")} className="popover-dialog">
           {({ close }) => (
             <>
-              <h2 className="popover-title">Notifications</h2>
+              <h2 className="popover-title">{t("header.notifications")}</h2>
               {list.length === 0 ? (
-                <p className="muted">You have no notifications.</p>
+                <p className="muted">{t("header.noNotifications")}</p>
               ) : (
                 <ul className="notification-list">
                   {list.map((n, i) => (
@@ -132,7 +138,7 @@ function NotificationBell() {
                             navigate("/link-requests");
                           }}
                         >
-                          Review the request
+                          {t("header.reviewRequest")}
                         </Button>
                       ) : null}
                     </li>
@@ -156,11 +162,12 @@ export const uploads = (session: Session) => usesKiosk(session) && !practiceBein
 const UploadFlow = lazy(() => import("./UploadFlow.tsx"));
 
 function UploadButton() {
+  const { t } = useTranslation("app");
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button className="btn btn-primary btn-sm header-upload" onPress={() => setOpen(true)}>
-        Upload
+        {t("header.upload")}
       </Button>
       {open ? (
         <Suspense fallback={null}>
@@ -173,6 +180,7 @@ function UploadButton() {
 
 /** Staff act for one physician at a time; the first of their list is preselected (spec section 6). */
 function PhysicianSelector({ session }: { session: Session }) {
+  const { t } = useTranslation("app");
   const { physicians } = useLists();
   useEffect(() => {
     staffPhysicians()
@@ -189,15 +197,15 @@ function PhysicianSelector({ session }: { session: Session }) {
       className="physician-select"
       selectedKey={session.activePhysicianId}
       onSelectionChange={(k) => k !== null && updateSession({ activePhysicianId: String(k) })}
-      placeholder="Select physician"
+      placeholder={t("header.selectPhysician")}
     >
-      <Label className="sr-only">Acting for physician</Label>
+      <Label className="sr-only">{t("header.actingFor")}</Label>
       <Button className="select-btn">
         <SelectValue />
         <span aria-hidden="true">▾</span>
       </Button>
       <Popover className="popover">
-        <ListBox className="listbox" items={physicians} renderEmptyState={() => <span className="muted">No physicians</span>}>
+        <ListBox className="listbox" items={physicians} renderEmptyState={() => <span className="muted">{t("header.noPhysicians")}</span>}>
           {(p) => (
             <ListBoxItem id={p.identifier} className="listbox-item">
               {p.name}
@@ -210,6 +218,8 @@ function PhysicianSelector({ session }: { session: Session }) {
 }
 
 export function AppHeader() {
+  const { t } = useTranslation("app");
+  const roleName = useRoleName();
   const session = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   if (!session) return null;
@@ -218,22 +228,22 @@ export function AppHeader() {
     <header className="app-header">
       <div className="app-header-inner">
         <Logo to="/dashboard" />
-        <Button className="icon-btn nav-toggle" aria-label="Menu" aria-expanded={menuOpen} aria-controls="main-nav" onPress={() => setMenuOpen((o) => !o)}>
+        <Button className="icon-btn nav-toggle" aria-label={t("header.menu")} aria-expanded={menuOpen} aria-controls="main-nav" onPress={() => setMenuOpen((o) => !o)}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" />
           </svg>
         </Button>
-        <nav id="main-nav" aria-label="Main" className={`main-nav${menuOpen ? " open" : ""}`}>
+        <nav id="main-nav" aria-label={t("header.main")} className={`main-nav${menuOpen ? " open" : ""}`}>
           <ul>
             {items.map((i) => (
               <li key={i.to}>
                 {i.external ? (
                   <ExternalNavLink to={i.to} onClick={() => setMenuOpen(false)}>
-                    {i.label}
+                    {t(`header.nav.${i.label}`)}
                   </ExternalNavLink>
                 ) : (
                   <NavLink to={i.to} onClick={() => setMenuOpen(false)}>
-                    {i.label}
+                    {t(`header.nav.${i.label}`)}
                   </NavLink>
                 )}
               </li>
@@ -247,9 +257,8 @@ export function AppHeader() {
           <ProfileMenu session={session} />
         </div>
       </div>
-      <p className="sr-only">Signed in as {roleName(session.userRole)}</p>
+      <p className="sr-only">{t("header.signedInAs", { role: roleName(session.userRole) })}</p>
     </header>
   );
 }
 
-export { roleName };

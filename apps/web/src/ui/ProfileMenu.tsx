@@ -37,7 +37,7 @@ export const loadProfilePicture = async () => {
 
 export function ProfileMenu({ session }: { session: Session }) {
   const navigate = useNavigate();
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation("app");
   useAccountLanguage(true);
   const chooseLanguage = useChooseLanguage(true);
   useEffect(() => {
@@ -56,33 +56,33 @@ export function ProfileMenu({ session }: { session: Session }) {
       <Button className="profile-btn">
         <Avatar session={session} />
         <span className="profile-name">{session.firstName}</span>
-        <span className="sr-only">, account menu</span>
+        <span className="sr-only">{t("menu.button")}</span>
         <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
           <path d="M2 4l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" />
         </svg>
       </Button>
       <Popover placement="bottom end" className="popover">
-        <Menu className="menu" onAction={onAction} aria-label="Account">
+        <Menu className="menu" onAction={onAction} aria-label={t("menu.label")}>
           <MenuItem id="profile" className="menu-item">
-            Profile
+            {t("menu.profile")}
           </MenuItem>
           {uploads(session) ? (
             <MenuItem id="kiosk" className="menu-item">
-              Kiosk
+              {t("menu.kiosk")}
             </MenuItem>
           ) : null}
           {session.userRole === "parent" && session.babies.length > 0 ? (
             <>
               <Separator className="menu-sep" />
               <MenuSection className="menu-section">
-                <SectionHeader className="menu-header">Switch baby</SectionHeader>
+                <SectionHeader className="menu-header">{t("menu.switchBaby")}</SectionHeader>
                 {session.babies.map((b) => (
                   <MenuItem key={b.identifier} id={`baby:${b.identifier}`} className="menu-item" textValue={b.name}>
                     <span className="menu-check" aria-hidden="true">
                       {b.identifier === selectedBaby(session)?.identifier ? "✓" : ""}
                     </span>
                     {b.name}
-                    {b.identifier === selectedBaby(session)?.identifier ? <span className="sr-only"> (selected)</span> : null}
+                    {b.identifier === selectedBaby(session)?.identifier ? <span className="sr-only"> ({t("menu.selected")})</span> : null}
                   </MenuItem>
                 ))}
               </MenuSection>
@@ -90,20 +90,20 @@ export function ProfileMenu({ session }: { session: Session }) {
           ) : null}
           <Separator className="menu-sep" />
           <MenuSection className="menu-section">
-            <SectionHeader className="menu-header">{t("language.label")}</SectionHeader>
+            <SectionHeader className="menu-header">{t("common:language.label")}</SectionHeader>
             {LANGUAGES.map((l) => (
               <MenuItem key={l} id={`language:${l}`} className="menu-item" textValue={LANGUAGE_NAMES[l]} lang={l}>
                 <span className="menu-check" aria-hidden="true">
                   {l === i18n.language ? "✓" : ""}
                 </span>
                 {LANGUAGE_NAMES[l]}
-                {l === i18n.language ? <span className="sr-only"> ({t("language.current")})</span> : null}
+                {l === i18n.language ? <span className="sr-only"> ({t("common:language.current")})</span> : null}
               </MenuItem>
             ))}
           </MenuSection>
           <Separator className="menu-sep" />
           <MenuItem id="sign-out" className="menu-item">
-            Sign Out
+            {t("menu.signOut")}
           </MenuItem>
         </Menu>
       </Popover>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Button, ComboBox, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Text } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { NO_PHYSICIAN_ID, NO_PHYSICIAN_NAME, searchPhysicians } from "../api/onboarding.ts";
 import type { PhysicianRef } from "../api/types.ts";
 
@@ -13,25 +14,29 @@ export function ProviderSearch(p: {
   readonly isReadOnly?: boolean;
   readonly label?: string;
 }) {
-  const [text, setText] = useState(p.value?.name ?? "");
+  const { t } = useTranslation("app");
+  // 'No Physician' is shown in the portal's language; its identifier is what the server reads.
+  const nameOf = (x: PhysicianRef) => (x.identifier === NO_PHYSICIAN_ID ? t("provider.none") : x.name);
+  const [text, setText] = useState(p.value ? nameOf(p.value) : "");
   const [items, setItems] = useState<ReadonlyArray<PhysicianRef>>([]);
   const [searching, setSearching] = useState(false);
   /** Whether a search has answered for the text as it is: before that the list says nothing (issue 22, item 13). */
   const [answered, setAnswered] = useState(false);
 
   useEffect(() => {
-    setText(p.value?.name ?? "");
-  }, [p.value?.identifier, p.value?.name]);
+    setText(p.value ? nameOf(p.value) : "");
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [p.value?.identifier, p.value?.name, t]);
 
   useEffect(() => {
     const q = text.trim();
     setAnswered(false);
-    if (q.length <= 2 || q === p.value?.name) {
+    if (q.length <= 2 || (p.value && q === nameOf(p.value))) {
       setItems([]);
       return;
     }
     const ctrl = new AbortController();
-    const t = window.setTimeout(() => {
+    const timer = window.setTimeout(() => {
       setSearching(true);
       searchPhysicians(q, ctrl.signal)
         .then((r) => {
@@ -40,13 +45,13 @@ export function ProviderSearch(p: {
           setItems(list);
           setAnswered(true);
           // Typing the exact name (e.g. No Physician) selects it.
-          const exact = list.find((x) => x.name.toLowerCase() === q.toLowerCase());
+          const exact = list.find((x) => x.name.toLowerCase() === q.toLowerCase() || nameOf(x).toLowerCase() === q.toLowerCase());
           if (exact) p.onChange(exact);
         })
         .catch((e: unknown) => {
           if (e instanceof DOMException && e.name === "AbortError") return;
           // Without an answer, 'No Physician' still works: it needs no lookup.
-          const typedNone = q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase();
+          const typedNone = q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase() || q.toLowerCase() === t("provider.none").toLowerCase();
           setItems(typedNone ? [NO_PHYSICIAN] : []);
           setAnswered(true);
           if (typedNone) p.onChange(NO_PHYSICIAN);
@@ -55,7 +60,7 @@ export function ProviderSearch(p: {
     }, 250);
     return () => {
       ctrl.abort();
-      window.clearTimeout(t);
+      window.clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text]);
@@ -68,15 +73,15 @@ export function ProviderSearch(p: {
       name="physician_identifier"
       items={shown}
       inputValue={text}
-      onInputChange={(t) => {
-        setText(t);
-        if (p.value && t !== p.value.name) p.onChange(null);
+      onInputChange={(typed) => {
+        setText(typed);
+        if (p.value && typed !== nameOf(p.value)) p.onChange(null);
       }}
       selectedKey={p.value?.identifier ?? null}
       onSelectionChange={(k) => {
         const item = shown.find((i) => i.identifier === k) ?? null;
         p.onChange(item);
-        if (item) setText(item.name);
+        if (item) setText(nameOf(item));
       }}
       allowsCustomValue
       // Opens while the search is on its way, so the answers appear in an open list.
@@ -86,22 +91,22 @@ export function ProviderSearch(p: {
       isReadOnly={p.isReadOnly ?? false}
       validationBehavior="aria"
     >
-      <Label>{p.label ?? "Provider / Practice"}</Label>
+      <Label>{p.label ?? t("provider.label")}</Label>
       <div className="combo-input">
-        <Input placeholder="Type at least 3 letters" />
-        <Button className="combo-btn" aria-label="Show providers">
+        <Input placeholder={t("provider.placeholder")} />
+        <Button className="combo-btn" aria-label={t("provider.show")}>
           <svg viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
             <path d="M2 4l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.6" />
           </svg>
         </Button>
       </div>
-      <Text slot="description">{searching ? "Searching…" : "Search by provider or practice name, or choose No Physician."}</Text>
+      <Text slot="description">{searching ? t("provider.searching") : t("provider.hint")}</Text>
       <FieldError>{p.error}</FieldError>
       <Popover className="popover combo-popover">
-        <ListBox className="listbox" renderEmptyState={() => (answered && !searching ? <div className="listbox-empty">No matching provider</div> : null)}>
+        <ListBox className="listbox" renderEmptyState={() => (answered && !searching ? <div className="listbox-empty">{t("provider.noMatch")}</div> : null)}>
           {(item: PhysicianRef) => (
-            <ListBoxItem id={item.identifier} className="listbox-item" textValue={item.name}>
-              {item.name}
+            <ListBoxItem id={item.identifier} className="listbox-item" textValue={nameOf(item)}>
+              {nameOf(item)}
             </ListBoxItem>
           )}
         </ListBox>

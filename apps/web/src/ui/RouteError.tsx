@@ -1,10 +1,13 @@
 import { Component, type ReactNode, useEffect } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 
 const RELOAD_KEY = "crown.reloadedForChunk";
 
 /** A route that failed to load. After a new release the old chunk names are gone: reload once to get the new ones. */
 export function RouteError({ error }: { readonly error: unknown }) {
+  // Its words are in `common`, loaded before any screen: a chunk that failed to load cannot take them with it.
+  const { t } = useTranslation();
   const text = error instanceof Error ? error.message : String(error ?? "");
   const staleChunk = /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(text);
   useEffect(() => {
@@ -16,14 +19,14 @@ export function RouteError({ error }: { readonly error: unknown }) {
   return (
     <main className="app-main" id="main">
       <section className="card" aria-labelledby="page-title">
-        <h1 id="page-title">Something went wrong</h1>
-        <p>{staleChunk ? "Crown was just updated. Please reload the page." : "This page could not be shown. Please try again."}</p>
+        <h1 id="page-title">{t("routeError.title")}</h1>
+        <p>{staleChunk ? t("routeError.updated") : t("routeError.failed")}</p>
         <div className="form-actions">
           <button type="button" className="btn btn-secondary" onClick={() => window.location.reload()}>
-            Reload
+            {t("routeError.reload")}
           </button>
           <Link className="btn btn-primary" to="/">
-            Go to Sign In
+            {t("routeError.signIn")}
           </Link>
         </div>
       </section>

@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/client.ts";
 
 /*
@@ -7,6 +8,7 @@ import { ApiError } from "../api/client.ts";
  * (issue 19). `useForm` in form.ts adds `validate` on top.
  */
 export function useFormState<V extends object>(initial: V) {
+  const { t } = useTranslation();
   const [values, setValues] = useState<V>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -21,7 +23,8 @@ export function useFormState<V extends object>(initial: V) {
   }, []);
 
   /** Shows a failed call: field errors next to their fields, the message above the form. */
-  const serverErrors = useCallback((error: unknown, fallback = "Some error occurred", rename: Record<string, string> = {}) => {
+  // Without the server's message (no answer at all), the form says so in the portal's language.
+  const serverErrors = useCallback((error: unknown, fallback: string = t("shell.failed"), rename: Record<string, string> = {}) => {
     if (error instanceof ApiError) {
       const fields = error.fieldErrors;
       const mapped: Record<string, string> = {};
@@ -31,7 +34,7 @@ export function useFormState<V extends object>(initial: V) {
     } else {
       setFormError(fallback);
     }
-  }, []);
+  }, [t]);
 
   return { values, setValues, set, errors, setErrors, formError, setFormError, serverErrors };
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 
 /** Notification toasts: they hide after 6000 ms (spec section 9) or when dismissed. */
 export const TOAST_MS = 6000;
@@ -32,6 +33,7 @@ export const clearToasts = () => {
 };
 
 export function ToastRegion() {
+  const { t } = useTranslation();
   const list = useSyncExternalStore(
     (l) => {
       listeners.add(l);
@@ -40,11 +42,11 @@ export function ToastRegion() {
     () => toasts,
   );
   return (
-    <div className="toasts" aria-live="polite" role="region" aria-label="Notifications">
-      {list.map((t) => (
-        <div key={t.id} className={`toast toast-${t.tone}`} role={t.tone === "error" ? "alert" : "status"}>
-          <span>{t.text}</span>
-          <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismissToast(t.id)}>
+    <div className="toasts" aria-live="polite" role="region" aria-label={t("shell.toasts")}>
+      {list.map((item) => (
+        <div key={item.id} className={`toast toast-${item.tone}`} role={item.tone === "error" ? "alert" : "status"}>
+          <span>{item.text}</span>
+          <button type="button" className="toast-close" aria-label={t("shell.dismiss")} onClick={() => dismissToast(item.id)}>
             ×
           </button>
         </div>

@@ -1,11 +1,14 @@
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
+import { type TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { messageOf } from "../../api/client.ts";
 import { reminders as fetchReminders, reportList, rowsOf } from "../../api/dashboard.ts";
 import type { RecentReport, Reminder } from "../../api/types.ts";
 import type { Session } from "../../machines/session.ts";
 import { practiceBeingVerified } from "../../session/home.ts";
+import { day } from "../../i18n/dates.ts";
 import { selectedBaby, useSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 import { PageSpinner } from "../../ui/Loader.tsx";
@@ -15,20 +18,18 @@ import { PracticeBeingVerifiedDashboard } from "./PracticeBeingVerified.tsx";
 export const PARENT_UPLOADS = 3;
 export const PHYSICIAN_PAGE = 5;
 
-export const formatDate = (iso?: string) => {
-  if (!iso) return "";
-  const d = new Date(iso.length === 10 ? `${iso}T00:00:00` : iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString("en-US", { month: "2-digit", day: "2-digit", year: "numeric" });
-};
+/** A day in the portal's language (English MM/DD/YYYY); anything unreadable as given. */
+export const formatDate = (iso?: string) => day(iso);
 
-const greeting = () => {
+const greeting = (t: TFunction<"dashboard">) => {
   const h = new Date().getHours();
-  return h < 12 ? "Good morning" : h < 18 ? "Good afternoon" : "Good evening";
+  return h < 12 ? t("greeting.morning") : h < 18 ? t("greeting.afternoon") : t("greeting.evening");
 };
 
 const attachmentCount = (r: RecentReport) => (typeof r.attachments === "number" ? r.attachments : Array.isArray(r.attachments) ? r.attachments.length : 0);
 
 function ParentDashboard({ session }: { session: Session }) {
+  const { t } = useTranslation("dashboard");
   const baby = selectedBaby(session);
   const [reminders, setReminders] = useState<ReadonlyArray<Reminder> | null>(null);
   const [uploads, setUploads] = useState<ReadonlyArray<RecentReport> | null>(null);
@@ -54,34 +55,29 @@ function ParentDashboard({ session }: { session: Session }) {
   return (
     <>
       <div className="page-head">
-        <h1>
-          {greeting()}, {session.firstName}
-        </h1>
-        <p className="lead">
-          Upload {baby ? `${baby.first_name ?? baby.name}'s` : "your baby's"} head pictures every month until month 7, and ask your physician
-          about at-home exercises.
-        </p>
+        <h1>{t("greeting.hello", { greeting: greeting(t), name: session.firstName })}</h1>
+        <p className="lead">{baby ? t("parent.leadBaby", { name: baby.first_name ?? baby.name }) : t("parent.lead")}</p>
         <div className="page-actions">
           <Link className="btn btn-primary" to="/select-cap-mode">
-            Start this month's scan
+            {t("parent.startScan")}
           </Link>
           <Link className="btn btn-secondary" to="/uploads">
-            My Uploads
+            {t("parent.myUploads")}
           </Link>
         </div>
       </div>
       <div className="dash-grid">
         <section className="panel" aria-labelledby="reminders-title">
-          <h2 id="reminders-title">Reminders</h2>
+          <h2 id="reminders-title">{t("parent.reminders")}</h2>
           {reminders === null ? (
             <PageSpinner />
           ) : reminders.length === 0 ? (
-            <p className="muted">No reminders right now. We will remind you when the next monthly scan is due.</p>
+            <p className="muted">{t("parent.noReminders")}</p>
           ) : (
             <ul className="plain-list">
               {reminders.map((r, i) => (
                 <li key={i}>
-                  <strong>{"baby_name" in r ? r.baby_name : "Reminder"}</strong>
+                  <strong>{"baby_name" in r ? r.baby_name : t("parent.reminder")}</strong>
                   <span>{r.text}</span>
                 </li>
               ))}
@@ -89,12 +85,12 @@ function ParentDashboard({ session }: { session: Session }) {
           )}
         </section>
         <section className="panel" aria-labelledby="uploads-title">
-          <h2 id="uploads-title">Recent uploads</h2>
+          <h2 id="uploads-title">{t("parent.recentUploads")}</h2>
           {error ? <FormMessage tone="error">{error}</FormMessage> : null}
           {uploads === null ? (
             <PageSpinner />
           ) : uploads.length === 0 ? (
-            <p className="empty">No uploads found</p>
+            <p className="empty">{t("parent.noUploads")}</p>
           ) : (
             <ul className="plain-list">
               {uploads.map((u, i) => (
@@ -102,9 +98,7 @@ function ParentDashboard({ session }: { session: Session }) {
                   <span>
                     <strong>{u.baby_name}</strong> <span className="muted">{formatDate(u.upload_date ?? u.uploaded_date)}</span>
                   </span>
-                  <span className="pill">
-                    {attachmentCount(u)} attachment{attachmentCount(u) === 1 ? "" : "s"}
-                  </span>
+                  <span className="pill">{t("parent.attachments", { count: attachmentCount(u) })}</span>
                 </li>
               ))}
             </ul>
@@ -116,6 +110,7 @@ function ParentDashboard({ session }: { session: Session }) {
 }
 
 function ProviderDashboard({ session }: { session: Session }) {
+  const { t } = useTranslation("dashboard");
   const staff = session.userRole === "physician_staff";
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<ReadonlyArray<RecentReport> | null>(null);
@@ -142,29 +137,27 @@ function ProviderDashboard({ session }: { session: Session }) {
   return (
     <>
       <div className="page-head">
-        <h1>
-          {greeting()}, {staff ? session.firstName : `Dr. ${session.lastName}`}
-        </h1>
-        <p className="lead">Scan every infant aged 0-7 months monthly, per pediatric guidance. Reports are ready within one business day.</p>
+        <h1>{staff ? t("greeting.hello", { greeting: greeting(t), name: session.firstName }) : t("greeting.doctor", { greeting: greeting(t), name: session.lastName })}</h1>
+        <p className="lead">{t("provider.lead")}</p>
       </div>
       <section className="panel" aria-labelledby="reports-title">
         <div className="row-between">
-          <h2 id="reports-title">Recent reports</h2>
-          <Link to={resultsPath}>View All</Link>
+          <h2 id="reports-title">{t("provider.recentReports")}</h2>
+          <Link to={resultsPath}>{t("provider.viewAll")}</Link>
         </div>
         {error ? <FormMessage tone="error">{error}</FormMessage> : null}
         {rows === null ? (
           <PageSpinner />
         ) : rows.length === 0 ? (
-          <p className="empty">No reports found</p>
+          <p className="empty">{t("provider.noReports")}</p>
         ) : (
           <div className="table-wrap">
             <table className="table">
               <thead>
                 <tr>
-                  <th scope="col">Baby name</th>
-                  <th scope="col">Upload date</th>
-                  <th scope="col">Parent name</th>
+                  <th scope="col">{t("provider.babyName")}</th>
+                  <th scope="col">{t("provider.uploadDate")}</th>
+                  <th scope="col">{t("provider.parentName")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -180,15 +173,13 @@ function ProviderDashboard({ session }: { session: Session }) {
           </div>
         )}
         {lastPage > 1 ? (
-          <nav className="pager" aria-label="Recent reports pages">
+          <nav className="pager" aria-label={t("provider.pages")}>
             <Button className="btn btn-secondary" isDisabled={page <= 1} onPress={() => setPage(page - 1)}>
-              Previous
+              {t("provider.previous")}
             </Button>
-            <span>
-              Page {page} of {lastPage}
-            </span>
+            <span>{t("provider.page", { page, last: lastPage })}</span>
             <Button className="btn btn-secondary" isDisabled={page >= lastPage} onPress={() => setPage(page + 1)}>
-              Next
+              {t("provider.next")}
             </Button>
           </nav>
         ) : null}
@@ -198,6 +189,7 @@ function ProviderDashboard({ session }: { session: Session }) {
 }
 
 export default function Dashboard() {
+  const { t } = useTranslation("dashboard");
   const session = useSession();
   if (!session) return null;
   const provider = session.userRole === "physician" || session.userRole === "physician_staff";
@@ -206,11 +198,11 @@ export default function Dashboard() {
     <div className="page">
       {session.isQuizTime && !showDisclaimer ? (
         <div className="banner" role="status">
-          A short quiz is due before your next scan. <Link to="/quiz-instructions">Take the quiz</Link>
+          {t("quizDue")} <Link to="/quiz-instructions">{t("takeQuiz")}</Link>
         </div>
       ) : null}
       {practiceBeingVerified(session) ? (
-        <PracticeBeingVerifiedDashboard session={session} title={`${greeting()}, Dr. ${session.lastName}`} />
+        <PracticeBeingVerifiedDashboard session={session} title={t("greeting.doctor", { greeting: greeting(t), name: session.lastName })} />
       ) : provider ? (
         <ProviderDashboard session={session} />
       ) : (

@@ -1,9 +1,11 @@
 import { PRACTICE_BEING_VERIFIED_MESSAGE } from "@crown/core/practice/statuses";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "react-aria-components";
+import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { getProfile } from "../../api/accounts.ts";
 import type { Profile } from "../../api/types.ts";
+import { uiMessage } from "../../i18n/i18n.ts";
 import type { Session } from "../../machines/session.ts";
 import { updateSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
@@ -38,18 +40,20 @@ function usePracticeCheck() {
 }
 
 function CheckAgain({ checked, onCheck }: { checked: "idle" | "checking" | "still"; onCheck: () => void }) {
+  const { t } = useTranslation("dashboard");
   return (
     <div className="page-actions">
       <Button className="btn btn-secondary" isDisabled={checked === "checking"} onPress={onCheck}>
-        Check again
+        {t("verification.checkAgain")}
       </Button>
-      {checked === "still" ? <FormMessage tone="info">Your practice is still being verified.</FormMessage> : null}
+      {checked === "still" ? <FormMessage tone="info">{t("verification.still")}</FormMessage> : null}
     </div>
   );
 }
 
 /** The physician's dashboard while the practice is being verified: what is happening, and what they can do meanwhile. */
 export function PracticeBeingVerifiedDashboard({ session, title }: { session: Session; title: string }) {
+  const { t } = useTranslation("dashboard");
   const { profile, checked, check } = usePracticeCheck();
   return (
     <>
@@ -57,15 +61,14 @@ export function PracticeBeingVerifiedDashboard({ session, title }: { session: Se
         <h1>{title}</h1>
       </div>
       <section className="panel verification-panel" aria-labelledby="verification-title">
-        <h2 id="verification-title">Your practice is being verified</h2>
-        <p>{PRACTICE_BEING_VERIFIED_MESSAGE}</p>
+        <h2 id="verification-title">{t("verification.title")}</h2>
+        <p>{uiMessage(PRACTICE_BEING_VERIFIED_MESSAGE)}</p>
         <p>
-          Crown checks each new practice, with the NPI number you gave when you signed up, before families can find it in the provider search. We will
-          e-mail you at <strong>{session.email}</strong> when it is verified, and this page will then show your reports.
+          <Trans t={t} i18nKey="verification.how" values={{ email: session.email }} components={{ strong: <strong /> }} />
         </p>
         {profile?.npi ? (
           <dl className="facts">
-            <dt>NPI number</dt>
+            <dt>{t("verification.npi")}</dt>
             <dd>{profile.npi}</dd>
           </dl>
         ) : null}
@@ -73,28 +76,28 @@ export function PracticeBeingVerifiedDashboard({ session, title }: { session: Se
       </section>
       <div className="dash-grid">
         <section className="panel" aria-labelledby="meanwhile-title">
-          <h2 id="meanwhile-title">Meanwhile you can</h2>
+          <h2 id="meanwhile-title">{t("verification.meanwhile")}</h2>
           <ul className="link-list">
             <li>
-              <Link to="/optional-quiz-instructions">Take the cap quiz</Link>, so you and your staff know what a good head photo looks like.
+              <Trans t={t} i18nKey="verification.quiz" components={{ go: <Link to="/optional-quiz-instructions" /> }} />
             </li>
             <li>
-              <Link to="/workflow">Read how Crown works</Link>, from the first scan to the report.
+              <Trans t={t} i18nKey="verification.workflow" components={{ go: <Link to="/workflow" /> }} />
             </li>
             <li>
-              <Link to="/help-center">Browse the Help Center</Link>.
+              <Trans t={t} i18nKey="verification.help" components={{ go: <Link to="/help-center" /> }} />
             </li>
             <li>
-              <Link to="/profile">Complete your profile</Link>, for example your fax number.
+              <Trans t={t} i18nKey="verification.profile" components={{ go: <Link to="/profile" /> }} />
             </li>
           </ul>
         </section>
         <section className="panel" aria-labelledby="after-title">
-          <h2 id="after-title">Once your practice is verified</h2>
+          <h2 id="after-title">{t("verification.after")}</h2>
           <ul className="plain-list">
-            <li>Families can choose you in the provider search.</li>
-            <li>You can add patients and scan them, and read their results.</li>
-            <li>You can add your staff and pair kiosks for your office.</li>
+            <li>{t("verification.families")}</li>
+            <li>{t("verification.patients")}</li>
+            <li>{t("verification.staff")}</li>
           </ul>
         </section>
       </div>
@@ -104,14 +107,15 @@ export function PracticeBeingVerifiedDashboard({ session, title }: { session: Se
 
 /** A practice screen (patients, results, staff, capture, kiosks) opened while the practice is being verified. */
 export function PracticeBeingVerifiedScreen() {
+  const { t } = useTranslation("dashboard");
   const { checked, check } = usePracticeCheck();
   return (
     <section className="card" aria-labelledby="page-title">
-      <h1 id="page-title">Your practice is being verified</h1>
-      <p>{PRACTICE_BEING_VERIFIED_MESSAGE}</p>
+      <h1 id="page-title">{t("verification.title")}</h1>
+      <p>{uiMessage(PRACTICE_BEING_VERIFIED_MESSAGE)}</p>
       <CheckAgain checked={checked} onCheck={() => void check(true)} />
       <Link className="btn btn-primary" to="/dashboard">
-        Go to Home
+        {t("verification.home")}
       </Link>
     </section>
   );

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect } from "react";
 import { Button, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { usePublicConfig } from "../../api/publicConfig.ts";
 import { links } from "../../config.ts";
@@ -26,6 +27,7 @@ const fromDraft = (): BabyValues => {
 };
 
 export default function BabyDetails() {
+  const { t } = useTranslation("onboarding");
   const navigate = useNavigate();
   const session = useSession();
   const form = useForm<BabyValues>(fromDraft());
@@ -61,31 +63,29 @@ export default function BabyDetails() {
 
   return (
     <section className="card card-wide" aria-labelledby="page-title">
-      <h1 id="page-title">Tell us about your baby</h1>
-      <p className="card-subtitle">
-        {session ? `Welcome, ${session.firstName}. ` : ""}We use these details to date each monthly scan and to send reports to your baby's provider.
-      </p>
-      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="Baby details">
+      <h1 id="page-title">{t("baby.title")}</h1>
+      <p className="card-subtitle">{session ? t("baby.welcome", { name: session.firstName }) : t("baby.subtitle")}</p>
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={t("baby.form")}>
         <BabyFields values={form.values} set={form.set} errors={form.errors} />
         <p className="help-links">
           <a href={video ?? links.referralHelp} target="_blank" rel="noopener noreferrer">
-            {video ? "Need help finding your referral code? Watch the video" : "Need help finding your referral code?"}
-            <span className="sr-only"> (opens in a new tab)</span>
+            {video ? t("baby.referralVideo") : t("baby.referral")}
+            <span className="sr-only"> {t("baby.newTab")}</span>
           </a>
           {/* The shop the server is configured with (BUY_KITS_URL), the same one /buy-kits leads to. */}
           {config?.buy_kits_url ? (
             <a href={config.buy_kits_url} target="_blank" rel="noopener noreferrer" className="offer-link">
-              I dont have a kit (50% OFF)
-              <span className="sr-only"> (opens in a new tab)</span>
+              {t("baby.noKit")}
+              <span className="sr-only"> {t("baby.newTab")}</span>
             </a>
           ) : null}
         </p>
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
         <div className="form-actions">
           <Button className="btn btn-secondary" onPress={() => void signOutNow()}>
-            Sign Out
+            {t("baby.signOut")}
           </Button>
-          <SubmitButton>Continue</SubmitButton>
+          <SubmitButton>{t("baby.continue")}</SubmitButton>
         </div>
       </Form>
     </section>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, ProgressBar } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router-dom";
 import { getProfile } from "../../api/accounts.ts";
 import { ApiError, messageOf } from "../../api/client.ts";
@@ -7,18 +8,17 @@ import { registerBaby } from "../../api/onboarding.ts";
 import { clearDraft, loadDraft, saveBabyErrors, saveDraft } from "../../forms/babyDraft.ts";
 import { signOutNow } from "../../session/signOut.ts";
 import { updateSession } from "../../session/store.ts";
-import { type ChildAnswers, type ChildQuestionIndex, answersOf, answersPayload, CHILD_QUESTIONS, ChildQuestion, noAnswers } from "../../ui/ChildFields.tsx";
+import { type ChildAnswers, type ChildQuestionIndex, answersOf, answersPayload, CHILD_QUESTIONS, ChildQuestion, noAnswers, useQuestionName } from "../../ui/ChildFields.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
 import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
 
-export const APPROVAL_NEEDED_MESSAGE = "Your data is saved. But your account needs approval before proceeding further!";
 export const APPROVAL_SIGN_OUT_MS = 5000;
-export const REQUEST_RECEIVED_MESSAGE =
-  "We have received your request. We will contact you once an administrator has reviewed your child's information.";
 
 const BABY_FIELDS = ["physician_identifier", "name", "first_name", "last_name", "date_of_birth", "relation", "referral_code", "middle_name"];
 
 export default function ChildDetails() {
+  const { t } = useTranslation("onboarding");
+  const questionName = useQuestionName();
   const navigate = useNavigate();
   // Read once: the draft is cleared after a successful submit, while the approval message still shows.
   const [draft] = useState(loadDraft);
@@ -36,9 +36,9 @@ export default function ChildDetails() {
 
   useEffect(() => {
     if (!approval) return;
-    const t = window.setTimeout(() => void signOutNow({ text: REQUEST_RECEIVED_MESSAGE, tone: "info" }), APPROVAL_SIGN_OUT_MS);
-    return () => window.clearTimeout(t);
-  }, [approval]);
+    const timer = window.setTimeout(() => void signOutNow({ text: t("child.requestReceived"), tone: "info" }), APPROVAL_SIGN_OUT_MS);
+    return () => window.clearTimeout(timer);
+  }, [approval, t]);
 
   if (!draft) return <Navigate to="/baby-details" replace />;
 
@@ -107,24 +107,22 @@ export default function ChildDetails() {
   if (approval) {
     return (
       <section className="card" aria-labelledby="page-title">
-        <h1 id="page-title">Thank you</h1>
-        <FormMessage tone="info">{APPROVAL_NEEDED_MESSAGE}</FormMessage>
-        <p className="muted">You will be signed out in a few seconds.</p>
+        <h1 id="page-title">{t("child.thanks")}</h1>
+        <FormMessage tone="info">{t("child.approvalNeeded")}</FormMessage>
+        <p className="muted">{t("child.signingOut")}</p>
       </section>
     );
   }
 
   return (
     <section className="card card-wide" aria-labelledby="page-title">
-      <h1 id="page-title">A few more details</h1>
-      <p className="card-subtitle">These help the experts read {draft.first_name}'s scans. You may skip any question.</p>
-      <ProgressBar value={percent} className="progress" aria-label={`Step ${step + 1} of 4`}>
+      <h1 id="page-title">{t("child.title")}</h1>
+      <p className="card-subtitle">{t("child.subtitle", { name: draft.first_name })}</p>
+      <ProgressBar value={percent} className="progress" aria-label={t("child.step", { step: step + 1 })}>
         {({ valueText }) => (
           <>
             <div className="progress-label">
-              <span>
-                Step {step + 1} of 4: {CHILD_QUESTIONS[step]}
-              </span>
+              <span>{t("child.stepOf", { step: step + 1, question: questionName(CHILD_QUESTIONS[step]) })}</span>
               <span>{valueText}</span>
             </div>
             <div className="progress-track">
@@ -135,21 +133,21 @@ export default function ChildDetails() {
       </ProgressBar>
       <div className="wizard-step">
         <h2 ref={heading} tabIndex={-1} className="wizard-title">
-          {CHILD_QUESTIONS[step]}
+          {questionName(CHILD_QUESTIONS[step])}
         </h2>
         <ChildQuestion question={step} values={answers} set={set} />
       </div>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       <div className="form-actions wizard-actions">
         <Button className="btn btn-secondary" onPress={back}>
-          Back
+          {t("child.back")}
         </Button>
         <span className="spacer" />
         <Button className="btn btn-ghost" onPress={skip} isDisabled={pending}>
-          Skip
+          {t("child.skip")}
         </Button>
         <Button className="btn btn-primary" onPress={next} isDisabled={pending}>
-          Continue
+          {t("child.continue")}
         </Button>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { getProfile } from "../../api/accounts.ts";
 import { addBaby, updateChild } from "../../api/onboarding.ts";
 import type { Baby } from "../../api/types.ts";
@@ -38,6 +39,7 @@ const refreshBabies = async () => {
 
 /** Add a child (form clears on success) or edit a selected one (read-only until Edit). */
 export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => void }) {
+  const { t } = useTranslation("profile");
   const editingExisting = baby !== null;
   const form = useForm<ChildValues>(baby ? valuesOf(baby) : emptyChild);
   const [editing, setEditing] = useState(!editingExisting);
@@ -72,11 +74,11 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
     try {
       if (baby) {
         const r = await updateChild({ ...payload, identifier: baby.identifier });
-        toast(r.message || "Child updated successfully", "success");
+        toast(r.message || t("child.updated"), "success");
         setEditing(false);
       } else {
         await addBaby(payload);
-        toast("Child added successfully", "success");
+        toast(t("child.added"), "success");
         form.setValues(emptyChild);
       }
       await refreshBabies();
@@ -98,11 +100,11 @@ export function ChildForm({ baby, onDone }: { baby: Baby | null; onDone: () => v
   };
 
   return (
-    <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={baby ? `Edit ${baby.name}` : "Add new child"}>
+    <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={baby ? t("child.edit", { name: baby.name }) : t("child.add")}>
       <BabyFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
       <ChildAnswerFields values={form.values} set={form.set} errors={form.errors} isReadOnly={!editing} />
       {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
-      <EditActions editing={editing} pending={pending} submitLabel={baby ? "Update" : "Add Child"} onEdit={() => setEditing(true)} onCancel={cancel} />
+      <EditActions editing={editing} pending={pending} submitLabel={baby ? t("child.update") : t("child.submitAdd")} onEdit={() => setEditing(true)} onCancel={cancel} />
     </Form>
   );
 }

@@ -1,6 +1,7 @@
 import { ProfileUpdateRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, FileTrigger, Form } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { getProfile, removeProfilePhoto, updateProfile, uploadProfilePhoto } from "../../api/accounts.ts";
 import { messageOf } from "../../api/client.ts";
 import type { Profile } from "../../api/types.ts";
@@ -9,12 +10,11 @@ import { EditActions } from "../../ui/EditActions.tsx";
 import { Field, FormMessage } from "../../ui/fields.tsx";
 import { MobileField } from "../../ui/MobileField.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
-import { roleName } from "../../ui/Header.tsx";
+import { useRoleName } from "../../ui/Header.tsx";
 import { loadProfilePicture } from "../../ui/ProfileMenu.tsx";
 import { toast } from "../../ui/toasts.tsx";
 
 export const PHOTO_TYPES = ["image/png", "image/jpeg"];
-export const PHOTO_TYPE_MESSAGE = "Please choose a PNG or JPEG image";
 
 interface Values {
   first_name: string;
@@ -26,6 +26,7 @@ interface Values {
 const valuesOf = (p: Profile): Values => ({ first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone ?? "", fax_number: p.fax_number ?? "" });
 
 function Photo({ name, role }: { name: string; role: string }) {
+  const { t } = useTranslation("profile");
   const { profilePicture } = useLists();
   const [error, setError] = useState<string | null>(null);
   const pick = async (files: FileList | null) => {
@@ -33,13 +34,13 @@ function Photo({ name, role }: { name: string; role: string }) {
     if (!file) return;
     setError(null);
     if (!PHOTO_TYPES.includes(file.type)) {
-      setError(PHOTO_TYPE_MESSAGE);
+      setError(t("me.photoType"));
       return;
     }
     try {
       const r = await uploadProfilePhoto(file);
       await loadProfilePicture();
-      toast(r.message || "Profile photo updated successfully", "success");
+      toast(r.message || t("me.photoUpdated"), "success");
     } catch (err) {
       setError(messageOf(err));
     }
@@ -49,7 +50,7 @@ function Photo({ name, role }: { name: string; role: string }) {
     try {
       const r = await removeProfilePhoto();
       sessionActor.send({ type: "LISTS", patch: { profilePicture: null } });
-      toast(r.message || "Profile photo removed", "success");
+      toast(r.message || t("me.photoRemoved"), "success");
     } catch (err) {
       setError(messageOf(err));
     }
@@ -63,7 +64,7 @@ function Photo({ name, role }: { name: string; role: string }) {
   return (
     <div className="profile-photo">
       {profilePicture ? (
-        <img src={profilePicture} alt="Your profile photo" width={96} height={96} className="avatar-lg" />
+        <img src={profilePicture} alt={t("me.photo")} width={96} height={96} className="avatar-lg" />
       ) : (
         <span className="avatar-lg avatar-initials" aria-hidden="true">
           {initials}
@@ -74,11 +75,11 @@ function Photo({ name, role }: { name: string; role: string }) {
         <p className="muted">{role}</p>
         <div className="photo-actions">
           <FileTrigger acceptedFileTypes={PHOTO_TYPES} onSelect={(f) => void pick(f)}>
-            <Button className="btn btn-secondary btn-sm">{profilePicture ? "Change photo" : "Upload photo"}</Button>
+            <Button className="btn btn-secondary btn-sm">{profilePicture ? t("me.changePhoto") : t("me.uploadPhoto")}</Button>
           </FileTrigger>
           {profilePicture ? (
             <Button className="btn btn-ghost btn-sm" onPress={() => void remove()}>
-              Remove photo
+              {t("me.removePhoto")}
             </Button>
           ) : null}
         </div>
@@ -89,6 +90,8 @@ function Photo({ name, role }: { name: string; role: string }) {
 }
 
 export function MyProfile() {
+  const { t } = useTranslation("profile");
+  const roleName = useRoleName();
   const session = useSession();
   const [stored, setStored] = useState<Profile | null>(null);
   const [editing, setEditing] = useState(false);
@@ -128,7 +131,7 @@ export function MyProfile() {
       form.setValues(valuesOf(next));
       updateSession({ firstName: next.first_name, lastName: next.last_name });
       setEditing(false);
-      toast("Profile updated successfully", "success");
+      toast(t("me.updated"), "success");
     } catch (err) {
       form.serverErrors(err);
     } finally {
@@ -140,22 +143,22 @@ export function MyProfile() {
   const ro = !editing;
   return (
     <section aria-labelledby="section-title">
-      <h2 id="section-title">My Profile</h2>
+      <h2 id="section-title">{t("myProfile")}</h2>
       <Photo name={`${session.firstName} ${session.lastName}`} role={roleName(session.userRole)} />
-      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label="My profile">
+      <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={t("me.form")}>
         <div className="grid-2">
-          <Field name="first_name" label="First name" value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} isReadOnly={ro} autoComplete="given-name" />
-          <Field name="last_name" label="Last name" value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} isReadOnly={ro} autoComplete="family-name" />
+          <Field name="first_name" label={t("me.firstName")} value={form.values.first_name} onChange={(v) => form.set("first_name", v)} error={form.errors.first_name} isReadOnly={ro} autoComplete="given-name" />
+          <Field name="last_name" label={t("me.lastName")} value={form.values.last_name} onChange={(v) => form.set("last_name", v)} error={form.errors.last_name} isReadOnly={ro} autoComplete="family-name" />
         </div>
         <div className="grid-2">
-          <Field name="email" label="Email" type="email" value={form.values.email} onChange={() => undefined} isReadOnly description="Your e-mail cannot be changed." />
-          <MobileField name="phone" value={form.values.phone} onChange={(v) => form.set("phone", v)} error={form.errors.phone} isReadOnly={ro} />
+          <Field name="email" label={t("me.email")} type="email" value={form.values.email} onChange={() => undefined} isReadOnly description={t("me.emailFixed")} />
+          <MobileField name="phone" label={t("me.mobile")} value={form.values.phone} onChange={(v) => form.set("phone", v)} error={form.errors.phone} isReadOnly={ro} />
         </div>
         {physician ? (
-          <Field name="fax_number" label="Fax number" type="tel" value={form.values.fax_number} onChange={(v) => form.set("fax_number", v)} error={form.errors.fax_number} isReadOnly={ro} />
+          <Field name="fax_number" label={t("me.fax")} type="tel" value={form.values.fax_number} onChange={(v) => form.set("fax_number", v)} error={form.errors.fax_number} isReadOnly={ro} />
         ) : null}
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
-        <EditActions editing={editing} pending={pending} submitLabel="Update" onEdit={() => setEditing(true)} onCancel={cancel} canEdit={stored !== null} />
+        <EditActions editing={editing} pending={pending} submitLabel={t("me.update")} onEdit={() => setEditing(true)} onCancel={cancel} canEdit={stored !== null} />
       </Form>
     </section>
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Button, Disclosure, DisclosurePanel, Heading } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import { links } from "../../config.ts";
 import { useSession } from "../../session/store.ts";
@@ -10,6 +11,7 @@ import { MyProfile } from "./MyProfile.tsx";
 type Tab = "profile" | "child" | "password";
 
 export default function Profile() {
+  const { t } = useTranslation("profile");
   const session = useSession();
   const [params, setParams] = useSearchParams();
   const parent = session?.userRole === "parent";
@@ -18,21 +20,21 @@ export default function Profile() {
   const [babyId, setBabyId] = useState<string | null>(params.get("baby"));
   const [childrenOpen, setChildrenOpen] = useState(raw === "child");
   if (!session) return null;
-  const go = (t: Tab, baby: string | null = null) => {
+  const go = (next: Tab, baby: string | null = null) => {
     setBabyId(baby);
-    setParams(baby ? { tab: t, baby } : { tab: t }, { replace: true });
+    setParams(baby ? { tab: next, baby } : { tab: next }, { replace: true });
   };
   const baby = session.babies.find((b) => b.identifier === babyId) ?? null;
 
   return (
     <div className="page profile-page">
-      <h1 className="page-title">Profile</h1>
+      <h1 className="page-title">{t("title")}</h1>
       <div className="profile-layout">
-        <nav className="side-menu" aria-label="Profile sections">
+        <nav className="side-menu" aria-label={t("sections")}>
           <ul>
             <li>
               <Button className={`side-item${tab === "profile" ? " active" : ""}`} onPress={() => go("profile")} aria-current={tab === "profile" ? "page" : undefined}>
-                My Profile
+                {t("myProfile")}
               </Button>
             </li>
             {parent ? (
@@ -48,11 +50,11 @@ export default function Profile() {
                         go("child");
                       }}
                     >
-                      Add New Child <span aria-hidden="true" className="chev">▾</span>
+                      {t("addChild")} <span aria-hidden="true" className="chev">▾</span>
                     </Button>
                   </Heading>
                   <DisclosurePanel className="side-sublist">
-                    <ul aria-label="Your children">
+                    <ul aria-label={t("children")}>
                       {session.babies.map((b) => (
                         <li key={b.identifier}>
                           <Button className={`side-subitem${babyId === b.identifier && tab === "child" ? " active" : ""}`} onPress={() => go("child", b.identifier)}>
@@ -67,20 +69,20 @@ export default function Profile() {
             ) : null}
             <li>
               <Button className={`side-item${tab === "password" ? " active" : ""}`} onPress={() => go("password")} aria-current={tab === "password" ? "page" : undefined}>
-                Change Password
+                {t("changePassword")}
               </Button>
             </li>
             {parent || session.userRole === "physician" || session.userRole === "physician_staff" ? (
               <li>
                 <Link className="side-item" to="/kiosk-settings">
-                  Kiosk
+                  {t("kiosk")}
                 </Link>
               </li>
             ) : null}
             <li>
               {/* Same origin: rel="opener" lets the new tab start with this tab's session (sessionStorage is copied). */}
               <a className="side-item" href={links.removeAccount} target="_blank" rel="opener">
-                Remove Account <span className="sr-only">(opens in a new tab)</span>
+                {t("removeAccount")} <span className="sr-only">{t("newTab")}</span>
               </a>
             </li>
           </ul>
@@ -90,7 +92,7 @@ export default function Profile() {
           {tab === "password" ? <ChangePassword /> : null}
           {tab === "child" ? (
             <section aria-labelledby="section-title">
-              <h2 id="section-title">{baby ? baby.name : "Add New Child"}</h2>
+              <h2 id="section-title">{baby ? baby.name : t("addChild")}</h2>
               <ChildForm baby={baby} onDone={() => undefined} />
             </section>
           ) : null}

@@ -1,6 +1,7 @@
 import { RemovalRequestBody } from "@crown/core/accounts/removal-schemas";
 import { type FormEvent, useState } from "react";
 import { FieldError, Form, Label, TextArea, TextField } from "react-aria-components";
+import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { encodePassword, request } from "../../api/client.ts";
 import { links } from "../../config.ts";
@@ -22,6 +23,7 @@ const requestRemoval = (password: string, reason: string) =>
  * lists it for Crown's administrators.
  */
 export default function RemoveAccount() {
+  const { t } = useTranslation("profile");
   const session = useSession();
   const form = useForm({ password: "", reason: "" });
   const [pending, setPending] = useState(false);
@@ -47,41 +49,46 @@ export default function RemoveAccount() {
 
   return (
     <section className="panel narrow-page" aria-labelledby="page-title">
-      <h1 id="page-title">Remove your account</h1>
+      <h1 id="page-title">{t("remove.title")}</h1>
       {session ? (
         <p className="card-subtitle">
-          Signed in as {session.firstName} {session.lastName}
-          {session.email ? ` (${session.email})` : ""}.
+          {session.email
+            ? t("remove.signedInAsEmail", { name: `${session.firstName} ${session.lastName}`, email: session.email })
+            : t("remove.signedInAs", { name: `${session.firstName} ${session.lastName}` })}
         </p>
       ) : null}
-      <p>When you send this request, Crown:</p>
+      <p>{t("remove.intro")}</p>
       <ul>
-        <li>records your request and notes it in the audit log;</li>
-        <li>sends a confirmation to your account's e-mail address;</li>
-        <li>shows the request to Crown's administrators, who handle it and contact you at that e-mail address.</li>
+        <li>{t("remove.records")}</li>
+        <li>{t("remove.confirms")}</li>
+        <li>{t("remove.admins")}</li>
       </ul>
       <p>
-        Until then your account stays as it is and you can still sign in. See the <Link to="/privacy-policy">Privacy Policy</Link> for what we keep
-        and why, or write to <a href={`mailto:${links.supportEmail}`}>{links.supportEmail}</a>.
+        <Trans
+          t={t}
+          i18nKey="remove.until"
+          values={{ email: links.supportEmail }}
+          components={{ privacy: <Link to="/privacy-policy" />, mail: <a href={`mailto:${links.supportEmail}`} /> }}
+        />
       </p>
       {done ? (
         <>
           <FormMessage tone="success">{done}</FormMessage>
           <p>
-            <Link to="/profile">Back to Profile</Link>
+            <Link to="/profile">{t("remove.back")}</Link>
           </p>
         </>
       ) : (
-        <Form onSubmit={submit} className="form narrow-form" validationBehavior="aria" aria-label="Request account removal">
-          <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" description="Confirm with the password you sign in with." />
+        <Form onSubmit={submit} className="form narrow-form" validationBehavior="aria" aria-label={t("remove.form")}>
+          <FormField form={form} name="password" label={t("remove.password")} type="password" autoComplete="current-password" description={t("remove.passwordHint")} />
           <TextField className="field" name="reason" value={form.values.reason} onChange={(v) => form.set("reason", v)} isInvalid={Boolean(form.errors.reason)} validationBehavior="aria" maxLength={1000}>
-            <Label>Why are you leaving? (optional)</Label>
+            <Label>{t("remove.reason")}</Label>
             <TextArea rows={3} />
             <FieldError>{form.errors.reason}</FieldError>
           </TextField>
           {form.formError && !form.errors.password ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
           <div className="form-actions">
-            <SubmitButton isPending={pending}>Request account removal</SubmitButton>
+            <SubmitButton isPending={pending}>{t("remove.submit")}</SubmitButton>
           </div>
         </Form>
       )}
