@@ -130,7 +130,7 @@ describe("a new parent in Spanish: sign-up to the Spanish report", () => {
     const disclaimer = page.getByRole("alertdialog");
     await disclaimer.waitFor();
     await visit(page, "disclaimer");
-    await disclaimer.getByRole("checkbox").click();
+    await disclaimer.locator("label.checkbox").click();
     await disclaimer.locator(".btn-primary").click();
     await expectPath(page, /\/quiz-instructions$/);
     await visit(page, "quiz-instructions");
