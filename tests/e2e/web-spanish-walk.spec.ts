@@ -153,7 +153,8 @@ describe("a new parent in Spanish: sign-up to the Spanish report", () => {
     await visit(page, "capture");
     await photos.setInputFiles(["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg"].map((n) => path.join(SAMPLES, n)));
     const dialog = page.getByRole("dialog");
-    await dialog.locator(".btn-primary").waitFor();
+    // The three files listed, then the dialog's one primary action (upload).
+    await expect.poll(() => dialog.locator("li").count(), { timeout: 30_000 }).toBe(3);
     await visit(page, "upload dialog");
     await dialog.locator(".btn-primary").click();
     const success = page.getByRole("alertdialog");

@@ -16,7 +16,7 @@ import type {
 } from "@crown/core";
 import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
-import type { NoticeKey, NoticeParams } from "@crown/core/i18n/notices";
+import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
 /**
  * Table types of the database, as Kysely sees them: every table of the migrations, in one `Database`

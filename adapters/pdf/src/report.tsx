@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { Circle, Document, Font, Image, Line, Page, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
 import { bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
-import { analysisNoteIn } from "@crown/core/i18n/notices";
+import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { Effect, Layer } from "effect";
 import { PhotoDisagreement } from "./agreement.tsx";
 import { Chart, type ChartPoint } from "./chart.tsx";

@@ -9,7 +9,7 @@ import { CATALOGUES, EN, ES, localizeMessage, resolveMessage } from "./index.ts"
 import { MAILS } from "./mails/index.ts";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
 import { ANALYSIS_PROBLEMS } from "../report/requests.ts";
-import { analysisNoteIn, ANALYSIS_NOTES_EN, ANALYSIS_NOTES_ES, NOTICES_EN, NOTICES_ES, noticeText, QUALITY_REASONS_ES, REMINDERS_EN, REMINDERS_ES } from "./notices.ts";
+import { analysisNoteIn, ANALYSIS_NOTES_EN, ANALYSIS_NOTES_ES, NOTICES_EN, NOTICES_ES, noticeText, QUALITY_REASONS_ES, REMINDERS_EN, REMINDERS_ES } from "./mails/notices.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const keysOf = (catalogue: object) =>

@@ -1,5 +1,5 @@
 import { Context, Effect } from "effect";
-import type { NoticeKey, NoticeParams } from "../i18n/notices.ts";
+import type { NoticeKey, NoticeParams } from "../i18n/mails/notices.ts";
 import type { PageOf, PageRequest } from "../onboarding/model.ts";
 
 export const NOTIFICATION_KINDS = [

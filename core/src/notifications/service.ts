@@ -4,7 +4,7 @@ import { CurrentUser, type User } from "../accounts/model.ts";
 import { dayOf } from "../onboarding/dates.ts";
 import { onboardingFlags, factsOf } from "../onboarding/lifecycle.ts";
 import { Babies, babyName, UploadHistory } from "../onboarding/model.ts";
-import { type NoticeKey, type NoticeParams, noticeText, reminderText } from "../i18n/notices.ts";
+import { type NoticeKey, type NoticeParams, noticeText, reminderText } from "../i18n/mails/notices.ts";
 import type { Language } from "../shared/i18n.ts";
 import { Mailer, now, type OutgoingMail, Random, requestLanguage } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";

@@ -1,7 +1,7 @@
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
 import type { Language } from "../shared/i18n.ts";
 import type { User } from "../accounts/model.ts";
-import { type NoticeParams, noticeText } from "../i18n/notices.ts";
+import { type NoticeParams, noticeText } from "../i18n/mails/notices.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 
 /** Onboarding's e-mails, in the recipient's language (copy: core/src/i18n/mails, ADR 77). */

@@ -4,7 +4,7 @@ import { AccountsConfig, type User, Users } from "../accounts/model.ts";
 import { notify, sendAll } from "../notifications/service.ts";
 import { Babies, type Baby, babyName } from "../onboarding/model.ts";
 import { Conflict, NotFound } from "../shared/errors.ts";
-import type { NoticeKey, NoticeParams } from "../i18n/notices.ts";
+import type { NoticeKey, NoticeParams } from "../i18n/mails/notices.ts";
 import { audit, auditAll, now, type OutgoingMail, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { displayName, requireActive } from "./access.ts";

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect";
 import { type User, Users } from "../accounts/model.ts";
 import type { Baby } from "../onboarding/model.ts";
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
-import { reasonsIn } from "../i18n/notices.ts";
+import { reasonsIn } from "../i18n/mails/notices.ts";
 import type { Report } from "./model.ts";
 import type { Language } from "../shared/i18n.ts";
 import { babyOf } from "./queries.ts";

@@ -66,11 +66,16 @@ export const englishPhrases = (): ReadonlyArray<{ readonly phrase: string; reado
   return [...found].map(([phrase, key]) => ({ phrase, key }));
 };
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * The English phrases the page shows: its rendered text (what is on screen, and what a screen
- * reader reads from the DOM), compared without case (CSS may upper-case a heading) and whitespace.
+ * reader reads from the DOM), as whole words, without case (CSS may upper-case a heading) and
+ * whitespace.
  */
 export const englishOn = async (page: Page, phrases = englishPhrases()): Promise<string[]> => {
-  const text = (await page.locator("body").innerText()).replace(/\s+/g, " ").toLowerCase();
-  return phrases.filter(({ phrase }) => text.includes(phrase.toLowerCase())).map(({ phrase, key }) => `"${phrase}" (${key})`);
+  const text = (await page.locator("body").innerText()).replace(/\s+/g, " ");
+  return phrases
+    .filter(({ phrase }) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(phrase)}(?![\\p{L}\\p{N}])`, "iu").test(text))
+    .map(({ phrase, key }) => `"${phrase}" (${key})`);
 };
