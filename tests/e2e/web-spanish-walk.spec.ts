@@ -151,14 +151,16 @@ describe("a new parent in Spanish: sign-up to the Spanish report", () => {
     const photos = page.locator("label.file-btn input[type=file][multiple]");
     await photos.waitFor({ state: "attached" });
     await visit(page, "capture");
-    await photos.setInputFiles(["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg"].map((n) => path.join(SAMPLES, n)));
+    await photos.setInputFiles(["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg", "good-4-plagio.jpg", "good-5-plagio-brachy.jpg"].map((n) => path.join(SAMPLES, n)));
     const dialog = page.getByRole("dialog");
-    // The three files listed, then the dialog's one primary action (upload).
-    await expect.poll(() => dialog.locator("li").count(), { timeout: 30_000 }).toBe(3);
+    // The five files listed (the capture's minimum), then the dialog's one primary action (upload).
+    await expect.poll(() => dialog.locator("li").count(), { timeout: 30_000 }).toBe(5);
     await visit(page, "upload dialog");
     await dialog.locator(".btn-primary").click();
     const success = page.getByRole("alertdialog");
-    await success.waitFor({ timeout: 120_000 });
+    await success.waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
+      throw new Error(`No upload answer: ${(await page.locator("body").innerText()).slice(0, 1500)}`, { cause: e });
+    });
     await visit(page, "upload success");
     await success.locator(".btn-primary").click();
     await expectPath(page, /\/uploads$/);
