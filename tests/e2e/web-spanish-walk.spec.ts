@@ -168,8 +168,10 @@ describe("a new parent in Spanish: sign-up to the Spanish report", () => {
     await visit(page, "uploads");
 
     await reviewerPublishes(babyName);
-    const published = (await server.outbox()).filter((m) => m.to.includes(parent.email)).map((m) => m.subject);
-    expect(published).toContain(`El informe de la forma de la cabeza de ${babyName} está listo`);
+    // The e-mail goes out from the job queue once the publish committed.
+    await expect
+      .poll(async () => (await server.outbox()).filter((m) => m.to.includes(parent.email)).map((m) => m.subject), { timeout: 90_000, interval: 1000 })
+      .toContain(`El informe de la forma de la cabeza de ${babyName} está listo`);
 
     // The results and the PDF, read with pdftotext.
     await page.goto("/parent-results");
