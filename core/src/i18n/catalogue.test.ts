@@ -8,7 +8,7 @@ import { check } from "../shared/validation.ts";
 import { CATALOGUES, EN, ES, localizeMessage, resolveMessage } from "./index.ts";
 import { MAILS } from "./mails/index.ts";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
-import { ANALYSIS_PROBLEMS } from "../report/requests.ts";
+import { ANALYSIS_PROBLEMS, notAllowedWhile } from "../report/requests.ts";
 import { analysisNoteIn, ANALYSIS_NOTES_EN, ANALYSIS_NOTES_ES, NOTICES_EN, NOTICES_ES, noticeText, QUALITY_REASONS_ES, REMINDERS_EN, REMINDERS_ES } from "./mails/notices.ts";
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -70,6 +70,9 @@ describe("core's message catalogues", () => {
       "El campo Tipo debe ser uno de estos valores: parent, physician o nurse",
     );
     expect(localizeMessage(EN.accounts.badCredentials, "en", lookup)).toBe(EN.accounts.badCredentials);
+    // A report's lifecycle refusal (409): the status word translated too; the English as it always read.
+    expect(notAllowedWhile("recapture_requested")).toBe("This report cannot do that while it is recapture requested.");
+    expect(localizeMessage(notAllowedWhile("in_review"), "es", lookup)).toBe("Este informe no permite esa acción en su estado actual (en revisión).");
   });
 
   it("have every e-mail's copy in every language, with the same placeholders", () => {
