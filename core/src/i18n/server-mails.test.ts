@@ -97,7 +97,7 @@ describe("the server's e-mails", () => {
     const reasons = ["Image is blurry", "Hair artifact present"];
     expect(recaptureMail(user("en"), "Bo", reasons, null, "http://crown.test/uploads").text).toContain("What to redo: Image is blurry; Hair artifact present.");
     expect(recaptureMail(user("es"), "Bo", reasons, null, "http://crown.test/uploads").text).toContain(
-      "Qué hay que repetir: La imagen está borrosa; El cabello no deja ver bien el contorno.",
+      "Qué hay que repetir: La imagen está borrosa; El cabello interfiere en la imagen.",
     );
   });
 });

@@ -43,16 +43,6 @@ export const ES_REPORTS = {
     closed: "Este informe ya no acepta archivos.",
     cutShort: "La subida terminó antes de que llegaran todos los archivos; solo se guardaron los que llegaron completos.",
   },
-  reportStatuses: {
-    draft: "borrador",
-    uploading: "en carga",
-    submitted: "enviado",
-    analyzing: "en análisis",
-    analyzed: "analizado",
-    in_review: "en revisión",
-    published: "publicado",
-    recapture_requested: "nueva captura solicitada",
-  },
   review: {
     notAllowedWhile: "Este informe no permite esa acción en su estado actual ({status}).",
     queue: "Cola de revisión obtenida correctamente",
@@ -120,4 +110,4 @@ export const ES_REPORTS = {
     unsure: "No estamos seguros de esta imagen: no se mueva",
     noHead: "No se encontró la cabeza",
   },
-} as const satisfies Pick<Catalogue, "reportStatuses" | "kiosk" | "babyCode" | "upload" | "review" | "results" | "chat" | "notifications" | "audit" | "frames">;
+} as const satisfies Pick<Catalogue, "kiosk" | "babyCode" | "upload" | "review" | "results" | "chat" | "notifications" | "audit" | "frames">;

@@ -61,10 +61,10 @@ export const QUALITY_REASONS_ES: Readonly<Record<string, string>> = {
   "Image is blurry": "La imagen está borrosa",
   "No nose visible": "No se ve la nariz",
   "Head contour is incomplete (obstructed by hand, finger, or outside the frame)":
-    "El contorno de la cabeza está incompleto (lo tapa una mano o un dedo, o queda fuera de la foto)",
-  "Head is tilted (cheek asymmetry)": "La cabeza está inclinada (las mejillas no se ven simétricas)",
-  "Too much of the face is present (head tilted back)": "Se ve demasiado la cara (la cabeza está inclinada hacia atrás)",
-  "Hair artifact present": "El cabello no deja ver bien el contorno",
+    "El contorno de la cabeza está incompleto (tapado por una mano o un dedo, o fuera del encuadre)",
+  "Head is tilted (cheek asymmetry)": "La cabeza está inclinada (mejillas asimétricas)",
+  "Too much of the face is present (head tilted back)": "Se ve demasiado la cara (cabeza inclinada hacia atrás)",
+  "Hair artifact present": "El cabello interfiere en la imagen",
   "Head tilted to the left or right": "La cabeza está inclinada hacia la izquierda o la derecha",
   "No nose, back view": "No se ve la nariz (vista desde atrás)",
 };
