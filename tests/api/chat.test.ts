@@ -414,7 +414,7 @@ describe.each(await databaseKinds())("chat and live events API on %s", (kind) =>
     expect((await mumTab.take((e) => e.event === "chat.unread")).data.count).toBe(1);
 
     // The bell: a notification written in a transaction is heard when it commits.
-    await server.services.run(transaction(NotificationCenter.notify(mum.identifier, "report_published", "The report of Bo is ready.", null)));
+    await server.services.run(transaction(NotificationCenter.notify(mum.identifier, "report_published", "reportPublished", { baby: "Bo" }, null)));
     const bell = await mumTab.take((e) => e.event === "notifications.count");
     expect(bell.data).toMatchObject({ count: 1, kind: "report_published" });
 

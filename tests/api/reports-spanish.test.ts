@@ -33,7 +33,7 @@ describe.each(await databaseKinds())("a report read in Spanish on %s", (kind) =>
     expect(spanish.status).toBe(200);
     const text = pdfText(new Uint8Array(await spanish.response.arrayBuffer()));
     expect(text).toContain("Informe de evaluación de la forma de la cabeza");
-    expect(text).toContain("Índice craneal (IC)");
+    expect(text).toContain("Índice cefálico (IC)");
     expect(text).toContain("Fecha de nacimiento");
     // Dates written out in Spanish (no day/month order to misread), numbers by Intl for es-US.
     expect(text).toContain("1 de junio de 2026");

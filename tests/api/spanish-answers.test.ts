@@ -60,20 +60,56 @@ describe.each(await databaseKinds())("answers in Spanish on %s", (kind) => {
     expect(before.json).toEqual({ message: "Verifique su correo electrónico antes de iniciar sesión.", status: "EmailVerificationRequired" });
   });
 
+  /**
+   * One call in Spanish and the same in English: the same status and the spec's error shape (the
+   * same keys, a string `message`), the Spanish message as expected, the English one as it always read.
+   */
+  const inBoth = async (
+    method: string,
+    url: string,
+    options: { body?: unknown; token?: string | null; ip?: [string, string] },
+    expected: { status: number; es: string | RegExp; en: string | RegExp },
+  ) => {
+    const spanish = await server.call(method, url, { ...options, ip: options.ip?.[0], language: "es" });
+    const english = await server.call(method, url, { ...options, ip: options.ip?.[1], language: "en" });
+    for (const answer of [spanish, english]) {
+      expect(answer.status).toBe(expected.status);
+      expect(answer.response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(typeof answer.json.message).toBe("string");
+      expect(answer.json).not.toHaveProperty("results");
+    }
+    expect(Object.keys(spanish.json).sort()).toEqual(Object.keys(english.json).sort());
+    expect(spanish.json.message).toMatch(expected.es);
+    expect(english.json.message).toMatch(expected.en);
+    return { spanish, english };
+  };
+  const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+
   test("401 without a session", async () => {
-    const answer = await es("GET", "/user/profile");
-    expect(answer.status).toBe(401);
-    expect(answer.json).toEqual({ message: "No tiene autorización para realizar esta acción" });
+    const { spanish, english } = await inBoth("GET", "/user/profile", {}, {
+      status: 401,
+      es: exactly("No tiene autorización para realizar esta acción"),
+      en: exactly("You are not authorised to perform this action"),
+    });
+    expect(spanish.json).toEqual({ message: "No tiene autorización para realizar esta acción" });
+    expect(english.json).toEqual({ message: "You are not authorised to perform this action" });
+  });
+
+  test("403: a known caller who may not do this", async () => {
+    const parent = await signUpVerified(server, "parent");
+    await inBoth("GET", "/admin/removal-requests", { token: parent.token }, {
+      status: 403,
+      es: exactly("No tiene permiso para realizar esta acción."),
+      en: exactly("You are not allowed to perform this action."),
+    });
   });
 
   test("404: a thing not found names it in Spanish; an unknown call too", async () => {
     const parent = await signUpVerified(server, "parent");
-    const photo = await es("GET", "/user/profile-photo", { token: parent.token });
-    expect(photo.status).toBe(404);
-    expect(photo.json.message).toBe("No se encontró la foto de perfil");
-    const unknown = await es("GET", "/no/such/call");
-    expect(unknown.status).toBe(404);
-    expect(unknown.json).toEqual({ message: "No se encontró" });
+    await inBoth("GET", "/user/profile-photo", { token: parent.token }, { status: 404, es: exactly("No se encontró la foto de perfil"), en: exactly("Profile photo not found") });
+    const { spanish, english } = await inBoth("GET", "/no/such/call", {}, { status: 404, es: exactly("No se encontró"), en: exactly("Not found") });
+    expect(spanish.json).toEqual({ message: "No se encontró" });
+    expect(english.json).toEqual({ message: "Not found" });
   });
 
   test("409: a refusal from the account's state", async () => {
@@ -82,37 +118,59 @@ describe.each(await databaseKinds())("answers in Spanish on %s", (kind) => {
     const boss = await es("POST", "/user/sign-in", { body: { email, password: b64(PASSWORD) } });
     expect(boss.json.message).toBe("Sesión iniciada correctamente");
     const parent = await signUpVerified(server, "parent");
-    const answer = await es("POST", "/admin/users/approve", { body: { identifier: parent.identifier }, token: boss.json.results.token });
-    expect(answer.status).toBe(409);
-    expect(answer.json.message).toMatch(/^Esta cuenta no está pendiente de aprobación \(estado \w+\)\.$/);
+    await inBoth("POST", "/admin/users/approve", { body: { identifier: parent.identifier }, token: boss.json.results.token }, {
+      status: 409,
+      es: /^Esta cuenta no está pendiente de aprobación \(estado \w+\)\.$/,
+      en: /^This account is not waiting for approval \(status \w+\)\.$/,
+    });
   });
 
-  test("413 and 415 from the body policy", async () => {
-    const big = await server.app.request("/api/v1/es/user/password/recover", {
-      method: "POST",
-      headers: { "content-type": "application/json", "content-length": String(5 * 1024 * 1024), "x-forwarded-for": "10.9.0.1" },
-      body: "x".repeat(5 * 1024 * 1024),
-    });
-    expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ message: "El cuerpo de la solicitud es demasiado grande." });
-    const xml = await server.app.request("/api/v1/es/user/sign-in", {
-      method: "POST",
-      headers: { "content-type": "text/xml", "x-forwarded-for": "10.9.0.2" },
-      body: "<x/>",
-    });
-    expect(xml.status).toBe(415);
-    expect(await xml.json()).toEqual({ message: "Esta llamada acepta un cuerpo JSON (application/json)." });
+  test("413 and 415 from the body policy, in each language", async () => {
+    const big = (language: string, ip: string) =>
+      server.app.request(`/api/v1/${language}/user/password/recover`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": String(5 * 1024 * 1024), "x-forwarded-for": ip },
+        body: "x".repeat(5 * 1024 * 1024),
+      });
+    const [bigEs, bigEn] = [await big("es", "10.9.0.1"), await big("en", "10.9.0.3")];
+    expect([bigEs.status, bigEn.status]).toEqual([413, 413]);
+    expect(await bigEs.json()).toEqual({ message: "El cuerpo de la solicitud es demasiado grande." });
+    expect(await bigEn.json()).toEqual({ message: "The request body is too large." });
+    const xml = (language: string, ip: string) =>
+      server.app.request(`/api/v1/${language}/user/sign-in`, { method: "POST", headers: { "content-type": "text/xml", "x-forwarded-for": ip }, body: "<x/>" });
+    const [xmlEs, xmlEn] = [await xml("es", "10.9.0.2"), await xml("en", "10.9.0.4")];
+    expect([xmlEs.status, xmlEn.status]).toEqual([415, 415]);
+    expect(await xmlEs.json()).toEqual({ message: "Esta llamada acepta un cuerpo JSON (application/json)." });
+    expect(await xmlEn.json()).toEqual({ message: "This call takes a JSON body (application/json)." });
   });
 
-  test("429 with Retry-After", async () => {
+  test("422 for a body that is not a JSON object, in each language", async () => {
+    const { spanish, english } = await inBoth("POST", "/user/sign-in", { body: [1, 2] }, {
+      status: 422,
+      es: exactly("El cuerpo de la solicitud debe ser un objeto JSON."),
+      en: exactly("The request body must be a JSON object."),
+    });
+    expect(spanish.json.errors).toEqual({ body: ["El cuerpo de la solicitud debe ser un objeto JSON."] });
+    expect(english.json.errors).toEqual({ body: ["The request body must be a JSON object."] });
+  });
+
+  test("429 with Retry-After, in each language", async () => {
     const parent = await signUpVerified(server, "parent");
-    const ip = "203.0.113.77";
-    let last = await es("POST", "/user/sign-in", { body: { email: parent.email, password: b64("Wrong-pass-1!") }, ip });
-    expect(last.json.message).toBe("Estos datos de acceso no coinciden con nuestros registros.");
-    for (let i = 0; i < 6 && last.status !== 429; i++) last = await es("POST", "/user/sign-in", { body: { email: parent.email, password: b64("Wrong-pass-1!") }, ip });
-    expect(last.status).toBe(429);
-    expect(last.json.message).toBe("Demasiados intentos. Vuelva a intentarlo más tarde.");
-    expect(Number(last.response.headers.get("retry-after"))).toBeGreaterThan(0);
+    const hammer = async (language: string, ip: string) => {
+      let last = await server.call("POST", "/user/sign-in", { body: { email: parent.email, password: b64("Wrong-pass-1!") }, ip, language });
+      for (let i = 0; i < 6 && last.status !== 429; i++) last = await server.call("POST", "/user/sign-in", { body: { email: parent.email, password: b64("Wrong-pass-1!") }, ip, language });
+      return last;
+    };
+    const first = await es("POST", "/user/sign-in", { body: { email: parent.email, password: b64("Wrong-pass-1!") }, ip: "203.0.113.77" });
+    expect(first.json.message).toBe("Estos datos de acceso no coinciden con nuestros registros.");
+    const spanish = await hammer("es", "203.0.113.77");
+    expect(spanish.status).toBe(429);
+    expect(spanish.json).toEqual({ message: "Demasiados intentos. Vuelva a intentarlo más tarde." });
+    expect(Number(spanish.response.headers.get("retry-after"))).toBeGreaterThan(0);
+    const english = await hammer("en", "203.0.113.78");
+    expect(english.status).toBe(429);
+    expect(english.json).toEqual({ message: "Too many attempts. Please try again later." });
+    expect(Number(english.response.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
 
@@ -156,6 +214,29 @@ describe.each(await databaseKinds())("the user's language on %s", (kind) => {
     expect((await server.get("/user/profile", token)).json.results.language).toBe("en");
     await server.post("/user/password/recover", { email });
     expect((await mailsTo(email)).at(-1)!.subject).toBe("Reset your Crown password");
+  });
+
+  test("the bell and the reminders in the language of the call", async () => {
+    const adminEmail = uniqueEmail("admin");
+    await server.services.run(Accounts.createVerifiedUser({ email: adminEmail, password: PASSWORD, type: "admin", firstName: "Ada", lastName: "Admin" }));
+    const admin = (await server.post("/user/sign-in", { email: adminEmail, password: b64(PASSWORD) })).json.results.token as string;
+    const other = await signUpVerified(server, "other");
+    expect((await server.post("/admin/users/approve", { identifier: other.identifier }, admin)).status).toBe(200);
+    const token = (await server.post("/user/sign-in", { email: other.email, password: b64(PASSWORD) })).json.results.token as string;
+
+    // Stored once, read in the reader's current language: the same notification in both.
+    const spanish = await server.call("GET", "/user/notifications", { token, language: "es" });
+    const english = await server.call("GET", "/user/notifications", { token, language: "en" });
+    expect(spanish.json.results.data.map((n: { text: string }) => n.text)).toEqual(["Su cuenta fue aprobada. ¡Le damos la bienvenida a Crown!"]);
+    expect(english.json.results.data.map((n: { text: string }) => n.text)).toEqual(["Your account has been approved. Welcome to Crown!"]);
+    expect(spanish.json.results.data[0].identifier).toBe(english.json.results.data[0].identifier);
+
+    const parent = await signUpVerified(server, "parent");
+    const reminders = async (language: string) =>
+      ((await server.call("GET", "/user/reminders", { token: parent.token, language })).json.results as Array<{ type: string; text: string }>).find((r) => r.type === "disclaimer")?.text;
+    expect(await reminders("es")).toBe("Lea y acepte el Aviso legal.");
+    expect(await reminders("en")).toBe("Please read and accept the Disclaimer.");
+
   });
 
   test("a sign-up through /api/v1/en stays English", async () => {

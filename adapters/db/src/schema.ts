@@ -16,6 +16,7 @@ import type {
 } from "@crown/core";
 import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
+import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
 /**
  * Table types of the database, as Kysely sees them: every table of the migrations, in one `Database`
@@ -253,6 +254,9 @@ export interface NotificationsTable {
   user_id: string;
   kind: NotificationKind;
   text: string;
+  /** The message's key and parameters (migration 2026-11-24T1600); null on older notifications. */
+  message_key: NoticeKey | null;
+  message_params: Json<NoticeParams> | null;
   subject_id: string | null;
   read_at: Timestamp | null;
   created_at: CreatedAt;

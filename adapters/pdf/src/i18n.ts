@@ -1,7 +1,7 @@
 import { bandOf, CI_BANDS, CVAI_BANDS, type CiBandName } from "@crown/core/measurement/bands";
 import { REPORT_DISCLAIMER } from "@crown/core/report/policy";
 import { formatUsDate } from "@crown/core/shared/dates";
-import type { Language } from "@crown/core/shared/i18n";
+import { fill, type Language } from "@crown/core/shared/i18n";
 import { IntlMessageFormat } from "intl-messageformat";
 
 /**
@@ -69,7 +69,7 @@ const ES: Record<PdfKey, string> = {
   noPhysician: "Sin médico",
   reviewedBy: "Revisado por",
   results: "Resultados",
-  ciTitle: "Índice craneal (IC)",
+  ciTitle: "Índice cefálico (IC)",
   cvaiTitle: "Índice de asimetría de la bóveda craneal (CVAI)",
   cvaMm: "CVA (mm)",
   spread: "{median} (de {min} a {max}, {count} {count, plural, one {foto} other {fotos}})",
@@ -114,6 +114,17 @@ const ES_CVAI_BANDS: Readonly<Record<(typeof CVAI_BANDS)[number]["level"], strin
 };
 
 export const PDF_CATALOGUES: Readonly<Record<Language, Readonly<Record<PdfKey, string>>>> = { en: EN, es: ES };
+
+/**
+ * The sources of the severity bands, under the disclaimer. English prints core's SEVERITY_CITATION as
+ * it always read; other languages this, the article's title kept as published.
+ */
+const CITATIONS: Readonly<Record<Exclude<Language, "en">, string>> = {
+  es:
+    "Niveles del CVAI: escala de gravedad de la plagiocefalia de Children's Healthcare of Atlanta (Holowka MA et al., " +
+    "Plagiocephaly Severity Scale to Aid in Clinical Treatment Recommendations, Plast Reconstr Surg Glob Open 2017;5(3):e1262). " +
+    "Rangos del IC: {ranges}. Herramienta de detección a partir de fotos, no un diagnóstico.",
+};
 const LOCALES: Readonly<Record<Language, string>> = { en: "en-US", es: "es-US" };
 
 /** The words, dates and numbers of one PDF. */
@@ -134,6 +145,8 @@ export const pdfText = (language: Language = "en") => {
     /** English keeps the portal's MM/DD/YYYY; Spanish writes the month out (no day/month order to misread). */
     day: (d: Date | string) => (language === "en" ? formatUsDate(d) : long.format(toDate(d))),
     number: (n: number | null | undefined) => (n === null || n === undefined ? t("notAvailable") : numbers.format(n)),
+    /** The sources: core's English as it is, another language's with the CI ranges written in it. */
+    citation: (english: string, ranges: string) => (language === "en" ? english : fill(CITATIONS[language], { ranges })),
     ciBandLabel: (b: (typeof CI_BANDS)[number]) => (language === "en" ? b.label : ES_CI_BANDS[b.name]),
     cvaiBandLabel: (b: (typeof CVAI_BANDS)[number]) => (language === "en" ? b.label : ES_CVAI_BANDS[b.level]),
     ciBand: (median: number) => (language === "en" ? bandOf(median, CI_BANDS).label : ES_CI_BANDS[bandOf(median, CI_BANDS).name]),

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { Circle, Document, Font, Image, Line, Page, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
 import { bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
+import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { Effect, Layer } from "effect";
 import { PhotoDisagreement } from "./agreement.tsx";
 import { Chart, type ChartPoint } from "./chart.tsx";
@@ -173,7 +174,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
         <>
           <Text style={styles.h2}>{t("analysisNotes")}</Text>
           {doc.summary.problems.map((p, i) => (
-            <Text key={i}>• {p}</Text>
+            <Text key={i}>• {analysisNoteIn(text.language, p)}</Text>
           ))}
         </>
       ) : null}
@@ -187,7 +188,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
 
       <Text style={styles.h2}>{t("important")}</Text>
       <Text>{disclaimer}</Text>
-      <Text style={{ ...styles.small, marginTop: 4 }}>{doc.citation}</Text>
+      <Text style={{ ...styles.small, marginTop: 4 }}>{text.citation(doc.citation, CI_BANDS.map((b) => `${bandRange(b)} ${text.ciBandLabel(b)}`).join(", "))}</Text>
 
       <Text style={styles.h2} break={doc.photos.length > 0}>
         {t("acceptedPhotos")}

@@ -6,7 +6,9 @@ import { queueMail } from "../shared/mail-jobs.ts";
 import { audit, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";
-import { composeMail } from "../shared/mail.ts";
+import { composeIn, MAILS, mailText } from "../i18n/mails/index.ts";
+import { formatLongDay } from "../shared/dates.ts";
+import { fill } from "../shared/i18n.ts";
 import { CurrentUser, type User, Users } from "./model.ts";
 
 /**
@@ -36,17 +38,17 @@ const LIMIT = { limit: 5, windowSeconds: 15 * 60 };
 
 const present = (r: RemovalRequest) => ({ identifier: r.id, reason: r.reason, requested_at: r.createdAt.toISOString() });
 
-export const removalRequestedMail = (user: User, at: Date) =>
-  composeMail({
+/** In the user's language; the English date stays as it always read (YYYY-MM-DD). */
+export const removalRequestedMail = (user: User, at: Date) => {
+  const t = mailText(user.language, "removal");
+  const date = user.language === "en" ? at.toISOString().slice(0, 10) : formatLongDay(at, user.language);
+  return composeIn(user.language, {
     to: user.email,
-    subject: "We received your request to remove your Crown account",
-    greeting: `Hello ${user.firstName},`,
-    paragraphs: [
-      `On ${at.toISOString().slice(0, 10)} you asked us to remove your Crown account (${user.email}).`,
-      "Crown's administrators have your request and will contact you at this e-mail address about it. Until then your account stays as it is and you can still sign in.",
-      "If you did not make this request, change your password at once and contact Crown support.",
-    ],
+    subject: t("subject"),
+    greeting: fill(MAILS[user.language].common.hello, { name: user.firstName }),
+    paragraphs: [t("asked", { date, email: user.email }), t("handled"), t("notYou")],
   });
+};
 
 /** `POST /user/remove-account` with `{ password, reason? }`: records the request once, audits and mails it. */
 export const requestRemoval = (input: unknown) =>

@@ -1,9 +1,7 @@
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
 import type { Language } from "../shared/i18n.ts";
-import { composeMail } from "../shared/mail.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 
-const hello = (firstName: string) => greeting("en", firstName);
 const imagesNote = (n: number, language: Language = "en") => {
   const t = mailText(language, "chat");
   return n === 0 ? "" : n === 1 ? t("oneImage") : t("manyImages", { count: n });
@@ -31,19 +29,26 @@ export const unseenMailToCustomer = (
   });
 };
 
-/** Customers' messages nobody in support has read yet. */
+/**
+ * Customers' messages nobody in support has read yet, in the support member's language. `who` is the
+ * customer's name, or which kind of customer it is when the name is unknown.
+ */
 export const unseenMailToSupport = (
   to: string,
   firstName: string,
-  who: string,
+  who: string | { readonly unnamed: "user" | "visitor" },
   messages: ReadonlyArray<{ text: string; images: number }>,
   url: string,
-): OutgoingMail =>
-  composeMail({
+  language: Language = "en",
+): OutgoingMail => {
+  const t = mailText(language, "support");
+  const name = typeof who === "string" ? who : t(who.unnamed === "user" ? "aUser" : "aVisitor");
+  return composeIn(language, {
     to,
-    subject: `Unread chat from ${who}`,
-    greeting: hello(firstName),
-    paragraphs: [`${who} wrote in the support chat and is waiting for an answer:`, ...messages.map((m) => `${m.text}${imagesNote(m.images)}`)],
-    action: { label: "Open the support inbox", url },
-    footer: "Crown support inbox. You receive this because you are on the support team.",
+    subject: t("subject", { who: name }),
+    greeting: greeting(language, firstName),
+    paragraphs: [t("waiting", { who: name }), ...messages.map((m) => `${m.text}${imagesNote(m.images, language)}`)],
+    action: { label: t("action"), url },
+    footer: t("footer"),
   });
+};

@@ -53,10 +53,17 @@ const mailUnseen = (writtenBy: Date, conversationId: string | null) =>
           if (fromCustomer.length > 0) {
             const assignee = c.assigneeId !== null ? yield* users.findById(c.assigneeId) : Option.none();
             const recipients = Option.isSome(assignee) && isSupport(assignee.value) ? [assignee.value] : (team ??= yield* conversations.supportTeam());
-            const who = c.userId !== null ? names.get(c.userId) ?? "A user" : c.visitorName ?? c.visitorEmail ?? "A visitor";
+            const who = c.userId !== null ? names.get(c.userId) ?? { unnamed: "user" as const } : c.visitorName ?? c.visitorEmail ?? { unnamed: "visitor" as const };
             for (const member of recipients) {
               yield* queueMail(
-                unseenMailToSupport(member.email, member.firstName, who, fromCustomer.map((m) => ({ text: m.text, images: m.attachments.length })), `${config.publicUrl}/support?conversation=${c.id}`),
+                unseenMailToSupport(
+                  member.email,
+                  member.firstName,
+                  who,
+                  fromCustomer.map((m) => ({ text: m.text, images: m.attachments.length })),
+                  `${config.publicUrl}/support?conversation=${c.id}`,
+                  member.language,
+                ),
               );
             }
           }

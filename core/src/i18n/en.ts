@@ -15,7 +15,7 @@ import { ACCESS_MESSAGES } from "../practice/access.ts";
 import { NPI_MESSAGES } from "../practice/npi.ts";
 import { MESSAGES as PRACTICE_MESSAGES } from "../practice/service.ts";
 import { PRACTICE_MESSAGES as VERIFICATION_MESSAGES } from "../practice/verification.ts";
-import { RESULT_MESSAGES, REVIEW_MESSAGES, UPLOAD_MESSAGES } from "../report/requests.ts";
+import { REPORT_STATUS_WORDS, RESULT_MESSAGES, REVIEW_MESSAGES, UPLOAD_MESSAGES } from "../report/requests.ts";
 import { ERROR_MESSAGES } from "../shared/errors.ts";
 import { INPUT_MESSAGES } from "../shared/input.ts";
 import { PER_PAGE_MESSAGE, STATUS_MESSAGES, TOO_MANY_ATTEMPTS } from "../shared/messages.ts";
@@ -88,6 +88,7 @@ export const EN = {
   fields: FIELD_MESSAGES,
   labels: FIELD_LABELS,
   things: THINGS,
+  reportStatuses: REPORT_STATUS_WORDS,
   errors: ERROR_MESSAGES,
   schema: SCHEMA_DEFAULTS,
   input: INPUT_MESSAGES,

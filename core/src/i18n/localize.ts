@@ -16,9 +16,10 @@ export interface ResolvedMessage {
 }
 
 /** Parameters that are themselves catalogue words: a field's label, the thing not found. */
-const WORD_GROUPS: Readonly<Record<string, "labels" | "things">> = { label: "labels", what: "things" };
+const WORD_GROUPS: Readonly<Record<string, WordGroup>> = { label: "labels", what: "things", status: "reportStatuses" };
+type WordGroup = "labels" | "things" | "reportStatuses";
 /** Groups that are words for parameters, not messages. */
-const NOT_MESSAGES = new Set(["labels", "things"]);
+const NOT_MESSAGES = new Set<string>(["labels", "things", "reportStatuses"]);
 
 const entries = Object.entries(EN).flatMap(([group, messages]) =>
   NOT_MESSAGES.has(group) ? [] : Object.entries(messages as Record<string, string>).map(([name, text]) => ({ key: `${group}.${name}`, text })),
@@ -36,8 +37,8 @@ const templates = entries
     return { key, names, pattern };
   });
 
-const wordKeys = (group: "labels" | "things") => new Map(Object.entries(EN[group]).map(([name, text]) => [text as string, `${group}.${name}`]));
-const WORDS = { labels: wordKeys("labels"), things: wordKeys("things") };
+const wordKeys = (group: WordGroup) => new Map(Object.entries(EN[group]).map(([name, text]) => [text as string, `${group}.${name}`]));
+const WORDS = { labels: wordKeys("labels"), things: wordKeys("things"), reportStatuses: wordKeys("reportStatuses") };
 
 /** The key (and the template's filled-in values) of an English message, or null when it is none of core's. */
 export const resolveMessage = (text: string): ResolvedMessage | null => {

@@ -1,4 +1,5 @@
 import { Context, Effect } from "effect";
+import type { NoticeKey, NoticeParams } from "../i18n/mails/notices.ts";
 import type { PageOf, PageRequest } from "../onboarding/model.ts";
 
 export const NOTIFICATION_KINDS = [
@@ -20,7 +21,10 @@ export interface Notification {
   readonly id: string;
   readonly userId: string;
   readonly kind: NotificationKind;
+  /** The English text, as written when it happened. */
   readonly text: string;
+  /** Its key and parameters, to render it in the reader's language; null for notifications written before they were kept. */
+  readonly message: { readonly key: NoticeKey; readonly params: NoticeParams } | null;
   /** What it is about (a baby, a report, a user), for the client to link to. */
   readonly subjectId: string | null;
   readonly readAt: Date | null;

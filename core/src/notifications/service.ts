@@ -4,7 +4,9 @@ import { CurrentUser, type User } from "../accounts/model.ts";
 import { dayOf } from "../onboarding/dates.ts";
 import { onboardingFlags, factsOf } from "../onboarding/lifecycle.ts";
 import { Babies, babyName, UploadHistory } from "../onboarding/model.ts";
-import { Mailer, now, type OutgoingMail, Random } from "../shared/ports.ts";
+import { type NoticeKey, type NoticeParams, noticeText, reminderText } from "../i18n/mails/notices.ts";
+import type { Language } from "../shared/i18n.ts";
+import { Mailer, now, type OutgoingMail, Random, requestLanguage } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { publish } from "../live/service.ts";
 import { type Notification, type NotificationKind, Notifications } from "./model.ts";
@@ -21,15 +23,17 @@ export const NOTIFICATION_MESSAGES = {
 /**
  * Writes a notification for `userId`. Call it inside the transaction of the event that causes it:
  * both are committed together or not at all. Its e-mail, if any, goes out after the commit
- * (`sendAll`), so no mail ever tells of something that was rolled back.
+ * (`sendAll`), so no mail ever tells of something that was rolled back. It is kept with its key
+ * and parameters (and its English text), and read in the reader's language.
  */
-export const notify = (userId: string, kind: NotificationKind, text: string, subjectId: string | null) =>
+export const notify = (userId: string, kind: NotificationKind, key: NoticeKey, params: NoticeParams, subjectId: string | null) =>
   Effect.gen(function* () {
     const notification: Notification = {
       id: (yield* Random).identifier(),
       userId,
       kind,
-      text,
+      text: noticeText("en", key, params),
+      message: { key, params },
       subjectId,
       readAt: null,
       createdAt: yield* now,
@@ -44,10 +48,11 @@ export const notify = (userId: string, kind: NotificationKind, text: string, sub
 export const sendAll = (mails: ReadonlyArray<OutgoingMail>) =>
   Effect.flatMap(Mailer, (mailer) => Effect.forEach(mails, (mail) => mailer.send(mail), { discard: true }));
 
-export const presentNotification = (n: Notification) => ({
+/** A notification in `language`: English is the text as stored; another language renders the key, when there is one. */
+export const presentNotification = (n: Notification, language: Language = "en") => ({
   identifier: n.id,
   kind: n.kind,
-  text: n.text,
+  text: language === "en" || n.message === null ? n.text : noticeText(language, n.message.key, n.message.params),
   read: n.readAt !== null,
   subject_identifier: n.subjectId,
   created_at: n.createdAt.toISOString(),
@@ -70,7 +75,8 @@ export const listNotifications = (page: number, query: unknown) =>
     const { user } = yield* CurrentUser;
     const perPage = (yield* validate(PerPage, query)).per_page ?? 10;
     const result = yield* (yield* Notifications).list(user.id, { page, perPage });
-    return pageOf(result.data.map(presentNotification), result.total, page, perPage);
+    const language = yield* requestLanguage;
+    return pageOf(result.data.map((n) => presentNotification(n, language)), result.total, page, perPage);
   });
 
 export const countUnread = Effect.gen(function* () {
@@ -104,13 +110,14 @@ export type Reminder =
 /** The caller's reminders, computed now from the babies, the last uploads and the onboarding facts. */
 export const remindersFor = (user: User) =>
   Effect.gen(function* () {
+    const language = yield* requestLanguage;
     const reminders: Reminder[] = [];
     const flags = onboardingFlags(factsOf(user));
     if (user.type === "physician" && !flags.baa_signed) {
-      reminders.push({ type: "baa", text: "Please sign the Business Associate Agreement." });
+      reminders.push({ type: "baa", text: reminderText(language, "baa") });
     }
-    if (!flags.disclaimer_accepted) reminders.push({ type: "disclaimer", text: "Please read and accept the Disclaimer." });
-    if (flags.is_quiz_time) reminders.push({ type: "quiz", text: "Please take the quiz before your first scan (it takes less than 5 minutes)." });
+    if (!flags.disclaimer_accepted) reminders.push({ type: "disclaimer", text: reminderText(language, "disclaimer") });
+    if (flags.is_quiz_time) reminders.push({ type: "quiz", text: reminderText(language, "quiz") });
     if (user.type === "parent") {
       const babies = yield* (yield* Babies).listByParent(user.id);
       const last = yield* (yield* UploadHistory).lastUploads(babies.map((b) => b.id));
@@ -120,7 +127,7 @@ export const remindersFor = (user: User) =>
         if (due) {
           reminders.push({
             type: "scan_due",
-            text: `The monthly head scan of ${due.babyName} is due (month ${due.month} of 7).`,
+            text: reminderText(language, "scanDue", { baby: due.babyName, month: due.month }),
             baby_identifier: due.babyId,
             baby_name: due.babyName,
             month: due.month,

@@ -20,7 +20,7 @@ export const approve = (userId: string, actorId: string | null) =>
     const config = yield* AccountsConfig;
     const { result, mail } = yield* transaction(
       decideWaiting(userId, { type: "APPROVED" }, actorId, (user) =>
-        Effect.as(notify(user.id, "account_approved", "Your account has been approved. Welcome to Crown!", user.id), approvedMail(user.email, user.firstName, `${config.publicUrl}/`, user.language)),
+        Effect.as(notify(user.id, "account_approved", "accountApproved", {}, user.id), approvedMail(user.email, user.firstName, `${config.publicUrl}/`, user.language)),
       ),
     );
     yield* sendAll([mail]);

@@ -1,6 +1,7 @@
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
 import type { Language } from "../shared/i18n.ts";
-import { composeMail } from "../shared/mail.ts";
+import type { User } from "../accounts/model.ts";
+import { type NoticeParams, noticeText } from "../i18n/mails/notices.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 
 /** Onboarding's e-mails, in the recipient's language (copy: core/src/i18n/mails, ADR 77). */
@@ -26,5 +27,17 @@ export const rejectedMail = (to: string, firstName: string, reason: string | nul
   });
 };
 
-export const invitationAcceptedMail = (to: string, firstName: string, text: string, signInUrl: string): OutgoingMail =>
-  composeMail({ to, subject: "Your Crown invitation was accepted", greeting: greeting("en", firstName), paragraphs: [text], action: { label: "Sign in", url: signInUrl } });
+/** Tells the physician someone accepted: the same words as the notification, in the physician's language. */
+export const invitationAcceptedMail = (
+  to: Pick<User, "email" | "firstName" | "language">,
+  key: "invitationAcceptedBaby" | "invitationAcceptedStaff",
+  params: NoticeParams,
+  signInUrl: string,
+): OutgoingMail =>
+  composeIn(to.language, {
+    to: to.email,
+    subject: mailText(to.language, "invitation")("acceptedSubject"),
+    greeting: greeting(to.language, to.firstName),
+    paragraphs: [noticeText(to.language, key, params)],
+    action: { label: mailText(to.language, "common")("signIn"), url: signInUrl },
+  });

@@ -31,18 +31,18 @@ export const invitationAccepted = (user: User) =>
         if (baby.physicianId === null) continue;
         const physician = yield* users.findById(baby.physicianId);
         if (Option.isNone(physician)) continue;
-        const text = `${name} accepted the invitation for ${babyName(baby)}.`;
-        yield* notify(physician.value.id, "invitation_accepted", text, baby.id);
-        mails.push(invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
+        const params = { name, baby: babyName(baby) };
+        yield* notify(physician.value.id, "invitation_accepted", "invitationAcceptedBaby", params, baby.id);
+        mails.push(invitationAcceptedMail(physician.value, "invitationAcceptedBaby", params, `${config.publicUrl}/`));
       }
     }
     if (user.type === "physician_staff") {
       for (const delegation of yield* (yield* Delegations).listActiveForStaff(user.id)) {
         const physician = yield* users.findById(delegation.physicianId);
         if (Option.isNone(physician)) continue;
-        const text = `${name} (${user.email}) accepted your invitation and joined your staff.`;
-        yield* notify(physician.value.id, "invitation_accepted", text, user.id);
-        mails.push(invitationAcceptedMail(physician.value.email, physician.value.firstName, text, `${config.publicUrl}/`));
+        const params = { name, email: user.email };
+        yield* notify(physician.value.id, "invitation_accepted", "invitationAcceptedStaff", params, user.id);
+        mails.push(invitationAcceptedMail(physician.value, "invitationAcceptedStaff", params, `${config.publicUrl}/`));
       }
     }
     return mails;

@@ -96,7 +96,7 @@ export const addPatient = (input: unknown) =>
             answeredAt: null,
           };
           yield* (yield* PatientLinkRequests).insert(asked);
-          yield* notify(caregiver.parent.id, "link_requested", `${doctor} asks to add ${babyName(baby)} to your account.`, asked.id);
+          yield* notify(caregiver.parent.id, "link_requested", "patientLinkRequested", { doctor, baby: babyName(baby) }, asked.id);
           mails.push(patientLinkRequestMail(caregiver.parent.email, caregiver.parent.firstName, doctor, linkRequestsUrl(config.publicUrl), caregiver.parent.language));
         }
         yield* audit({

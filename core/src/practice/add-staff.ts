@@ -75,7 +75,7 @@ export const addStaff = (input: unknown, options: { nurseOnly?: boolean } = {}) 
         if (invitationUrl !== null) {
           mails.push(staffInvitationMail(staff.email, doctor, staffType, invitationUrl, invitationDays(config.invitationTtlSeconds), staff.language));
         } else if (staff.type === "physician_staff" && isActive(staff)) {
-          yield* notify(staff.id, "link_requested", `${doctor} asks you to join their staff.`, delegation.id);
+          yield* notify(staff.id, "link_requested", "staffLinkRequested", { doctor }, delegation.id);
           mails.push(staffLinkRequestMail(staff.email, staff.firstName, doctor, staffType, linkRequestsUrl(config.publicUrl), staff.language));
         } else {
           mails.push(nothingLinkedMail(staff.email, doctor, "staff", staff.language));

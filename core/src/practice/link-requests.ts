@@ -4,6 +4,7 @@ import { AccountsConfig, type User, Users } from "../accounts/model.ts";
 import { notify, sendAll } from "../notifications/service.ts";
 import { Babies, type Baby, babyName } from "../onboarding/model.ts";
 import { Conflict, NotFound } from "../shared/errors.ts";
+import type { NoticeKey, NoticeParams } from "../i18n/mails/notices.ts";
 import { audit, auditAll, now, type OutgoingMail, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { displayName, requireActive } from "./access.ts";
@@ -80,7 +81,7 @@ const acceptPatient = (parent: User, request: PatientLinkRequest, at: Date) =>
     if (!babyMayJoin(baby, request) || !practiceMayLink(physician)) return yield* new Conflict({ message: MESSAGES.linkNotAnswerable });
     if (!(yield* (yield* PatientLinkRequests).answer(request.id, request.status, next, at))) return yield* answered();
     yield* babies.update(baby.value.id, { parentId: parent.id, updatedAt: at });
-    yield* notify(physician.value.id, "invitation_accepted", `${displayName(parent) || parent.email} accepted to add ${babyName(baby.value)} to their account.`, baby.value.id);
+    yield* notify(physician.value.id, "invitation_accepted", "patientLinkAccepted", { name: displayName(parent) || parent.email, baby: babyName(baby.value) }, baby.value.id);
     yield* audit({ action: "patient.link_accepted", actorId: parent.id, subjectId: baby.value.id, details: { request: request.id, physician: request.physicianId } });
     return [] as ReadonlyArray<OutgoingMail>;
   });
@@ -91,17 +92,17 @@ const acceptOffer = (staff: User, offer: Delegation, at: Date) =>
     const physician = yield* (yield* Users).findById(offer.physicianId);
     if (!practiceMayLink(physician)) return yield* new Conflict({ message: MESSAGES.linkNotAnswerable });
     if (!(yield* (yield* Delegations).accept(offer.id, at))) return yield* answered();
-    yield* notify(physician.value.id, "invitation_accepted", `${displayName(staff) || staff.email} (${staff.email}) accepted and joined your staff.`, staff.id);
+    yield* notify(physician.value.id, "invitation_accepted", "staffLinkAccepted", { name: displayName(staff) || staff.email, email: staff.email }, staff.id);
     yield* audit({ action: "staff.accepted", actorId: staff.id, subjectId: staff.id, details: { delegation: offer.id, physician: offer.physicianId } });
     return [] as ReadonlyArray<OutgoingMail>;
   });
 
 /** Declining links nothing; the practice is told in its bell and by an e-mail that carries no patient data. */
-const tellDeclined = (physicianId: string, text: string, subjectId: string) =>
+const tellDeclined = (physicianId: string, notice: { key: NoticeKey; params: NoticeParams }, subjectId: string) =>
   Effect.gen(function* () {
     const physician = yield* (yield* Users).findById(physicianId);
     if (Option.isNone(physician)) return [] as ReadonlyArray<OutgoingMail>;
-    yield* notify(physician.value.id, "link_declined", text, subjectId);
+    yield* notify(physician.value.id, "link_declined", notice.key, notice.params, subjectId);
     return [linkDeclinedMail(physician.value.email, physician.value.firstName, `${(yield* AccountsConfig).publicUrl}/`, physician.value.language)];
   });
 
@@ -110,9 +111,11 @@ const declinePatient = (parent: User, request: PatientLinkRequest, at: Date) =>
     const next = consentAfter(request.status, "DECLINE");
     if (next === null || !(yield* (yield* PatientLinkRequests).answer(request.id, request.status, next, at))) return yield* answered();
     const baby = yield* (yield* Babies).findById(request.babyId);
-    const name = Option.isSome(baby) ? babyName(baby.value) : "a patient";
+    const notice: { key: NoticeKey; params: NoticeParams } = Option.isSome(baby)
+      ? { key: "patientLinkDeclined", params: { baby: babyName(baby.value) } }
+      : { key: "patientLinkDeclinedUnnamed", params: {} };
     yield* audit({ action: "patient.link_declined", actorId: parent.id, subjectId: request.babyId, details: { request: request.id, physician: request.physicianId } });
-    return yield* tellDeclined(request.physicianId, `The caregiver you asked declined to add ${name} to their account; nothing was linked.`, request.babyId);
+    return yield* tellDeclined(request.physicianId, notice, request.babyId);
   });
 
 const declineOffer = (staff: User, offer: Delegation, at: Date) =>
@@ -120,7 +123,7 @@ const declineOffer = (staff: User, offer: Delegation, at: Date) =>
     if (!consentCan(delegationConsent(offer), "DECLINE")) return yield* answered();
     yield* (yield* Delegations).end(offer.id, at, staff.id);
     yield* audit({ action: "staff.declined", actorId: staff.id, subjectId: staff.id, details: { delegation: offer.id, physician: offer.physicianId } });
-    return yield* tellDeclined(offer.physicianId, `${staff.email} declined to join your staff.`, offer.id);
+    return yield* tellDeclined(offer.physicianId, { key: "staffLinkDeclined", params: { email: staff.email } }, offer.id);
   });
 
 const answer = (input: unknown, choice: "ACCEPT" | "DECLINE") =>

@@ -1,7 +1,9 @@
 import { Effect, Option, Schema } from "effect";
 import { AccountsConfig, Users } from "../accounts/model.ts";
 import { sendAll } from "../notifications/service.ts";
-import { composeMail } from "../shared/mail.ts";
+import { composeIn, MAILS, mailText } from "../i18n/mails/index.ts";
+import type { Language } from "../shared/i18n.ts";
+import { fill } from "../shared/i18n.ts";
 import { Conflict, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { Required, validate } from "../shared/validation.ts";
@@ -10,14 +12,17 @@ import { PRACTICE_MESSAGES, practiceVerification } from "./verification.ts";
 
 export const VerifyPracticeRequest = Schema.Struct({ physician_identifier: Required("Physician") });
 
-const practiceVerifiedMail = (to: string, doctor: string, url: string) =>
-  composeMail({
+/** In the physician's language. */
+export const practiceVerifiedMail = (to: string, doctor: string, url: string, language: Language = "en") => {
+  const t = mailText(language, "practice");
+  return composeIn(language, {
     to,
-    subject: "Your practice is verified on Crown",
-    greeting: `Hello ${doctor},`,
-    paragraphs: ["Crown has verified your practice. Families can now find you in the provider search, and you can add patients and staff."],
-    action: { label: "Sign in", url },
+    subject: t("verifiedSubject"),
+    greeting: fill(MAILS[language].common.hello, { name: doctor }),
+    paragraphs: [t("verified")],
+    action: { label: mailText(language, "common")("signIn"), url },
   });
+};
 
 /** `POST /admin/practices/verify`: an admin verifies a physician's practice; audited and e-mailed to the physician. */
 export const verifyPractice = (input: unknown) =>
@@ -39,6 +44,6 @@ export const verifyPractice = (input: unknown) =>
         return { physician, at };
       }),
     );
-    yield* sendAll([practiceVerifiedMail(physician.email, physicianName(physician), `${config.publicUrl}/`)]);
+    yield* sendAll([practiceVerifiedMail(physician.email, physicianName(physician), `${config.publicUrl}/`, physician.language)]);
     return { identifier: physician.id, practice_verification: "verified" as const, practice_verified_at: at.toISOString() };
   });

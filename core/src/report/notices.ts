@@ -2,6 +2,7 @@ import { Effect, Option } from "effect";
 import { type User, Users } from "../accounts/model.ts";
 import type { Baby } from "../onboarding/model.ts";
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
+import { reasonsIn } from "../i18n/mails/notices.ts";
 import type { Report } from "./model.ts";
 import type { Language } from "../shared/i18n.ts";
 import { babyOf } from "./queries.ts";
@@ -17,7 +18,7 @@ export const recaptureMail = (to: User, baby: string, reasons: ReadonlyArray<str
     greeting: greeting(to.language, to.firstName),
     paragraphs: [
       t("recaptureLooked", { baby }),
-      t("recaptureWhat", { reasons: reasons.join("; ") }),
+      t("recaptureWhat", { reasons: reasonsIn(to.language, reasons) }),
       ...(note ? [t("recaptureNote", { note })] : []),
       t("recaptureFollow"),
     ],

@@ -85,7 +85,7 @@ const publishOnce = (reportId: string, reviewerUser: User) =>
         yield* (yield* ReadFlags).clear(report.id);
         const baby = yield* babyOf(report);
         for (const user of yield* recipients(report, baby)) {
-          yield* notify(user.id, "report_published", `The head-shape report of ${document.baby.name} is ready.`, report.id);
+          yield* notify(user.id, "report_published", "reportPublished", { baby: document.baby.name }, report.id);
           yield* queueMail(publishedMail(user, document.baby.name, `${config.publicUrl}${resultsPath(user)}`));
         }
         return { report_identifier: report.id, status, version, summary: presentSummary(document.summary) };

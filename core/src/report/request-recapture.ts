@@ -30,7 +30,7 @@ export const requestRecapture = (reportId: string, input: unknown) =>
         const baby = yield* babyOf(report);
         const name = Option.isSome(baby) ? babyName(baby.value) : report.babyName;
         for (const user of yield* recipients(report, baby)) {
-          yield* notify(user.id, "recapture_requested", `A new capture of ${name} is needed: ${reasons.join("; ")}.`, report.id);
+          yield* notify(user.id, "recapture_requested", "recaptureRequested", { baby: name, reasons }, report.id);
           // Queued with the change: sent by the worker once committed, retried until the mail server takes it.
           yield* queueMail(recaptureMail(user, name, reasons, note, `${config.publicUrl}/uploads`));
         }

@@ -1,6 +1,8 @@
 import { Schema } from "effect";
 import { UPLOAD_RULE_MESSAGES } from "../capture/limits.ts";
 import { OneOf, OptionalText, Required } from "../shared/validation.ts";
+import { fill } from "../shared/i18n.ts";
+import { REPORT_STATUSES, type ReportStatus } from "./lifecycle.ts";
 import { ANALYSIS_TYPES } from "./model.ts";
 import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
@@ -39,7 +41,13 @@ export const REVIEW_MESSAGES = {
   decision: "Decision must be accept or reject",
   xNumber: "x must be a number",
   yNumber: "y must be a number",
+  notAllowedWhile: "This report cannot do that while it is {status}.",
 } as const;
+
+/** A report's status as a message names it ("in review"); other languages translate these words (ADR 89). */
+export const REPORT_STATUS_WORDS: { readonly [S in ReportStatus]: string } = Object.fromEntries(
+  REPORT_STATUSES.map((s) => [s, s.replace("_", " ")]),
+) as { readonly [S in ReportStatus]: string };
 
 export const RESULT_MESSAGES = {
   results: "Results fetched successfully",
@@ -60,7 +68,7 @@ export const ANALYSIS_PROBLEMS = {
 } as const;
 
 /** A lifecycle event refused in the report's status (409, api-contract.md: a state conflict). */
-export const notAllowedWhile = (status: string) => `This report cannot do that while it is ${status.replace("_", " ")}.`;
+export const notAllowedWhile = (status: string) => fill(REVIEW_MESSAGES.notAllowedWhile, { status: status.replace("_", " ") });
 
 // ---- Capture ----------------------------------------------------------------------------------------
 

@@ -110,6 +110,7 @@ describe.each(await databaseKinds())("onboarding repositories on %s", (kind) => 
       userId,
       kind: "account_approved" as const,
       text: `n${minute}`,
+      message: minute === 2 ? { key: "recaptureRequested" as const, params: { baby: "Bo", reasons: ["Image is blurry"] } } : null,
       subjectId: null,
       readAt: null,
       createdAt: at(`2026-11-22T10:${String(minute).padStart(2, "0")}:00.000Z`),
@@ -117,6 +118,8 @@ describe.each(await databaseKinds())("onboarding repositories on %s", (kind) => 
     const [a, b, c] = [note(user.id, 1), note(user.id, 2), note(other.id, 3)];
     await run(Effect.flatMap(Notifications, (n) => Effect.all([n.insert(a), n.insert(b), n.insert(c)])));
     expect((await run(Effect.flatMap(Notifications, (n) => n.list(user.id, { page: 1, perPage: 10 })))).data.map((x) => x.text)).toEqual(["n2", "n1"]);
+    // The key and parameters come back as written, to render in the reader's language; older rows have none.
+    expect((await run(Effect.flatMap(Notifications, (n) => n.list(user.id, { page: 1, perPage: 10 })))).data.map((x) => x.message)).toEqual([b.message, null]);
     expect(await run(Effect.flatMap(Notifications, (n) => n.markRead(user.id, [a.id, c.id], at("2026-11-22T11:00:00.000Z"))))).toBe(1);
     expect(await run(Effect.flatMap(Notifications, (n) => n.countUnread(user.id)))).toBe(1);
     expect(await run(Effect.flatMap(Notifications, (n) => n.markRead(user.id, null, at("2026-11-22T11:00:00.000Z"))))).toBe(1);

@@ -286,6 +286,7 @@ const notificationFromRow = (row: Selectable<NotificationsTable>): Notification 
   userId: row.user_id,
   kind: row.kind,
   text: row.text,
+  message: row.message_key !== null && row.message_params !== null ? { key: row.message_key, params: row.message_params } : null,
   subjectId: row.subject_id,
   readAt: row.read_at,
   createdAt: row.created_at,
@@ -296,7 +297,17 @@ export const makeNotifications = (db: Kysely<Database>): NotificationsPort => ({
     run(db, (ex) =>
       ex
         .insertInto("notifications")
-        .values({ id: n.id, user_id: n.userId, kind: n.kind, text: n.text, subject_id: n.subjectId, read_at: n.readAt, created_at: n.createdAt })
+        .values({
+          id: n.id,
+          user_id: n.userId,
+          kind: n.kind,
+          text: n.text,
+          message_key: n.message?.key ?? null,
+          message_params: n.message ? JSON.stringify(n.message.params) : null,
+          subject_id: n.subjectId,
+          read_at: n.readAt,
+          created_at: n.createdAt,
+        })
         .execute(),
     ).pipe(Effect.asVoid),
   list: (userId, page) =>

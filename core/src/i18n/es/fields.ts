@@ -46,6 +46,17 @@ export const ES_FIELDS = {
     staffType: "Tipo de personal",
     language: "Idioma",
   },
+  /** A report's status as a refusal names it (`{status}` of review.notAllowedWhile). */
+  reportStatuses: {
+    draft: "borrador",
+    uploading: "en carga",
+    submitted: "enviado",
+    analyzing: "en análisis",
+    analyzed: "analizado",
+    in_review: "en revisión",
+    published: "publicado",
+    recapture_requested: "nueva captura solicitada",
+  },
   things: {
     user: "el usuario",
     physician: "el médico",
@@ -82,4 +93,4 @@ export const ES_FIELDS = {
     baaRefused: "No se puede firmar el acuerdo mientras el estado de la cuenta sea {status}.",
     disclaimerRefused: "No se puede aceptar el aviso mientras el estado de la cuenta sea {status}.",
   },
-} as const satisfies Pick<Catalogue, "fields" | "labels" | "things" | "errors" | "schema" | "input" | "common" | "status">;
+} as const satisfies Pick<Catalogue, "fields" | "labels" | "reportStatuses" | "things" | "errors" | "schema" | "input" | "common" | "status">;

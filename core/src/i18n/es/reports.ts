@@ -44,6 +44,7 @@ export const ES_REPORTS = {
     cutShort: "La subida terminó antes de que llegaran todos los archivos; solo se guardaron los que llegaron completos.",
   },
   review: {
+    notAllowedWhile: "Este informe no permite esa acción en su estado actual ({status}).",
     queue: "Cola de revisión obtenida correctamente",
     detail: "Informe obtenido correctamente",
     decided: "Decisión sobre la foto guardada",

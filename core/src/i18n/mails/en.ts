@@ -66,6 +66,26 @@ export const MAILS_EN = {
     nothingLinkedStaff:
       "{physician} asked to add this e-mail address to their staff on Crown. The account of this address cannot act as staff, so nothing was changed.",
     otherAddress: "If you are the person the practice meant, please give them another e-mail address.",
+    acceptedSubject: "Your Crown invitation was accepted",
+  },
+  practice: {
+    verifiedSubject: "Your practice is verified on Crown",
+    verified: "Crown has verified your practice. Families can now find you in the provider search, and you can add patients and staff.",
+  },
+  removal: {
+    subject: "We received your request to remove your Crown account",
+    asked: "On {date} you asked us to remove your Crown account ({email}).",
+    handled:
+      "Crown's administrators have your request and will contact you at this e-mail address about it. Until then your account stays as it is and you can still sign in.",
+    notYou: "If you did not make this request, change your password at once and contact Crown support.",
+  },
+  support: {
+    subject: "Unread chat from {who}",
+    waiting: "{who} wrote in the support chat and is waiting for an answer:",
+    action: "Open the support inbox",
+    footer: "Crown support inbox. You receive this because you are on the support team.",
+    aUser: "A user",
+    aVisitor: "A visitor",
   },
   chat: {
     oneSubject: "You have a new message from Crown support",

@@ -65,6 +65,27 @@ export const MAILS_ES: MailCopy = {
     nothingLinkedStaff:
       "{physician} pidió agregar este correo electrónico a su personal en Crown. La cuenta de este correo no puede actuar como personal, así que no se cambió nada.",
     otherAddress: "Si usted es la persona a la que se refería el consultorio, deles otro correo electrónico.",
+    acceptedSubject: "Se aceptó su invitación de Crown",
+  },
+  practice: {
+    verifiedSubject: "Su consultorio está verificado en Crown",
+    verified:
+      "Crown verificó su consultorio. Las familias ya pueden encontrarle en la búsqueda de proveedores de salud, y usted puede agregar pacientes y personal.",
+  },
+  removal: {
+    subject: "Recibimos su solicitud para eliminar su cuenta de Crown",
+    asked: "El {date} usted nos pidió eliminar su cuenta de Crown ({email}).",
+    handled:
+      "Los administradores de Crown tienen su solicitud y se comunicarán con usted a este correo electrónico. Mientras tanto, su cuenta sigue igual y puede seguir iniciando sesión.",
+    notYou: "Si usted no hizo esta solicitud, cambie su contraseña de inmediato y comuníquese con el equipo de soporte de Crown.",
+  },
+  support: {
+    subject: "Chat sin leer de {who}",
+    waiting: "{who} escribió en el chat de soporte y espera una respuesta:",
+    action: "Abrir la bandeja de soporte",
+    footer: "Bandeja de soporte de Crown. Recibe este correo porque forma parte del equipo de soporte.",
+    aUser: "Un usuario",
+    aVisitor: "Un visitante",
   },
   chat: {
     oneSubject: "Tiene un mensaje nuevo del equipo de soporte de Crown",
