@@ -130,10 +130,16 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
       ),
     );
   },
-  listByStatus: (status) =>
-    run(db, (ex) => ex.selectFrom("users").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").execute()).pipe(
-      Effect.map((rows) => rows.map(userFromRow)),
-    ),
+  // One page, oldest first, walking users_status_created_idx backwards; the count is capped (paging.ts).
+  listByStatus: (status, page) =>
+    run(db, async (ex) => {
+      const matching = ex.selectFrom("users").where("status", "=", status);
+      const [rows, total] = await Promise.all([
+        matching.selectAll().orderBy("created_at").orderBy("id").limit(page.perPage).offset((page.page - 1) * page.perPage).execute(),
+        countOf(ex, `users-by-status:${status}`, matching),
+      ]);
+      return { data: rows.map(userFromRow), total };
+    }),
   directory: (q, page) =>
     run(db, async (ex) => {
       // The same text as directoryText and the trigram index (migration 2026-11-24T1540).

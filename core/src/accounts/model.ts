@@ -75,7 +75,8 @@ export interface UsersPort {
   readonly findById: (id: string) => Effect.Effect<Option.Option<User>>;
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>;
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<void>;
-  readonly listByStatus: (status: UserStatus) => Effect.Effect<ReadonlyArray<User>>;
+  /** One page of the accounts in `status`, oldest first; `total` exact up to a threshold, estimated beyond (ADR 0072). */
+  readonly listByStatus: (status: UserStatus, page: { readonly page: number; readonly perPage: number }) => Effect.Effect<{ readonly data: ReadonlyArray<User>; readonly total: number }>;
   /**
    * The admin's directory, newest first: by type and status, `search` (3+ characters) in the name and
    * e-mail. One page read through an index; `total` exact up to a threshold, estimated beyond (ADR 0072).

@@ -154,7 +154,11 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         const user = users.get(id);
         if (user) users.set(id, { ...user, ...patch });
       }),
-    listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
+    listByStatus: (status, p) =>
+      Effect.sync(() => {
+        const all = [...users.values()].filter((u) => u.status === status).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+        return { data: all.slice((p.page - 1) * p.perPage, p.page * p.perPage), total: all.length };
+      }),
     directory: (q, p) => Effect.sync(() => directoryPage(users.values(), q, p)),
     listAwaitingPracticeVerification: (offset, limit) =>
       Effect.sync(() => {

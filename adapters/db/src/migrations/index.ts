@@ -17,6 +17,7 @@ import * as m20261124T1510PracticesAwaitingVerification from "./2026-11-24T1510-
 import * as m20261124T1520MeasurementModel from "./2026-11-24T1520-measurement-model.ts";
 import * as m20261124T1540ListIndexes from "./2026-11-24T1540-list-indexes.ts";
 import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts";
+import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T1620-searchable-patients-and-queue-order.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1520-measurement-model": m20261124T1520MeasurementModel,
   "2026-11-24T1540-list-indexes": m20261124T1540ListIndexes,
   "2026-11-24T1550-user-language": m20261124T1550UserLanguage,
+  "2026-11-24T1620-searchable-patients-and-queue-order": m20261124T1620SearchablePatientsAndQueueOrder,
 };
 
 const migratorFor = (db: Kysely<any>) =>
