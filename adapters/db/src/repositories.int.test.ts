@@ -112,6 +112,8 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
       await run(Effect.flatMap(Sessions, (sessions) => sessions.insert(session)));
       expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findByDigest(session.tokenDigest)))).toEqual(Option.some(session));
       expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findByDigest("unknown")))).toEqual(Option.none());
+      expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findWithUser(session.tokenDigest)))).toEqual(Option.some({ session, user: await run(Effect.flatMap(Users, (users) => Effect.map(users.findById(session.userId), Option.getOrThrow))) }));
+      expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findWithUser("unknown")))).toEqual(Option.none());
     });
 
     it("touches forward only", async () => {

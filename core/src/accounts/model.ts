@@ -113,6 +113,8 @@ export interface Session {
 export interface SessionsPort {
   readonly insert: (session: Session) => Effect.Effect<void>;
   readonly findByDigest: (digest: string) => Effect.Effect<Option.Option<Session>>;
+  /** The session and its account in one read: every authenticated request starts with it (ADR 0090). */
+  readonly findWithUser: (digest: string) => Effect.Effect<Option.Option<{ readonly session: Session; readonly user: User }>>;
   readonly touch: (id: string, at: Date) => Effect.Effect<void>;
   readonly revoke: (id: string, at: Date) => Effect.Effect<void>;
   /** Revokes every live session of a user except `exceptId`. */

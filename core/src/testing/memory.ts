@@ -172,6 +172,12 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
   const sessionsPort: SessionsPort = {
     insert: (session) => Effect.sync(() => void sessions.set(session.id, session)),
     findByDigest: (digest) => Effect.sync(() => Option.fromNullable([...sessions.values()].find((s) => s.tokenDigest === digest))),
+    findWithUser: (digest) =>
+      Effect.sync(() => {
+        const session = [...sessions.values()].find((s) => s.tokenDigest === digest);
+        const user = session ? users.get(session.userId) : undefined;
+        return session && user ? Option.some({ session, user }) : Option.none();
+      }),
     touch: (id, at) =>
       Effect.sync(() => {
         const s = sessions.get(id);
