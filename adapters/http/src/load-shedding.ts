@@ -20,10 +20,10 @@ export interface LoadLimit {
   readonly maxInFlight: number;
   readonly retryAfterSeconds: number;
   /**
-   * Event-loop delay (ms, the worst in the last sample) above which new requests are refused while at
-   * least `maxInFlight / 4` are in progress: a loop that lags while busy with our own requests would make
-   * every new one wait that long too. A lag with little in progress (another process took the CPU, a
-   * garbage collection) refuses nothing.
+   * Event-loop delay (ms, the worst in the last sample) above which new requests are refused while more
+   * than `maxInFlight / 2` are in progress: a loop that lags while busy with our own requests would make
+   * every new one wait that long too. A lag with less in progress (another process took the CPU, a
+   * garbage collection, a steady load on a busy machine) refuses nothing.
    */
   readonly maxLoopDelayMs: number;
 }
@@ -62,7 +62,7 @@ export class LoadGate {
   /** Whether a new request may start now: a counter compare, nothing else. */
   admits(): boolean {
     if (this.#inFlight >= this.limit.maxInFlight) return false;
-    return !(this.#lagging && this.#inFlight >= this.limit.maxInFlight / 4);
+    return !(this.#lagging && this.#inFlight > this.limit.maxInFlight / 2);
   }
 
   enter() {
