@@ -63,6 +63,12 @@ describe.each(await databaseKinds())("statements per list request on %s", (kind)
     expect(ten.statements).toBeLessThanOrEqual(8);
   });
 
+  test("the results page: the session with its account, the page with its count, and the read audit (ADR 0090)", async () => {
+    const page = await count(() => s.post("/report/results?page=1", { per_page: 10 }, tokens.physician));
+    expect(page.rows).toBe(10);
+    expect(page.statements).toBeLessThanOrEqual(3);
+  });
+
   test("the admin's user directory: one page, whatever the number of accounts", async () => {
     const ten = await count(() => s.get("/admin/users?page=1&per_page=10", tokens.admin));
     const searched = await count(() => s.get("/admin/users?page=1&search=Scale", tokens.admin));

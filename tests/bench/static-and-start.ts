@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright";
 import { fakeCameraClip, launchWithFakeCamera, signIn } from "../e2e/helpers/capture.ts";
 import { launchChromium, openTab } from "../e2e/helpers/browser.ts";
@@ -54,11 +55,13 @@ const timedStart = async (dataDir: string): Promise<number> => {
   }
 };
 
-const main = async () => {
+/** The bytes of the two pages and the start times (also printed by `pnpm bench:results`); each line is handed to `report` as measured. */
+export const measureStaticAndStart = async (report: (line: string) => void = console.log) => {
   const build = spawnSync("pnpm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
   if (build.status !== 0) throw new Error("pnpm run build failed");
   const server = await startCrown();
-  const lines: string[] = [];
+  const lines = { push: report };
+  const figures = { signInBytes: 0, captureBytes: 0, firstStartMs: 0, secondStartMs: 0 };
   try {
     const browser = await launchChromium();
     const { page } = await openTab(browser, server.url);
@@ -66,6 +69,7 @@ const main = async () => {
       await page.goto("/");
       await page.getByRole("heading", { level: 1, name: "Sign In" }).waitFor();
     });
+    figures.signInBytes = signInBytes;
     lines.push(`sign-in page: ${kb(signInBytes)} transferred (every response, brotli where offered)`);
     await browser.close();
 
@@ -81,6 +85,7 @@ const main = async () => {
       ]);
       await new Promise((r) => setTimeout(r, 3_000));
     }, false);
+    figures.captureBytes = captureBytes;
     lines.push(`capture page (Auto Capture): ${kb(captureBytes)} transferred after sign-in`);
     await camera.close();
   } finally {
@@ -91,17 +96,21 @@ const main = async () => {
   try {
     const first = await timedStart(dataDir);
     const second = await timedStart(dataDir);
+    Object.assign(figures, { firstStartMs: first, secondStartMs: second });
     lines.push(`pnpm start to ready: first ${(first / 1000).toFixed(1)} s (fresh data dir), second ${(second / 1000).toFixed(1)} s (build up to date)`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(lines.join("\n"));
+  return figures;
 };
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+// Run as a script (`pnpm bench:static`), not when `results-load.ts` imports it.
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  measureStaticAndStart().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -63,21 +63,25 @@ const estimateRows = async (ex: Executor, query: SelectQueryBuilder<any, any, an
   return Math.round(plan[0]?.Plan["Plan Rows"] ?? 0);
 };
 
+/** The capped count of `matching` as a scalar subquery: exact up to COUNT_CAP, COUNT_CAP + 1 beyond. */
+export const cappedCount = (ex: Executor, matching: SelectQueryBuilder<any, any, any>) =>
+  ex.selectFrom(matching.select(sql.lit(1).as("one")).limit(COUNT_CAP + 1).as("m")).select((eb) => eb.fn.countAll<number>().as("n"));
+
+/** The total from a capped count: itself up to COUNT_CAP; beyond, the planner's estimate (remembered a minute, never below COUNT_CAP + 1). */
+export const totalFrom = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>, capped: number): Promise<number> => {
+  if (capped <= COUNT_CAP) return capped;
+  const known = estimates.get(list);
+  if (known !== undefined) return known;
+  const estimate = Math.max(COUNT_CAP + 1, await estimateRows(ex, matching.select(sql.lit(1).as("one"))));
+  estimates.set(list, estimate);
+  return estimate;
+};
+
 /**
  * The total of a list: `matching` is the list's FROM and WHERE (no select, no order). Exact up to
  * COUNT_CAP; beyond, estimated (never below COUNT_CAP + 1, so the pages the user can reach stay reachable).
  */
 export const countOf = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>): Promise<number> => {
-  const narrow = matching.select(sql.lit(1).as("one"));
-  const capped = await ex
-    .selectFrom(narrow.limit(COUNT_CAP + 1).as("m"))
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  const exact = Number(capped.n);
-  if (exact <= COUNT_CAP) return exact;
-  const known = estimates.get(list);
-  if (known !== undefined) return known;
-  const estimate = Math.max(COUNT_CAP + 1, await estimateRows(ex, narrow));
-  estimates.set(list, estimate);
-  return estimate;
+  const capped = await cappedCount(ex, matching).executeTakeFirstOrThrow();
+  return totalFrom(ex, list, matching, Number(capped.n));
 };

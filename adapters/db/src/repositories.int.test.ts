@@ -57,11 +57,13 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
       expect(exit._tag).toBe("Failure");
     });
 
-    it("lists users by status, oldest first", async () => {
+    it("lists users by status, oldest first, a page and the count", async () => {
       const first = await insertUser({ status: "WaitingApproval", createdAt: at("2026-10-01T00:00:00.000Z") });
       const second = await insertUser({ status: "WaitingApproval", createdAt: at("2026-10-02T00:00:00.000Z") });
-      const waiting = await run(Effect.flatMap(Users, (users) => users.listByStatus("WaitingApproval")));
-      expect(waiting.map((u) => u.id)).toEqual([first.id, second.id]);
+      const third = await insertUser({ status: "WaitingApproval", createdAt: at("2026-10-03T00:00:00.000Z") });
+      const page = (n: number) => run(Effect.flatMap(Users, (users) => users.listByStatus("WaitingApproval", { page: n, perPage: 2 })));
+      expect(await page(1)).toMatchObject({ total: 3, data: [{ id: first.id }, { id: second.id }] });
+      expect((await page(2)).data.map((u) => u.id)).toEqual([third.id]);
     });
 
     it("lists the Active physicians whose practice is being verified, longest waiting first, a page and the count", async () => {
@@ -110,6 +112,8 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
       await run(Effect.flatMap(Sessions, (sessions) => sessions.insert(session)));
       expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findByDigest(session.tokenDigest)))).toEqual(Option.some(session));
       expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findByDigest("unknown")))).toEqual(Option.none());
+      expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findWithUser(session.tokenDigest)))).toEqual(Option.some({ session, user: await run(Effect.flatMap(Users, (users) => Effect.map(users.findById(session.userId), Option.getOrThrow))) }));
+      expect(await run(Effect.flatMap(Sessions, (sessions) => sessions.findWithUser("unknown")))).toEqual(Option.none());
     });
 
     it("touches forward only", async () => {

@@ -130,10 +130,16 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
       ),
     );
   },
-  listByStatus: (status) =>
-    run(db, (ex) => ex.selectFrom("users").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").execute()).pipe(
-      Effect.map((rows) => rows.map(userFromRow)),
-    ),
+  // One page, oldest first, walking users_status_created_idx backwards; the count is capped (paging.ts).
+  listByStatus: (status, page) =>
+    run(db, async (ex) => {
+      const matching = ex.selectFrom("users").where("status", "=", status);
+      const [rows, total] = await Promise.all([
+        matching.selectAll().orderBy("created_at").orderBy("id").limit(page.perPage).offset((page.page - 1) * page.perPage).execute(),
+        countOf(ex, `users-by-status:${status}`, matching),
+      ]);
+      return { data: rows.map(userFromRow), total };
+    }),
   directory: (q, page) =>
     run(db, async (ex) => {
       // The same text as directoryText and the trigram index (migration 2026-11-24T1540).
@@ -199,6 +205,44 @@ export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
   findByDigest: (digest) =>
     run(db, (ex) => ex.selectFrom("sessions").selectAll().where("token_digest", "=", digest).executeTakeFirst()).pipe(
       Effect.map((row) => Option.map(Option.fromNullable(row), sessionFromRow)),
+    ),
+  // One statement for both: the account's columns as they are, the session's under an s_ prefix.
+  findWithUser: (digest) =>
+    run(db, (ex) =>
+      ex
+        .selectFrom("sessions as s")
+        .innerJoin("users as u", "u.id", "s.user_id")
+        .selectAll("u")
+        .select([
+          "s.id as s_id",
+          "s.user_id as s_user_id",
+          "s.token_digest as s_token_digest",
+          "s.created_at as s_created_at",
+          "s.last_seen_at as s_last_seen_at",
+          "s.expires_at as s_expires_at",
+          "s.idle_timeout_seconds as s_idle_timeout_seconds",
+          "s.revoked_at as s_revoked_at",
+          "s.device_type as s_device_type",
+        ])
+        .where("s.token_digest", "=", digest)
+        .executeTakeFirst(),
+    ).pipe(
+      Effect.map((row) =>
+        Option.map(Option.fromNullable(row), ({ s_id, s_user_id, s_token_digest, s_created_at, s_last_seen_at, s_expires_at, s_idle_timeout_seconds, s_revoked_at, s_device_type, ...user }) => ({
+          session: sessionFromRow({
+            id: s_id,
+            user_id: s_user_id,
+            token_digest: s_token_digest,
+            created_at: s_created_at,
+            last_seen_at: s_last_seen_at,
+            expires_at: s_expires_at,
+            idle_timeout_seconds: s_idle_timeout_seconds,
+            revoked_at: s_revoked_at,
+            device_type: s_device_type,
+          }),
+          user: userFromRow(user),
+        })),
+      ),
     ),
   // Never moves last_seen_at backwards (two requests of one session may race).
   touch: (id, at) =>

@@ -4,7 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { Env } from "./env.ts";
 import { bodyPolicy } from "./body-policy.ts";
 import { HttpFailure, type HttpRuntime } from "./effect-bridge.ts";
-import { type LoadLimit, shedLoad } from "./load-shedding.ts";
+import { BUSY_MESSAGE, LoadGate, shedLoad } from "./load-shedding.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
@@ -19,7 +19,7 @@ import { notificationRoutes, practiceRoutes } from "./routes/practice.ts";
 import { reportsRoutes } from "./routes/reports.ts";
 import { FHIR_BASE, fhirRoutes } from "./routes/fhir.ts";
 import { LANGUAGES, type Language } from "@crown/core/shared/i18n";
-import { answerIn } from "./i18n.ts";
+import { answerIn, translate } from "./i18n.ts";
 import { HTTP_MESSAGES } from "./messages.ts";
 
 export const API_BASE = "/api/v1/en";
@@ -43,8 +43,8 @@ export interface ApiOptions {
   readonly liveCheckSeconds?: number;
   /** Public settings for the portal (GET /config): the external shop, webinar, app store and help video addresses. */
   readonly publicConfig?: Readonly<Record<string, string>>;
-  /** API requests in progress at most before new ones are answered 503 (default `DEFAULT_LOAD_LIMIT`). */
-  readonly loadLimit?: LoadLimit;
+  /** The load shedding's state (default: a gate with `DEFAULT_LOAD_LIMIT`); the server shares it with `refuseEarly`. */
+  readonly loadGate?: LoadGate;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -79,12 +79,22 @@ export const apiRoutes = (options: ApiOptions) =>
 
 export type AppType = ReturnType<typeof apiRoutes>;
 
+const BUSY_BODIES = new Map(LANGUAGES.map((language) => [`${apiBase(language)}/`, JSON.stringify({ message: translate(BUSY_MESSAGE, language) })]));
+const BUSY_FHIR = JSON.stringify({ message: BUSY_MESSAGE });
+
+/** The 503 body for a request the server sheds (`refuseEarly`), in its prefix's language; null for a path never shed. */
+export const busyBodyFor = (url: string): string | null => {
+  if (url.startsWith(`${FHIR_BASE}/`)) return BUSY_FHIR;
+  const prefix = url.slice(0, url.indexOf("/", "/api/v1/".length) + 1);
+  return BUSY_BODIES.get(prefix) ?? null;
+};
+
 /** The whole HTTP surface: security headers, request ids, the API, and the error handler. */
 export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => void) => {
   const app = new Hono<Env>();
   app.use("*", requestId());
   // One bound for every API, Crown's and FHIR's: they share the event loop and the database pool.
-  const shed = shedLoad(options.loadLimit);
+  const shed = shedLoad(options.loadGate ?? new LoadGate());
   // The language first: even a 503 is answered in the prefix's language.
   for (const language of LANGUAGES) app.use(`${apiBase(language)}/*`, answerIn(language), shed);
   app.use(`${FHIR_BASE}/*`, shed);

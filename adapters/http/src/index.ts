@@ -1,4 +1,4 @@
-export { API_BASE, apiRoutes, createHttpApp, type ApiOptions, type AppType } from "./app.ts";
+export { API_BASE, apiRoutes, busyBodyFor, createHttpApp, type ApiOptions, type AppType } from "./app.ts";
 export { runUseCase, ok, errorResponse, HttpFailure, type HttpPorts, type HttpRuntime, type UseCaseContext } from "./effect-bridge.ts";
 export type { Env } from "./env.ts";
 export type { SessionPresenter } from "./presenters.ts";
@@ -6,4 +6,4 @@ export { documented, openApiDocument } from "./openapi.ts";
 export { requireCaller } from "./middleware.ts";
 export { jsonBody, bearerToken, pageParam, decodePasswords } from "./request.ts";
 export { FHIR_BASE } from "./routes/fhir.ts";
-export { BUSY_MESSAGE, DEFAULT_LOAD_LIMIT, shedLoad, type LoadLimit } from "./load-shedding.ts";
+export { BUSY_MESSAGE, DEFAULT_LOAD_LIMIT, LoadGate, refuseEarly, shedLoad, type LoadLimit } from "./load-shedding.ts";

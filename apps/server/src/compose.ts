@@ -9,7 +9,7 @@ import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooks
 import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
-import { createHttpApp, type Env } from "@crown/http";
+import { createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
@@ -97,16 +97,20 @@ const mountSpa = (app: Hono<Env>, prefix: string, dir: string) => {
   app.get(`${prefix}*`, serveStatic({ root, path: "index.html", precompressed: true, onFound }));
 };
 
+/** The load shedding's state for one server (ADR 0090): the Hono middleware and the early refusal share it. */
+export const loadGateFor = (config: ServerConfig) =>
+  new LoadGate({ maxInFlight: config.maxInFlight, retryAfterSeconds: 1, maxLoopDelayMs: config.maxLoopDelayMs });
+
 /** The last entry of a comma-separated header that proxies append to. */
 const lastListEntry = (header: string | undefined) => header?.split(",").at(-1)?.trim() || undefined;
 
-export const createServerApp = (config: ServerConfig, services: Services, log: (line: Record<string, unknown>) => void) =>
+export const createServerApp = (config: ServerConfig, services: Services, log: (line: Record<string, unknown>) => void, loadGate: LoadGate = loadGateFor(config)) =>
   createHttpApp(
     {
       runtime: services.runtime,
       presenter: sessionPresenter,
       publicUrl: config.publicUrl,
-      loadLimit: { maxInFlight: config.maxInFlight, retryAfterSeconds: 1 },
+      loadGate,
       publicConfig: {
         buy_kits_url: config.buyKitsUrl,
         webinar_url: config.webinarUrl,

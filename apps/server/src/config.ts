@@ -1,5 +1,6 @@
 import path from "node:path";
 import { LEASE_SECONDS } from "@crown/storage";
+import { DEFAULT_LOAD_LIMIT } from "@crown/http";
 import { RECOVERY_SECONDS } from "./recovery.ts";
 
 /** The environment of api-contract.md, with its defaults. */
@@ -28,8 +29,12 @@ export interface ServerConfig {
   readonly leaseSeconds: number;
   /** How often crash recovery runs in a process with the worker (`CROWN_RECOVERY_SECONDS`, ADR 0029). */
   readonly recoverySeconds: number;
-  /** API requests in progress at most before new ones get 503 with Retry-After (`CROWN_MAX_IN_FLIGHT`, default 256). */
+  /** API requests in progress at most before new ones get 503 with Retry-After (`CROWN_MAX_IN_FLIGHT`, default 32 per core). */
   readonly maxInFlight: number;
+  /** Event-loop delay (ms) past which new API requests get 503 while the server is busy (`CROWN_MAX_LOOP_DELAY_MS`, default 200; ADR 0090). */
+  readonly maxLoopDelayMs: number;
+  /** Open connections at most; more are dropped at accept (`CROWN_MAX_CONNECTIONS`, default 4096). */
+  readonly maxConnections: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -61,6 +66,8 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     helpVideoUrl: env.HELP_VIDEO_URL || undefined,
     leaseSeconds: Math.max(1, int(env.CROWN_LEASE_SECONDS, LEASE_SECONDS)),
     recoverySeconds: Math.max(1, int(env.CROWN_RECOVERY_SECONDS, RECOVERY_SECONDS)),
-    maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, 256)),
+    maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, DEFAULT_LOAD_LIMIT.maxInFlight)),
+    maxLoopDelayMs: Math.max(1, int(env.CROWN_MAX_LOOP_DELAY_MS, DEFAULT_LOAD_LIMIT.maxLoopDelayMs)),
+    maxConnections: Math.max(1, int(env.CROWN_MAX_CONNECTIONS, 4096)),
   };
 };

@@ -1,6 +1,8 @@
-import { serve } from "@hono/node-server";
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import { busyBodyFor, refuseEarly } from "@crown/http";
 import type { ServerConfig } from "./config.ts";
-import { composeServices, createServerApp } from "./compose.ts";
+import { composeServices, createServerApp, loadGateFor } from "./compose.ts";
 import { demoAccountsPath } from "./demo-accounts.ts";
 import { seedDemo } from "./seed.ts";
 import { startReportWorker } from "./reports.ts";
@@ -9,10 +11,18 @@ import { startRecovery } from "./recovery.ts";
 
 const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
 
+/** Idle keep-alive connections are closed after this long (Node's default); a request's headers must arrive within HEADERS_TIMEOUT_MS. */
+const KEEP_ALIVE_MS = 5_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+/** Connections waiting to be accepted (the kernel caps it at net.core.somaxconn). */
+const ACCEPT_BACKLOG = 4096;
+
 /** Starts Crown: migrations, demo data on the embedded default (listening on 127.0.0.1 unless HOST is set), the HTTP server, and a clean stop on SIGTERM. */
 export const startServer = async (config: ServerConfig) => {
   const services = await composeServices(config);
-  const app = createServerApp(config, services, log);
+  const gate = loadGateFor(config);
+  const stopWatching = gate.watchEventLoop();
+  const app = createServerApp(config, services, log, gate);
   const embedded = services.database.kind === "pglite";
   // Demo accounts only ever on the embedded database (ADR 24); with DATABASE_URL there are none.
   const demo = embedded ? await seedDemo(services, config.dataDir) : [];
@@ -21,7 +31,17 @@ export const startServer = async (config: ServerConfig) => {
   const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
   const chatWorker = startChatWorker(services.run, log);
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0") }, (info) => {
+  // Shedding decides on arrival, before Hono builds a request (ADR 0090); connections are bounded, idle ones
+  // closed after KEEP_ALIVE_MS, and a burst of new ones waits in the kernel's accept queue rather than
+  // being dropped (a dropped SYN is retried only after a second, then three, then seven).
+  const server = createServer(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch)));
+  server.maxConnections = config.maxConnections;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  const hostname = process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0");
+  server.listen({ port: config.port, host: hostname, backlog: ACCEPT_BACKLOG }, () => {
+    const address = server.address();
+    const info = { port: typeof address === "object" && address !== null ? address.port : config.port };
     const lines = [
       `Crown is running at ${config.publicUrl} (port ${info.port})`,
       `  database: ${services.database.kind}${embedded ? ` in ${config.dataDir}/pglite` : ""}`,
@@ -42,6 +62,7 @@ export const startServer = async (config: ServerConfig) => {
     if (stopping) return;
     stopping = true;
     log({ level: "info", msg: `received ${signal}, shutting down` });
+    stopWatching();
     server.close();
     await recovery?.stop();
     await worker?.stop();

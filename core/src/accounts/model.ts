@@ -75,7 +75,8 @@ export interface UsersPort {
   readonly findById: (id: string) => Effect.Effect<Option.Option<User>>;
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>;
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<void>;
-  readonly listByStatus: (status: UserStatus) => Effect.Effect<ReadonlyArray<User>>;
+  /** One page of the accounts in `status`, oldest first; `total` exact up to a threshold, estimated beyond (ADR 0072). */
+  readonly listByStatus: (status: UserStatus, page: { readonly page: number; readonly perPage: number }) => Effect.Effect<{ readonly data: ReadonlyArray<User>; readonly total: number }>;
   /**
    * The admin's directory, newest first: by type and status, `search` (3+ characters) in the name and
    * e-mail. One page read through an index; `total` exact up to a threshold, estimated beyond (ADR 0072).
@@ -112,6 +113,8 @@ export interface Session {
 export interface SessionsPort {
   readonly insert: (session: Session) => Effect.Effect<void>;
   readonly findByDigest: (digest: string) => Effect.Effect<Option.Option<Session>>;
+  /** The session and its account in one read: every authenticated request starts with it (ADR 0090). */
+  readonly findWithUser: (digest: string) => Effect.Effect<Option.Option<{ readonly session: Session; readonly user: User }>>;
   readonly touch: (id: string, at: Date) => Effect.Effect<void>;
   readonly revoke: (id: string, at: Date) => Effect.Effect<void>;
   /** Revokes every live session of a user except `exceptId`. */

@@ -11,12 +11,12 @@ import { WAITING_APPROVAL_STATUS } from "../accounts/lifecycle.ts";
 export const listPendingApprovals = (page: number, perPage = 10) =>
   Effect.gen(function* () {
     yield* requireAdmin;
-    const pending = [...(yield* (yield* Users).listByStatus(WAITING_APPROVAL_STATUS))].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-    const slice = pending.slice((page - 1) * perPage, page * perPage);
+    // One page from the database (the index by status and age), not every waiting account.
+    const pending = yield* (yield* Users).listByStatus(WAITING_APPROVAL_STATUS, { page, perPage });
     const data = [];
-    for (const user of slice) {
+    for (const user of pending.data) {
       const babies = user.type === "parent" ? yield* presentBabies(yield* (yield* Babies).listByParent(user.id)) : [];
       data.push({ ...accountSummary(user), created_at: user.createdAt.toISOString(), babies });
     }
-    return pageOf(data, pending.length, page, perPage);
+    return pageOf(data, pending.total, page, perPage);
   });

@@ -154,7 +154,11 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         const user = users.get(id);
         if (user) users.set(id, { ...user, ...patch });
       }),
-    listByStatus: (status) => Effect.sync(() => [...users.values()].filter((u) => u.status === status)),
+    listByStatus: (status, p) =>
+      Effect.sync(() => {
+        const all = [...users.values()].filter((u) => u.status === status).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+        return { data: all.slice((p.page - 1) * p.perPage, p.page * p.perPage), total: all.length };
+      }),
     directory: (q, p) => Effect.sync(() => directoryPage(users.values(), q, p)),
     listAwaitingPracticeVerification: (offset, limit) =>
       Effect.sync(() => {
@@ -168,6 +172,12 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
   const sessionsPort: SessionsPort = {
     insert: (session) => Effect.sync(() => void sessions.set(session.id, session)),
     findByDigest: (digest) => Effect.sync(() => Option.fromNullable([...sessions.values()].find((s) => s.tokenDigest === digest))),
+    findWithUser: (digest) =>
+      Effect.sync(() => {
+        const session = [...sessions.values()].find((s) => s.tokenDigest === digest);
+        const user = session ? users.get(session.userId) : undefined;
+        return session && user ? Option.some({ session, user }) : Option.none();
+      }),
     touch: (id, at) =>
       Effect.sync(() => {
         const s = sessions.get(id);

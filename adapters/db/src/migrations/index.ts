@@ -18,6 +18,7 @@ import * as m20261124T1520MeasurementModel from "./2026-11-24T1520-measurement-m
 import * as m20261124T1540ListIndexes from "./2026-11-24T1540-list-indexes.ts";
 import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts";
 import * as m20261124T1600NotificationMessages from "./2026-11-24T1600-notification-messages.ts";
+import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T1620-searchable-patients-and-queue-order.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1540-list-indexes": m20261124T1540ListIndexes,
   "2026-11-24T1550-user-language": m20261124T1550UserLanguage,
   "2026-11-24T1600-notification-messages": m20261124T1600NotificationMessages,
+  "2026-11-24T1620-searchable-patients-and-queue-order": m20261124T1620SearchablePatientsAndQueueOrder,
 };
 
 const migratorFor = (db: Kysely<any>) =>

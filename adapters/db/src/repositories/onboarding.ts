@@ -29,6 +29,7 @@ import {
 import { Effect, Layer, Option } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { contains, type Executor, run } from "../executor.ts";
+import { countOf } from "../paging.ts";
 import { makePatientLinkRequests } from "./link-requests.ts";
 import { userFromRow } from "../repositories.ts";
 import type { BabiesTable, Database, DelegationsTable, NotificationsTable } from "../schema.ts";
@@ -116,15 +117,17 @@ export const makeBabies = (db: Kysely<Database>): BabiesPort => ({
       let base = ex.selectFrom("babies").where("physician_id", "=", physicianId);
       if (search !== null) {
         const pattern = contains(search);
+        // The expressions of the trigram indexes (migration 2026-11-24T1620): concat_ws cannot be indexed.
+        // Equal to concat_ws(' ', first, middle, last) and concat_ws(' ', first, last): both names are never null.
         base = base.where((eb) =>
           eb.or([
-            eb(sql<string>`concat_ws(' ', first_name, middle_name, last_name)`, "ilike", pattern),
-            eb(sql<string>`concat_ws(' ', first_name, last_name)`, "ilike", pattern),
+            eb(sql<string>`(first_name || ' ' || coalesce(middle_name || ' ', '') || last_name)`, "ilike", pattern),
+            eb(sql<string>`(first_name || ' ' || last_name)`, "ilike", pattern),
             eb("caregiver_email", "ilike", pattern),
           ]),
         );
       }
-      const [rows, count] = await Promise.all([
+      const [rows, total] = await Promise.all([
         base
           .selectAll()
           .orderBy("created_at", "desc")
@@ -132,9 +135,9 @@ export const makeBabies = (db: Kysely<Database>): BabiesPort => ({
           .limit(page.perPage)
           .offset((page.page - 1) * page.perPage)
           .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+        countOf(ex, `patients:${physicianId}:${search ?? ""}`, base),
       ]);
-      return { data: rows.map(babyFromRow), total: Number(count.n) };
+      return { data: rows.map(babyFromRow), total };
     }),
 });
 
