@@ -1,15 +1,27 @@
 // The quality verdict: accept or reject a photo, with the reasons named as in the quiz.
 
+/** The eight bad-image reasons in words, keyed (core's catalogue group `reasons`: Spanish beside the other messages). */
+export const QUALITY_REASON_MESSAGES = {
+  blurry: "Image is blurry",
+  noNose: "No nose visible",
+  incomplete: "Head contour is incomplete (obstructed by hand, finger, or outside the frame)",
+  tilted: "Head is tilted (cheek asymmetry)",
+  tooMuchFace: "Too much of the face is present (head tilted back)",
+  hair: "Hair artifact present",
+  tiltedSideways: "Head tilted to the left or right",
+  backView: "No nose, back view",
+} as const;
+
 /** The eight bad-image reasons, in the order of the model's `quality` output. */
 export const QUALITY_REASONS = [
-  "Image is blurry",
-  "No nose visible",
-  "Head contour is incomplete (obstructed by hand, finger, or outside the frame)",
-  "Head is tilted (cheek asymmetry)",
-  "Too much of the face is present (head tilted back)",
-  "Hair artifact present",
-  "Head tilted to the left or right",
-  "No nose, back view",
+  QUALITY_REASON_MESSAGES.blurry,
+  QUALITY_REASON_MESSAGES.noNose,
+  QUALITY_REASON_MESSAGES.incomplete,
+  QUALITY_REASON_MESSAGES.tilted,
+  QUALITY_REASON_MESSAGES.tooMuchFace,
+  QUALITY_REASON_MESSAGES.hair,
+  QUALITY_REASON_MESSAGES.tiltedSideways,
+  QUALITY_REASON_MESSAGES.backView,
 ] as const;
 
 export type QualityReason = (typeof QUALITY_REASONS)[number];
@@ -163,5 +175,9 @@ export const FRAME_MESSAGES = {
   noHead: "No head found",
 } as const;
 
-export const frameMessage = (a: { readonly accepted: boolean; readonly verdict: VerdictOutcome; readonly reasons: readonly QualityReason[] }): string =>
-  a.accepted ? FRAME_MESSAGES.good : a.reasons.length > 0 ? a.reasons.join("; ") : a.verdict === "refer" ? FRAME_MESSAGES.unsure : FRAME_MESSAGES.noHead;
+/** `words` puts each English message (a frame message, a reason) in the screen's language; English as it is by default. */
+export const frameMessage = (
+  a: { readonly accepted: boolean; readonly verdict: VerdictOutcome; readonly reasons: readonly QualityReason[] },
+  words: (english: string) => string = (english) => english,
+): string =>
+  a.accepted ? words(FRAME_MESSAGES.good) : a.reasons.length > 0 ? a.reasons.map(words).join("; ") : words(a.verdict === "refer" ? FRAME_MESSAGES.unsure : FRAME_MESSAGES.noHead);
