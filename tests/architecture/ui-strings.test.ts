@@ -19,10 +19,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
  * the kiosk fails here on a literal.
  */
 const UNTRANSLATED = new Set([
-  "apps/web/src/capture/CapturePage.tsx",
-  "apps/web/src/capture/Instructions.tsx",
-  "apps/web/src/capture/PatientPicker.tsx",
-  "apps/web/src/capture/ShotSelection.tsx",
   "apps/web/src/consoles/Admin.tsx",
   "apps/web/src/consoles/AdminDirectory.tsx",
   "apps/web/src/consoles/AuditLog.tsx",
@@ -55,12 +51,6 @@ const UNTRANSLATED = new Set([
   "apps/web/src/practice/LinkRequests.tsx",
   "apps/web/src/practice/MyPatients.tsx",
   "apps/web/src/practice/MyStaff.tsx",
-  "apps/web/src/quiz/Quiz.tsx",
-  "apps/web/src/reporting/FhirExport.tsx",
-  "apps/web/src/reporting/Results.tsx",
-  "apps/web/src/reporting/UploadDialog.tsx",
-  "apps/web/src/reporting/Uploads.tsx",
-  "apps/web/src/reporting/listing.tsx",
   "apps/web/src/ui/AppLayouts.tsx",
   "apps/web/src/ui/AppLinks.tsx",
   "apps/web/src/ui/BabyFields.tsx",
@@ -73,7 +63,6 @@ const UNTRANSLATED = new Set([
   "apps/web/src/ui/ProfileMenu.tsx",
   "apps/web/src/ui/ProviderSearch.tsx",
   "apps/web/src/ui/RouteError.tsx",
-  "apps/web/src/ui/UploadFlow.tsx",
   "apps/web/src/ui/toasts.tsx",
 ]);
 

@@ -157,10 +157,10 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
         ) : null}
       </View>
       <Text style={{ ...styles.small, marginTop: 4 }}>
-        {t("ciBands", { bands: CI_BANDS.map((b) => `${text.ciBandLabel(b)} ${bandRange(b)}`).join("; ") })}
+        {t("ciBands", { bands: CI_BANDS.map((b) => `${text.bandLabel(b)} ${bandRange(b)}`).join("; ") })}
       </Text>
       <Text style={styles.small}>
-        {t("cvaiLevels", { bands: CVAI_BANDS.map((b) => `${text.cvaiBandLabel(b)} ${bandRange(b)}`).join("; ") })}
+        {t("cvaiLevels", { bands: CVAI_BANDS.map((b) => `${text.bandLabel(b)} ${bandRange(b)}`).join("; ") })}
       </Text>
       <PhotoDisagreement summary={doc.summary} text={text} />
       {doc.note ? (

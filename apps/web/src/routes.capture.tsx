@@ -11,13 +11,14 @@ import "./screens.css";
 const named = <K extends string>(load: () => Promise<Record<K, React.ComponentType<any>>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
 
 const instructions = () => import("./capture/Instructions.tsx");
-const SelectCapMode = named(instructions, "SelectCapMode");
-const CapInstructions = named(instructions, "CapInstructions");
-const NoCapInstructions = named(instructions, "NoCapInstructions");
-const CapturePage = lazy(() => import("./capture/CapturePage.tsx"));
-const Quiz = lazy(() => import("./quiz/Quiz.tsx"));
-const Uploads = lazy(() => import("./reporting/Uploads.tsx"));
-const Results = lazy(() => import("./reporting/Results.tsx"));
+const SelectCapMode = pageWith(["capture"], async () => ({ default: (await instructions()).SelectCapMode }));
+const CapInstructions = pageWith(["capture"], async () => ({ default: (await instructions()).CapInstructions }));
+const NoCapInstructions = pageWith(["capture"], async () => ({ default: (await instructions()).NoCapInstructions }));
+// The capture page holds the upload dialog (reporting); the uploads page the patient picker (capture).
+const CapturePage = pageWith(["capture", "reporting"], () => import("./capture/CapturePage.tsx"));
+const Quiz = pageWith(["quiz"], () => import("./quiz/Quiz.tsx"));
+const Uploads = pageWith(["reporting", "capture"], () => import("./reporting/Uploads.tsx"));
+const Results = pageWith(["reporting"], () => import("./reporting/Results.tsx"));
 const MyPatients = lazy(() => import("./practice/MyPatients.tsx"));
 const MyStaff = lazy(() => import("./practice/MyStaff.tsx"));
 const KioskSettings = lazy(() => import("./practice/KioskSettings.tsx"));
