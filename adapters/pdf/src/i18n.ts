@@ -1,4 +1,5 @@
-import { bandOf, CI_BANDS, CVAI_BANDS, type CiBandName } from "@crown/core/measurement/bands";
+import { bandLabel } from "@crown/core/i18n/bands";
+import { bandOf, CI_BANDS, type SeverityBand, CVAI_BANDS } from "@crown/core/measurement/bands";
 import { REPORT_DISCLAIMER } from "@crown/core/report/policy";
 import { formatUsDate } from "@crown/core/shared/dates";
 import { fill, type Language } from "@crown/core/shared/i18n";
@@ -97,22 +98,6 @@ const ES: Record<PdfKey, string> = {
     "Hable con el médico de su bebé sobre estos resultados y sobre cualquier inquietud acerca de la forma de su cabeza.",
 };
 
-/** The severity bands in Spanish (English: the bands' own labels in core/src/measurement/bands.ts). */
-const ES_CI_BANDS: Readonly<Record<CiBandName, string>> = {
-  "long head": "Cabeza alargada (tendencia a dolicocefalia)",
-  typical: "Típico",
-  "mild brachycephaly": "Braquicefalia leve",
-  "moderate brachycephaly": "Braquicefalia moderada",
-  "severe brachycephaly": "Braquicefalia grave",
-};
-const ES_CVAI_BANDS: Readonly<Record<(typeof CVAI_BANDS)[number]["level"], string>> = {
-  1: "Nivel 1 (dentro de los límites normales)",
-  2: "Nivel 2 (leve)",
-  3: "Nivel 3 (moderado)",
-  4: "Nivel 4 (grave)",
-  5: "Nivel 5 (muy grave)",
-};
-
 export const PDF_CATALOGUES: Readonly<Record<Language, Readonly<Record<PdfKey, string>>>> = { en: EN, es: ES };
 
 /**
@@ -147,10 +132,10 @@ export const pdfText = (language: Language = "en") => {
     number: (n: number | null | undefined) => (n === null || n === undefined ? t("notAvailable") : numbers.format(n)),
     /** The sources: core's English as it is, another language's with the CI ranges written in it. */
     citation: (english: string, ranges: string) => (language === "en" ? english : fill(CITATIONS[language], { ranges })),
-    ciBandLabel: (b: (typeof CI_BANDS)[number]) => (language === "en" ? b.label : ES_CI_BANDS[b.name]),
-    cvaiBandLabel: (b: (typeof CVAI_BANDS)[number]) => (language === "en" ? b.label : ES_CVAI_BANDS[b.level]),
-    ciBand: (median: number) => (language === "en" ? bandOf(median, CI_BANDS).label : ES_CI_BANDS[bandOf(median, CI_BANDS).name]),
-    cvaiBand: (median: number) => (language === "en" ? bandOf(median, CVAI_BANDS).label : ES_CVAI_BANDS[bandOf(median, CVAI_BANDS).level]),
+    // The bands' words are core's (catalogue group `bands`), as the portal reads them.
+    bandLabel: (b: SeverityBand) => bandLabel(b, language),
+    ciBand: (median: number) => bandLabel(bandOf(median, CI_BANDS), language),
+    cvaiBand: (median: number) => bandLabel(bandOf(median, CVAI_BANDS), language),
   };
 };
 export type PdfText = ReturnType<typeof pdfText>;

@@ -158,10 +158,10 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
         ) : null}
       </View>
       <Text style={{ ...styles.small, marginTop: 4 }}>
-        {t("ciBands", { bands: CI_BANDS.map((b) => `${text.ciBandLabel(b)} ${bandRange(b)}`).join("; ") })}
+        {t("ciBands", { bands: CI_BANDS.map((b) => `${text.bandLabel(b)} ${bandRange(b)}`).join("; ") })}
       </Text>
       <Text style={styles.small}>
-        {t("cvaiLevels", { bands: CVAI_BANDS.map((b) => `${text.cvaiBandLabel(b)} ${bandRange(b)}`).join("; ") })}
+        {t("cvaiLevels", { bands: CVAI_BANDS.map((b) => `${text.bandLabel(b)} ${bandRange(b)}`).join("; ") })}
       </Text>
       <PhotoDisagreement summary={doc.summary} text={text} />
       {doc.note ? (
@@ -188,7 +188,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
 
       <Text style={styles.h2}>{t("important")}</Text>
       <Text>{disclaimer}</Text>
-      <Text style={{ ...styles.small, marginTop: 4 }}>{text.citation(doc.citation, CI_BANDS.map((b) => `${bandRange(b)} ${text.ciBandLabel(b)}`).join(", "))}</Text>
+      <Text style={{ ...styles.small, marginTop: 4 }}>{text.citation(doc.citation, CI_BANDS.map((b) => `${bandRange(b)} ${text.bandLabel(b)}`).join(", "))}</Text>
 
       <Text style={styles.h2} break={doc.photos.length > 0}>
         {t("acceptedPhotos")}

@@ -11,23 +11,24 @@ import "./screens.css";
 const named = <K extends string>(load: () => Promise<Record<K, React.ComponentType<any>>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
 
 const instructions = () => import("./capture/Instructions.tsx");
-const SelectCapMode = named(instructions, "SelectCapMode");
-const CapInstructions = named(instructions, "CapInstructions");
-const NoCapInstructions = named(instructions, "NoCapInstructions");
-const CapturePage = lazy(() => import("./capture/CapturePage.tsx"));
-const Quiz = lazy(() => import("./quiz/Quiz.tsx"));
-const Uploads = lazy(() => import("./reporting/Uploads.tsx"));
-const Results = lazy(() => import("./reporting/Results.tsx"));
-const MyPatients = pageWith(["practice"], () => import("./practice/MyPatients.tsx"));
-const MyStaff = pageWith(["practice"], () => import("./practice/MyStaff.tsx"));
-const KioskSettings = pageWith(["practice"], () => import("./practice/KioskSettings.tsx"));
-const LinkRequests = pageWith(["practice"], () => import("./practice/LinkRequests.tsx"));
+const SelectCapMode = pageWith(["capture"], async () => ({ default: (await instructions()).SelectCapMode }));
+const CapInstructions = pageWith(["capture"], async () => ({ default: (await instructions()).CapInstructions }));
+const NoCapInstructions = pageWith(["capture"], async () => ({ default: (await instructions()).NoCapInstructions }));
+// The capture page holds the upload dialog (reporting); the uploads page the patient picker (capture).
+const CapturePage = pageWith(["capture", "reporting"], () => import("./capture/CapturePage.tsx"));
+const Quiz = pageWith(["quiz"], () => import("./quiz/Quiz.tsx"));
+const Uploads = pageWith(["reporting", "capture"], () => import("./reporting/Uploads.tsx"));
+const Results = pageWith(["reporting"], () => import("./reporting/Results.tsx"));
+const MyPatients = pageWith(["practice", "reporting"], () => import("./practice/MyPatients.tsx"));
+const MyStaff = pageWith(["practice", "reporting"], () => import("./practice/MyStaff.tsx"));
+const KioskSettings = pageWith(["practice", "reporting"], () => import("./practice/KioskSettings.tsx"));
+const LinkRequests = pageWith(["practice", "reporting"], () => import("./practice/LinkRequests.tsx"));
 const HelpCenter = pageWith(["help"], () => import("./help/HelpCenter.tsx"));
 const Workflow = pageWith(["help"], () => import("./help/Workflow.tsx"));
 const review = (name: "ReviewQueue" | "ReviewReport") => (): Promise<{ default: () => React.JSX.Element }> => import("./consoles/Review.tsx").then((m) => ({ default: m[name] }));
-const ReviewQueue = pageWith(["review"], review("ReviewQueue"));
-const ReviewReport = pageWith(["review"], review("ReviewReport"));
-const AdminConsole = pageWith(["admin"], () => import("./consoles/Admin.tsx"));
+const ReviewQueue = pageWith(["review", "reporting"], review("ReviewQueue"));
+const ReviewReport = pageWith(["review", "reporting"], review("ReviewReport"));
+const AdminConsole = pageWith(["admin", "reporting"], () => import("./consoles/Admin.tsx"));
 
 export interface CaptureRoute {
   readonly path: string;

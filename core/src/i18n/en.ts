@@ -6,10 +6,12 @@ import { AUDIT_VIEW_MESSAGES } from "../audit/view.ts";
 import { CHAT_MESSAGES } from "../chat/requests.ts";
 import { BABY_CODE_MESSAGES } from "../kiosk/baby-code.ts";
 import { KIOSK_MESSAGES } from "../kiosk/requests.ts";
+import { BAND_LABELS } from "../measurement/bands.ts";
 import { FRAME_MESSAGES, QUALITY_REASON_MESSAGES } from "../measurement/verdict.ts";
 import { NOTIFICATION_MESSAGES } from "../notifications/service.ts";
 import { MESSAGES as ONBOARDING_MESSAGES } from "../onboarding/messages.ts";
 import { QUIZ_MESSAGES } from "../onboarding/quiz.ts";
+import { QUIZ_FEEDBACK_TEXT, QUIZ_GOOD_IMAGE_TEXT } from "../onboarding/quiz-texts.ts";
 import { FORM_MESSAGES } from "../onboarding/schemas.ts";
 import { ACCESS_MESSAGES } from "../practice/access.ts";
 import { NPI_MESSAGES } from "../practice/npi.ts";
@@ -115,6 +117,8 @@ export const EN = {
   audit: AUDIT_VIEW_MESSAGES,
   frames: FRAME_MESSAGES,
   qualityReasons: QUALITY_REASON_MESSAGES,
+  quizTexts: { ...QUIZ_FEEDBACK_TEXT, ...QUIZ_GOOD_IMAGE_TEXT },
+  bands: BAND_LABELS,
 } as const;
 
 /** A catalogue in another language: the same groups and keys, each a string (ICU message syntax). */

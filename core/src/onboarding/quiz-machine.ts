@@ -1,6 +1,7 @@
 import { assign, setup } from "xstate";
 import type { QuizMode } from "./model.ts";
 import { QUIZ_LENGTH, type QuizAnswerValue } from "./quiz.ts";
+import type { QuizFeedback } from "./quiz-texts.ts";
 
 /**
  * The photo quiz as the person takes it: question → feedback (5 s, or Next) → next question … →
@@ -30,13 +31,7 @@ export const drawQuestions = (pool: ReadonlyArray<QuizQuestion>, count = QUIZ_LE
   return copy.slice(0, Math.min(count, copy.length));
 };
 
-export type QuizFeedback = "correct" | "saidGoodOnBad" | "saidBadOnGood";
-
-export const QUIZ_FEEDBACK_TEXT: Record<QuizFeedback, string> = {
-  correct: "Correct!",
-  saidGoodOnBad: "Not quite: this image is not good enough for a measurement.",
-  saidBadOnGood: "Not quite: this image is good enough for a measurement.",
-};
+export { QUIZ_FEEDBACK_TEXT, type QuizFeedback } from "./quiz-texts.ts";
 
 /** What the server grades: each photo shown and the answer given (POST /user/update-quiz). */
 export interface QuizAnswer {

@@ -1,10 +1,13 @@
 import { captureMachine, minimumShots, selectedShots } from "@crown/core/capture/machine";
 import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS } from "@crown/core/capture/rules";
 import { UPLOAD_ACCEPT } from "@crown/core/capture/limits";
+import { frameMessages } from "@crown/core/measurement/verdict";
 import { useMachine } from "@xstate/react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Button } from "react-aria-components";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { uiMessage } from "../i18n/i18n.ts";
 import { UploadDialog } from "../reporting/UploadDialog.tsx";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
@@ -22,6 +25,7 @@ const NO_FILES: File[] = [];
  * shots and decides; this page renders it and drives the camera (useCameraCapture).
  */
 export default function CapturePage() {
+  const { t } = useTranslation("capture");
   const session = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -72,34 +76,36 @@ export default function CapturePage() {
   const uploadFiles = savedFiles ?? chosenFiles;
   const live = state === "live" || state === "capturing";
   const { model } = camera;
+  // The live hint in the page's language: core's frame messages and quality reasons (its catalogue).
+  const status = camera.frame ? frameMessages(camera.frame.analysis).map(uiMessage).join("; ") : "";
+  const modelNote = model === "loading" ? t("page.modelLoading") : model === "ready" ? t("page.modelReady") : t("page.modelMissing", { detail: camera.modelError ?? t("page.modelNotLoaded") });
 
   return (
     <div className="capture-page">
       <div className="page-head">
-        <h1>{withCap ? "Capture with the cap" : "Capture without a cap"}</h1>
+        <h1>{withCap ? t("page.titleCap") : t("page.titleNoCap")}</h1>
         <p className="lead">
-          Hold the phone above the head: the whole head outline, only the nose tip at the front. Auto Capture keeps {AUTO_CAPTURE_SHOTS} good shots
-          and stops; Regular Capture records {CAPTURE_SECONDS} seconds. You need at least {min} good shots.{" "}
-          <Link to={withCap ? "/instructions" : "/nocap-instructions/instructions"}>Read the instructions</Link>
+          {t("page.lead", { shots: AUTO_CAPTURE_SHOTS, seconds: CAPTURE_SECONDS, min })}{" "}
+          <Link to={withCap ? "/instructions" : "/nocap-instructions/instructions"}>{t("page.readInstructions")}</Link>
         </p>
       </div>
 
-      {provider ? <PatientPicker value={baby} onChange={setBaby} /> : baby ? <p>Baby: <strong>{baby.name}</strong></p> : <FormMessage tone="error">Please add your baby in your profile first.</FormMessage>}
+      {provider ? <PatientPicker value={baby} onChange={setBaby} /> : baby ? <p>{t("page.baby")} <strong>{baby.name}</strong></p> : <FormMessage tone="error">{t("page.addBabyFirst")}</FormMessage>}
 
       {state === "choosing" ? (
         <section className="panel capture-sources" aria-labelledby="source-title">
-          <h2 id="source-title">Choose how to capture</h2>
-          {camera.cameraError ? <FormMessage tone="error">{camera.cameraError}</FormMessage> : null}
+          <h2 id="source-title">{t("page.chooseSource")}</h2>
+          {camera.cameraError !== null ? <FormMessage tone="error">{t("page.cameraFailed", { detail: camera.cameraError })}</FormMessage> : null}
           <div className="page-actions">
             <Button className="btn btn-primary" onPress={() => void camera.openCamera()}>
-              Open the camera
+              {t("page.openCamera")}
             </Button>
             <label className="btn btn-secondary file-btn">
-              Choose a video
+              {t("page.chooseVideo")}
               <input className="sr-only" type="file" accept="video/mp4,video/quicktime,.mp4,.mov,video/*" onChange={(e) => e.currentTarget.files?.[0] && void camera.openVideo(e.currentTarget.files[0])} />
             </label>
             <label className="btn btn-secondary file-btn">
-              Choose photos
+              {t("page.choosePhotos")}
               <input
                 className="sr-only"
                 type="file"
@@ -114,45 +120,45 @@ export default function CapturePage() {
             </label>
           </div>
           <p className="muted small" role="status">
-            {model === "loading" ? "Loading the AI check…" : model === "ready" ? "The AI check is ready." : `The AI check is not available (${model}). Regular Capture still works: pick the good shots yourself.`}
+            {modelNote}
           </p>
         </section>
       ) : null}
 
       <div className={`capture-stage${live ? "" : " is-hidden"}`}>
         <div className="capture-view">
-          <video ref={camera.videoRef} className="capture-video" playsInline muted aria-label={context.source === "camera" ? "Camera preview" : "Video preview"} />
+          <video ref={camera.videoRef} className="capture-video" playsInline muted aria-label={context.source === "camera" ? t("page.cameraPreview") : t("page.videoPreview")} />
           <LiveOverlay overlay={camera.frame} />
           {context.secondsLeft !== null ? (
             <span className="capture-timer" aria-hidden="true">
-              {context.secondsLeft}s
+              {t("page.secondsLeft", { seconds: context.secondsLeft })}
             </span>
           ) : null}
         </div>
         <p className={`capture-status${camera.frame?.analysis.accepted ? " good" : ""}`} role="status" aria-live="polite" aria-atomic="true">
-          {camera.status || (model === "ready" ? "Looking for the head…" : model === "loading" ? "Loading the AI check…" : "AI check not available")}
+          {status || (model === "ready" ? t("page.lookingForHead") : model === "loading" ? t("page.modelLoading") : t("page.modelUnavailable"))}
         </p>
         {state === "capturing" && context.mode === "auto" ? (
           <p className="muted">
-            Good shots: {context.shots.length} of {AUTO_CAPTURE_SHOTS}
+            {t("page.goodShots", { count: context.shots.length, total: AUTO_CAPTURE_SHOTS })}
           </p>
         ) : null}
         <div className="page-actions">
           {state !== "capturing" ? (
             <>
               <Button className="btn btn-primary" onPress={() => camera.start("auto")} isDisabled={model !== "ready"}>
-                Auto Capture
+                {t("page.autoCapture")}
               </Button>
               <Button className="btn btn-primary" onPress={() => camera.start("regular")}>
-                Regular Capture
+                {t("page.regularCapture")}
               </Button>
               <Button className="btn btn-ghost" onPress={restart}>
-                Back
+                {t("page.back")}
               </Button>
             </>
           ) : (
             <Button className="btn btn-secondary" onPress={camera.stop}>
-              Stop
+              {t("page.stop")}
             </Button>
           )}
         </div>

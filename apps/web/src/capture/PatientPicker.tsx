@@ -1,6 +1,7 @@
-import { formatUsDate } from "@crown/core/shared/dates";
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
+import { day } from "../i18n/dates.ts";
 import { actingFor, listPatients, type Patient } from "../practice/api.ts";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
@@ -12,6 +13,7 @@ export interface PickedBaby {
 
 /** Providers and staff capture for one of the practice's patients. */
 export function PatientPicker({ value, onChange }: { value: PickedBaby | null; onChange: (b: PickedBaby | null) => void }) {
+  const { t } = useTranslation("capture");
   const session = useSession();
   const [patients, setPatients] = useState<ReadonlyArray<Patient> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -25,7 +27,7 @@ export function PatientPicker({ value, onChange }: { value: PickedBaby | null; o
   if (error) return <FormMessage tone="error">{error}</FormMessage>;
   return (
     <div className="field patient-picker">
-      <label htmlFor="capture-patient">Patient</label>
+      <label htmlFor="capture-patient">{t("picker.label")}</label>
       <select
         id="capture-patient"
         value={value?.identifier ?? ""}
@@ -34,10 +36,10 @@ export function PatientPicker({ value, onChange }: { value: PickedBaby | null; o
           onChange(p ? { identifier: p.identifier, name: p.name } : null);
         }}
       >
-        <option value="">{patients === null ? "Loading patients…" : patients.length === 0 ? "No patients yet: add one in My Patients" : "Choose a patient"}</option>
+        <option value="">{patients === null ? t("picker.loading") : patients.length === 0 ? t("picker.none") : t("picker.choose")}</option>
         {(patients ?? []).map((p) => (
           <option key={p.identifier} value={p.identifier}>
-            {p.name} (born {formatUsDate(p.date_of_birth)})
+            {t("picker.option", { name: p.name, date: day(p.date_of_birth) })}
           </option>
         ))}
       </select>

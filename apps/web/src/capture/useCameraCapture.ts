@@ -1,9 +1,11 @@
 import type { CaptureContext, CaptureEvent } from "@crown/core/capture/machine";
 import { AUTO_CAPTURE_REFERRED, AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, type CaptureMode, isReferredShot, REGULAR_MAX_SHOTS } from "@crown/core/capture/rules";
 import { uploadableVideo } from "@crown/core/capture/limits";
-import { frameMessage } from "@crown/core/measurement/verdict";
 import { ANALYSIS_MAX_SIDE, drawScaled, type HeadContourWorkerClient, headContourWorker, type JudgedFrame, jpegOf, judgeFrame, SHOT_MAX_SIDE } from "@crown/inference/web";
 import { useEffect, useRef, useState } from "react";
+
+/** Why Regular Capture's shots go without a video: the chosen one is not uploadable, or the browser cannot record MP4. */
+export type VideoNote = "notUploadable" | "noRecorder";
 
 /** What the page holds for a shot: the JPEG, and its object URL for the thumbnail. */
 export interface ShotImage {
@@ -33,11 +35,14 @@ export const useCameraCapture = (send: (event: CaptureEvent) => void, current: (
   const workerRef = useRef<HeadContourWorkerClient | null>(null);
   const runRef = useRef(0);
   const shotId = useRef(1);
-  const [model, setModel] = useState<"loading" | "ready" | string>("loading");
+  const [model, setModel] = useState<"loading" | "ready" | "failed">("loading");
+  /** Why the model could not load (its own words, technical), when it says. */
+  const [modelError, setModelError] = useState<string | null>(null);
   const [frame, setFrame] = useState<JudgedFrame | null>(null);
+  /** The browser's reason the camera did not open (the page says the rest in its language); null while it is fine. */
   const [cameraError, setCameraError] = useState<string | null>(null);
-  /** The video uploaded with Regular Capture's shots, or why there is none. */
-  const [video, setVideo] = useState<{ file: File | null; note: string | null }>({ file: null, note: null });
+  /** The video uploaded with Regular Capture's shots, or why there is none (the page words it). */
+  const [video, setVideo] = useState<{ file: File | null; note: VideoNote | null }>({ file: null, note: null });
 
   // The model loads in the background as soon as the page opens.
   useEffect(() => {
@@ -48,7 +53,11 @@ export const useCameraCapture = (send: (event: CaptureEvent) => void, current: (
         workerRef.current = w;
         setModel("ready");
       })
-      .catch((e: Error) => live && setModel(e.message || "The AI model could not be loaded"));
+      .catch((e: Error) => {
+        if (!live) return;
+        setModel("failed");
+        setModelError(e.message || null);
+      });
     return () => {
       live = false;
     };
@@ -105,7 +114,7 @@ export const useCameraCapture = (send: (event: CaptureEvent) => void, current: (
       }
       void preview();
     } catch (e) {
-      setCameraError(`Crown could not open the camera (${e instanceof Error ? e.message : String(e)}). You can choose a video or photos instead.`);
+      setCameraError(e instanceof Error ? e.message : String(e));
     }
   };
 
@@ -172,13 +181,13 @@ export const useCameraCapture = (send: (event: CaptureEvent) => void, current: (
     const file = sourceFileRef.current;
     if (file) {
       if (uploadableVideo(file)) setVideo({ file, note: null });
-      else setVideo({ file: null, note: "This video cannot be uploaded (only .mp4 or .mov up to 100 MB); the shots will be uploaded without it." });
+      else setVideo({ file: null, note: "notUploadable" });
       return async () => undefined;
     }
     const type = streamRef.current ? recorderType() : null;
     if (!streamRef.current) return async () => undefined;
     if (!type) {
-      setVideo({ file: null, note: "This browser cannot record MP4 video; the shots will be uploaded without a video." });
+      setVideo({ file: null, note: "noRecorder" });
       return async () => undefined;
     }
     const chunks: Blob[] = [];
@@ -259,6 +268,5 @@ export const useCameraCapture = (send: (event: CaptureEvent) => void, current: (
     setVideo({ file: null, note: null });
   };
 
-  const status = frame ? frameMessage(frame.analysis) : "";
-  return { videoRef, model, frame, status, cameraError, video, openCamera, openVideo, start, stop, closeSource, reset };
+  return { videoRef, model, modelError, frame, cameraError, video, openCamera, openVideo, start, stop, closeSource, reset };
 };

@@ -1,9 +1,11 @@
 import { useMachine } from "@xstate/react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { messageOf } from "../api/client.ts";
 import { submitQuiz } from "../api/onboarding.ts";
+import { uiMessage } from "../i18n/i18n.ts";
 import { updateSession, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
@@ -18,10 +20,13 @@ const retryPath: Record<QuizKind, string> = {
   "no-cap-quiz": "/nocap-instructions/quiz",
 };
 
+/** The manifest is not there: the page says so in its language. */
+class QuizUnavailable extends Error {}
+
 let manifestPromise: Promise<QuizManifest> | null = null;
 const loadManifest = () => {
   manifestPromise ??= fetch("/quiz/manifest.json").then((r) => {
-    if (!r.ok) throw new Error("The quiz could not be loaded. Please try again later.");
+    if (!r.ok) throw new QuizUnavailable();
     return r.json() as Promise<QuizManifest>;
   });
   manifestPromise.catch(() => (manifestPromise = null));
@@ -29,6 +34,7 @@ const loadManifest = () => {
 };
 
 function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray<QuizQuestion> }) {
+  const { t } = useTranslation("quiz");
   const session = useSession();
   const [state, send] = useMachine(quizMachine, { input: { questions } });
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -62,26 +68,22 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
     return passed ? (
       <section className="card quiz-result" aria-labelledby="page-title">
         <h1 id="page-title" tabIndex={-1} ref={headingRef}>
-          Congrats! You passed the quiz.
+          {t("result.passed")}
         </h1>
-        <p className="lead">
-          You scored {score} out of {total}.
-        </p>
+        <p className="lead">{t("result.score", { score, total })}</p>
         {saveError ? <FormMessage tone="error">{saveError}</FormMessage> : null}
         <Link className="btn btn-primary" to="/dashboard">
-          OK
+          {t("result.ok")}
         </Link>
       </section>
     ) : (
       <section className="card quiz-result" aria-labelledby="page-title">
         <h1 id="page-title" tabIndex={-1} ref={headingRef}>
-          Better Luck Next Time!
+          {t("result.failed")}
         </h1>
-        <p className="lead">
-          You scored {score} out of {total}.
-        </p>
+        <p className="lead">{t("result.score", { score, total })}</p>
         <a className="btn btn-primary" href={retryPath[kind]}>
-          Try again!
+          {t("result.retry")}
         </a>
       </section>
     );
@@ -91,25 +93,26 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
   return (
     <section className="card quiz" aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1} ref={headingRef} className="quiz-counter">
-        Question {index + 1}/{total}
+        {t("question.counter", { number: index + 1, total })}
       </h1>
-      <p className="muted">Is this photo good enough to measure the head?</p>
-      <img className="quiz-image" src={q.image} alt={`Quiz photo ${index + 1} of ${total}: a baby's head seen from above`} width={480} height={480} />
+      <p className="muted">{t("question.prompt")}</p>
+      <img className="quiz-image" src={q.image} alt={t("question.photo", { number: index + 1, total })} width={480} height={480} />
       {feedback ? (
         <div className={`quiz-feedback ${verdict === "correct" ? "ok" : "wrong"}`} role="status">
-          <p className="quiz-verdict">{QUIZ_FEEDBACK_TEXT[verdict]}</p>
-          <p>{q.reason}</p>
+          {/* The verdict and the photo's reason are core's words (its catalogue), shared with the server. */}
+          <p className="quiz-verdict">{uiMessage(QUIZ_FEEDBACK_TEXT[verdict])}</p>
+          <p>{uiMessage(q.reason)}</p>
           <Button className="btn btn-secondary" onPress={() => send({ type: "NEXT" })}>
-            {index + 1 < total ? "Next question" : "See my score"}
+            {index + 1 < total ? t("question.next") : t("question.seeScore")}
           </Button>
         </div>
       ) : (
         <div className="quiz-answers">
           <Button className="btn btn-good" onPress={() => send({ type: "ANSWER", good: true })}>
-            GOOD
+            {t("question.good")}
           </Button>
           <Button className="btn btn-bad" onPress={() => send({ type: "ANSWER", good: false })}>
-            BAD
+            {t("question.bad")}
           </Button>
         </div>
       )}
@@ -119,15 +122,16 @@ function QuizRun({ kind, questions }: { kind: QuizKind; questions: ReadonlyArray
 
 /** /quiz, /optional-quiz and /no-cap-quiz: 10 shuffled questions from the matching pool. */
 export default function Quiz({ kind }: { kind: QuizKind }) {
+  const { t } = useTranslation("quiz");
   const [questions, setQuestions] = useState<QuizQuestion[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     loadManifest()
       .then((m) => setQuestions(drawQuestions(m[kind === "no-cap-quiz" ? "nocap" : "cap"] ?? [])))
-      .catch((e: Error) => setError(e.message));
+      .catch((e: Error) => setError(e instanceof QuizUnavailable ? "" : e.message));
   }, [kind]);
-  if (error) return <FormMessage tone="error">{error}</FormMessage>;
+  if (error !== null) return <FormMessage tone="error">{error || t("load.failed")}</FormMessage>;
   if (!questions) return <PageSpinner />;
-  if (questions.length === 0) return <FormMessage tone="error">The quiz could not be loaded. Please try again later.</FormMessage>;
+  if (questions.length === 0) return <FormMessage tone="error">{t("load.failed")}</FormMessage>;
   return <QuizRun key={kind} kind={kind} questions={questions} />;
 }

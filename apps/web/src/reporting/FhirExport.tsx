@@ -1,8 +1,11 @@
+import i18next from "i18next";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { FHIR_JSON, FHIR_PATH } from "@crown/core/fhir/codes";
 import { API_BASE, messageOf, requestBlob } from "../api/client.ts";
+import { day } from "../i18n/dates.ts";
 import { toast } from "../ui/toasts.tsx";
-import { formatUsDate, saveAndOpen, type ResultItem } from "./api.ts";
+import { saveAndOpen, type ResultItem } from "./api.ts";
 
 /** The FHIR API on the same server as the JSON API (API_BASE may name another origin). */
 const fhirBase = () => new URL(FHIR_PATH, new URL(API_BASE, window.location.origin)).href;
@@ -16,19 +19,20 @@ export const exportForEhr = async (row: ResultItem): Promise<boolean> => {
   try {
     const blob = await requestBlob(`/DiagnosticReport/${encodeURIComponent(row.identifier)}/$document`, { base: fhirBase() });
     saveAndOpen(new Blob([blob], { type: FHIR_JSON }), fhirFileName(row), null);
-    toast("FHIR document downloaded for your EHR", "success");
+    toast(i18next.t("reporting:fhir.downloaded"), "success");
     return true;
   } catch (e) {
-    toast(messageOf(e, "The report could not be exported. Please try again."), "error");
+    toast(messageOf(e, i18next.t("reporting:fhir.failed")), "error");
     return false;
   }
 };
 
 /** "Export for EHR (FHIR)" on a published result (provider and parent Results). */
 export function FhirExportButton({ row }: { row: ResultItem }) {
+  const { t } = useTranslation("reporting");
   return (
-    <Button className="link-btn fhir-export" aria-label={`Export for EHR (FHIR): the result of ${row.baby_name}, uploaded on ${formatUsDate(row.uploaded_date)}`} onPress={() => void exportForEhr(row)}>
-      Export for EHR (FHIR)
+    <Button className="link-btn fhir-export" aria-label={t("fhir.exportOf", { name: row.baby_name, date: day(row.uploaded_date) })} onPress={() => void exportForEhr(row)}>
+      {t("fhir.export")}
     </Button>
   );
 }

@@ -1,22 +1,22 @@
+import i18next from "i18next";
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
+import { day } from "../i18n/dates.ts";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { downloadReport, formatUsDate, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
+import { downloadReport, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
 import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "./listing.tsx";
 import { FhirExportButton } from "./FhirExport.tsx";
 
-export const PARENT_EMPTY_TEXT =
-  "Results are usually available within one business day after upload, and we will notify you by e-mail when they are ready. " +
-  "If nothing appears here, the results were sent to your baby's provider: please contact your provider.";
-
-const FILTERS: ReadonlyArray<{ value: ResultFilter; label: string }> = [
-  { value: "all", label: "All" },
-  { value: "new", label: "Unread" },
-  { value: "reviewed", label: "Reviewed" },
+/** The filters and their words (`reporting:results.<key>`). */
+const FILTERS: ReadonlyArray<{ value: ResultFilter; key: "all" | "unread" | "reviewed" }> = [
+  { value: "all", key: "all" },
+  { value: "new", key: "unread" },
+  { value: "reviewed", key: "reviewed" },
 ];
 
 /** Downloads Result.pdf and opens it after 1 second; the server's message on failure. */
@@ -24,7 +24,7 @@ export const download = async (row: ResultItem, parent: boolean): Promise<boolea
   try {
     const blob = await downloadReport(row.identifier, parent);
     saveAndOpen(blob, "Result.pdf");
-    toast("Report downloaded successfully", "success");
+    toast(i18next.t("reporting:results.downloaded"), "success");
     return true;
   } catch (e) {
     toast(messageOf(e), "error");
@@ -34,6 +34,7 @@ export const download = async (row: ResultItem, parent: boolean): Promise<boolea
 
 /** /results and /staff-results (providers and staff), /parent-results (parents, no filter). */
 export default function Results({ parent = false }: { parent?: boolean }) {
+  const { t } = useTranslation("reporting");
   const session = useSession();
   const staff = session?.userRole === "physician_staff";
   const [page, setPage] = useState(1);
@@ -77,12 +78,12 @@ export default function Results({ parent = false }: { parent?: boolean }) {
     <section className="panel results-page" aria-labelledby="page-title">
       <div className="list-head">
         <div>
-          <h1 id="page-title">Results</h1>
-          <p className="card-subtitle">All the results are available here.</p>
+          <h1 id="page-title">{t("results.title")}</h1>
+          <p className="card-subtitle">{t("results.subtitle")}</p>
         </div>
         <SearchBox
-          label="Search for Results"
-          placeholder="Search for Results"
+          label={t("results.search")}
+          placeholder={t("results.search")}
           onSearch={(q) => {
             setSearch(q);
             setPage(1);
@@ -91,7 +92,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
       </div>
       {!parent ? (
         <fieldset className="filters">
-          <legend className="sr-only">Show</legend>
+          <legend className="sr-only">{t("results.show")}</legend>
           {FILTERS.map((f) => (
             <label key={f.value} className="filter-check">
               <input
@@ -102,7 +103,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
                   setPage(1);
                 }}
               />
-              {f.label}
+              {t(`results.${f.key}`)}
             </label>
           ))}
         </fieldset>
@@ -111,17 +112,17 @@ export default function Results({ parent = false }: { parent?: boolean }) {
       {rows === null ? (
         <PageSpinner />
       ) : rows.length === 0 ? (
-        <p className="empty">{parent ? PARENT_EMPTY_TEXT : "No Result Found"}</p>
+        <p className="empty">{parent ? t("results.parentEmpty") : t("results.none")}</p>
       ) : (
         <div className="table-wrap">
           <table className="table results-table table-stack">
-            <caption className="sr-only">Results, page {page}</caption>
+            <caption className="sr-only">{t("results.caption", { page })}</caption>
             <thead>
               <tr>
-                <th scope="col">Child</th>
-                <th scope="col">Uploaded on</th>
+                <th scope="col">{t("results.child")}</th>
+                <th scope="col">{t("results.uploadedOn")}</th>
                 <th scope="col">
-                  <span className="sr-only">Download</span>
+                  <span className="sr-only">{t("results.download")}</span>
                 </th>
               </tr>
             </thead>
@@ -131,11 +132,11 @@ export default function Results({ parent = false }: { parent?: boolean }) {
                   <tr key={r.identifier} className={!parent && !r.read ? "unread" : ""}>
                     <td>
                       {r.baby_name}
-                      {!parent && !r.read ? <span className="sr-only"> (unread)</span> : null}
+                      {!parent && !r.read ? <span className="sr-only"> {t("results.isUnread")}</span> : null}
                     </td>
-                    <td>Uploaded on {formatUsDate(r.uploaded_date)}</td>
-                    <td className="cell-action" data-label="Download">
-                      <Button className="icon-btn" aria-label={`Download the result of ${r.baby_name}, uploaded on ${formatUsDate(r.uploaded_date)}`} onPress={() => void onDownload(r)}>
+                    <td>{t("results.uploadedOnDate", { date: day(r.uploaded_date) })}</td>
+                    <td className="cell-action" data-label={t("results.download")}>
+                      <Button className="icon-btn" aria-label={t("results.downloadOf", { name: r.baby_name, date: day(r.uploaded_date) })} onPress={() => void onDownload(r)}>
                         <DownloadIcon />
                       </Button>
                       <FhirExportButton row={r} />
@@ -143,7 +144,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
                   </tr>
                 ) : (
                   <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
-                    <td colSpan={3}>&nbsp;</td>
+                    <td colSpan={3}>{"\u00a0"}</td>
                   </tr>
                 ),
               )}
@@ -151,7 +152,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
           </table>
         </div>
       )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label="Results pages" />
+      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("results.pages")} />
     </section>
   );
 }

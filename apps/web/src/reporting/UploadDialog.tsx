@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { ApiError, messageOf } from "../api/client.ts";
 import { checkSelection, extensionOf, isVideoName, UPLOAD_ACCEPT, UPLOAD_LIMITS } from "@crown/core/capture/limits";
 import { minimumShotsFor } from "../capture/rules.ts";
+import { number } from "../i18n/dates.ts";
+import { uiMessage } from "../i18n/i18n.ts";
 import { useSession } from "../session/store.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { FormMessage } from "../ui/fields.tsx";
@@ -18,7 +21,11 @@ interface Item {
   error: string | null;
 }
 
-const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n < 1024 * 1024 ? 2 : 1)} MB`;
+/** Megabytes, in the portal's language's digits (the unit's words are the catalogue's `upload.megabytes`). */
+const megabytes = (n: number) => number(n / (1024 * 1024), n < 1024 * 1024 ? 2 : 1);
+
+/** What stops an upload from starting, worded when shown: a rule of core's (its message), too few photos, no baby. */
+type Problem = { readonly rule: string } | { readonly photos: number; readonly video: boolean } | "baby";
 
 let nextId = 1;
 const itemsOf = (files: ReadonlyArray<File>): Item[] => files.map((file) => ({ id: nextId++, file, state: "ready", loaded: 0, error: null }));
@@ -38,10 +45,12 @@ function Progress({ value, label }: { value: number; label: string }) {
  * XMLHttpRequest progress) → finalize. One file can be cancelled or retried without losing the others.
  */
 export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentifier: string | null; readonly babyName?: string; readonly initialFiles?: ReadonlyArray<File>; readonly onClose: (uploaded: boolean) => void }) {
+  const { t } = useTranslation("reporting");
+  const mb = (n: number) => t("upload.megabytes", { size: megabytes(n) });
   const session = useSession();
   const min = Math.max(minimumShotsFor(session), 1);
   const [items, setItems] = useState<Item[]>(() => itemsOf(p.initialFiles ?? []));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [phase, setPhase] = useState<"select" | "sending" | "attention" | "finalizing" | "success">("select");
   const [errorDialog, setErrorDialog] = useState<string | null>(null);
   const reportId = useRef<string | null>(null);
@@ -70,7 +79,7 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
     const all = [...items.map((i) => i.file), ...Array.from(files)];
     const broken = checkSelection(all);
     if (broken) {
-      setProblem(broken);
+      setProblem({ rule: broken });
       return;
     }
     setProblem(null);
@@ -122,9 +131,9 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
 
   const start = async () => {
     const broken = checkSelection(live.map((i) => i.file));
-    if (broken) return setProblem(broken);
-    if (photos < min) return setProblem(`Please select at least ${min} photos${videos === 0 ? " and a short video" : ""}.`);
-    if (!p.babyIdentifier) return setProblem("Please choose the baby first.");
+    if (broken) return setProblem({ rule: broken });
+    if (photos < min) return setProblem({ photos: min, video: videos === 0 });
+    if (!p.babyIdentifier) return setProblem("baby");
     setProblem(null);
     setPhase("sending");
     try {
@@ -165,19 +174,36 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
   const busy = phase === "sending" || phase === "finalizing";
   const remaining = items.some((i) => i.state === "failed" || i.state === "ready");
   const uploadedPhotos = items.filter((i) => i.state === "done" && !isVideoName(i.file.name)).length;
+  const problemText =
+    problem === null
+      ? null
+      : problem === "baby"
+        ? t("upload.chooseBaby")
+        : "rule" in problem
+          ? uiMessage(problem.rule)
+          : problem.video
+            ? t("upload.needPhotosAndVideo", { min: problem.photos })
+            : t("upload.needPhotos", { min: problem.photos });
+  const stateText = (i: Item) =>
+    i.state === "done"
+      ? t("upload.stateUploaded")
+      : i.state === "uploading"
+        ? t("upload.stateUploading")
+        : i.state === "failed"
+          ? t("upload.stateFailed", { error: i.error ?? "" })
+          : i.state === "cancelled"
+            ? t("upload.stateCancelled")
+            : t("upload.stateReady");
 
   return (
     <>
-      <ModalDialog isOpen={p.isOpen && phase !== "success" && errorDialog === null} title="Upload photos and video" wide dismissable={!busy} onOpenChange={(o) => !o && close()}>
-        <p>
-          Please add at least {min} photos and a short video{p.babyName ? ` of ${p.babyName}` : ""}. Up to {UPLOAD_LIMITS.maxFiles} files, 100 MB each;
-          .jpg, .jpeg, .png, .mov or .mp4.
-        </p>
-        {problem ? <FormMessage tone="error">{problem}</FormMessage> : null}
+      <ModalDialog isOpen={p.isOpen && phase !== "success" && errorDialog === null} title={t("upload.title")} wide dismissable={!busy} onOpenChange={(o) => !o && close()}>
+        <p>{p.babyName ? t("upload.introFor", { min, name: p.babyName, max: UPLOAD_LIMITS.maxFiles }) : t("upload.intro", { min, max: UPLOAD_LIMITS.maxFiles })}</p>
+        {problemText ? <FormMessage tone="error">{problemText}</FormMessage> : null}
         {phase === "select" ? (
           <div>
             <label className="btn btn-secondary file-btn">
-              Choose files
+              {t("upload.chooseFiles")}
               <input
                 className="sr-only"
                 type="file"
@@ -192,17 +218,15 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
           </div>
         ) : null}
         <p className="muted small" aria-live="polite">
-          {photos} photo{photos === 1 ? "" : "s"}, {videos} video{videos === 1 ? "" : "s"} · {mb(totalBytes)}
+          {t("upload.counts", { photos, videos, size: mb(totalBytes) })}
         </p>
         {phase !== "select" ? (
           <div className="overall-progress">
             <div className="progress-label">
-              <span>Overall</span>
-              <span>
-                {mb(loadedBytes)} of {mb(totalBytes)}
-              </span>
+              <span>{t("upload.overall")}</span>
+              <span>{t("upload.progress", { loaded: mb(loadedBytes), total: mb(totalBytes) })}</span>
             </div>
-            <Progress value={totalBytes ? loadedBytes / totalBytes : 0} label="Overall upload progress" />
+            <Progress value={totalBytes ? loadedBytes / totalBytes : 0} label={t("upload.overallProgress")} />
           </div>
         ) : null}
         <ul className="upload-list">
@@ -214,58 +238,56 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
                 </span>
                 <span className="upload-actions">
                   {i.state === "uploading" ? (
-                    <Button className="btn btn-ghost btn-sm" onPress={() => cancel(i)} aria-label={`Cancel ${i.file.name}`}>
-                      Cancel
+                    <Button className="btn btn-ghost btn-sm" onPress={() => cancel(i)} aria-label={t("upload.cancelFile", { name: i.file.name })}>
+                      {t("upload.cancel")}
                     </Button>
                   ) : null}
                   {i.state === "failed" || (i.state === "cancelled" && phase !== "select") ? (
-                    <Button className="btn btn-ghost btn-sm" onPress={() => void retry(i)} isDisabled={busy} aria-label={`Retry ${i.file.name}`}>
-                      Retry
+                    <Button className="btn btn-ghost btn-sm" onPress={() => void retry(i)} isDisabled={busy} aria-label={t("upload.retryFile", { name: i.file.name })}>
+                      {t("upload.retry")}
                     </Button>
                   ) : null}
                   {i.state === "ready" || i.state === "failed" ? (
-                    <Button className="btn btn-ghost btn-sm" onPress={() => update(i.id, { state: "cancelled" })} isDisabled={busy} aria-label={`Remove ${i.file.name}`}>
-                      Remove
+                    <Button className="btn btn-ghost btn-sm" onPress={() => update(i.id, { state: "cancelled" })} isDisabled={busy} aria-label={t("upload.removeFile", { name: i.file.name })}>
+                      {t("upload.remove")}
                     </Button>
                   ) : null}
                 </span>
               </div>
-              {i.state !== "ready" ? <Progress value={i.state === "done" ? 1 : i.file.size ? i.loaded / i.file.size : 0} label={`Upload of ${i.file.name}`} /> : null}
-              <span className="muted small upload-state">
-                {i.state === "done" ? "Uploaded" : i.state === "uploading" ? "Uploading…" : i.state === "failed" ? `Failed: ${i.error ?? ""}` : i.state === "cancelled" ? "Cancelled" : "Ready"}
-              </span>
+              {i.state !== "ready" ? <Progress value={i.state === "done" ? 1 : i.file.size ? i.loaded / i.file.size : 0} label={t("upload.progressOf", { name: i.file.name })} /> : null}
+              <span className="muted small upload-state">{stateText(i)}</span>
             </li>
           ))}
         </ul>
         <div className="dialog-actions">
           <Button className="btn btn-ghost" onPress={close} isDisabled={phase === "finalizing"}>
-            {phase === "select" ? "Cancel" : "Close"}
+            {phase === "select" ? t("upload.cancel") : t("upload.close")}
           </Button>
           {phase === "select" ? (
             <Button className="btn btn-primary" onPress={() => void start()}>
-              Upload
+              {t("upload.upload")}
             </Button>
           ) : null}
           {phase === "attention" && !remaining ? (
             <Button className="btn btn-primary" onPress={() => void finish()} isDisabled={uploadedPhotos === 0}>
-              Finish upload
+              {t("upload.finish")}
             </Button>
           ) : null}
         </div>
       </ModalDialog>
-      <ModalDialog isOpen={p.isOpen && phase === "success"} title="Images Uploaded Successfully" role="alertdialog">
-        <p>We will review your photos and videos and get back to you soon</p>
+      <ModalDialog isOpen={p.isOpen && phase === "success"} title={t("upload.successTitle")} role="alertdialog">
+        <p>{t("upload.successBody")}</p>
         <div className="dialog-actions">
           <Button className="btn btn-primary" onPress={() => p.onClose(true)} autoFocus>
-            OK
+            {t("upload.ok")}
           </Button>
         </div>
       </ModalDialog>
-      <ModalDialog isOpen={p.isOpen && errorDialog !== null} title="Oops! There was some error" role="alertdialog">
+      <ModalDialog isOpen={p.isOpen && errorDialog !== null} title={t("upload.errorTitle")} role="alertdialog">
         <p>{errorDialog}</p>
         <div className="dialog-actions">
           <Button className="btn btn-primary" onPress={() => setErrorDialog(null)} autoFocus>
-            OK
+            {t("upload.ok")}
           </Button>
         </div>
       </ModalDialog>

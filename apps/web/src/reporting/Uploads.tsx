@@ -1,21 +1,26 @@
+import i18next from "i18next";
 import { useEffect, useMemo, useState } from "react";
 import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { awaitsRecapture, isPublished } from "@crown/core/report/lifecycle";
 import { messageOf } from "../api/client.ts";
 import { PatientPicker, type PickedBaby } from "../capture/PatientPicker.tsx";
 import { isProvider } from "../capture/rules.ts";
+import { day } from "../i18n/dates.ts";
+import { uiMessage } from "../i18n/i18n.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { type Attachment, attachmentPath, blobUrl, formatUsDate, myUploads, thumbPath, type UploadItem } from "./api.ts";
+import { type Attachment, attachmentPath, blobUrl, myUploads, thumbPath, type UploadItem } from "./api.ts";
 import { ATTACHMENTS_STEP, wholeUploads } from "./uploadPages.ts";
 
 
 const keyOf = (a: Attachment) => `${a.report_identifier}:${a.identifier}`;
 
 function Thumb({ a, onOpen }: { a: Attachment; onOpen: () => void }) {
+  const { t } = useTranslation("reporting");
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     if (a.file_type !== "image") return;
@@ -27,9 +32,8 @@ function Thumb({ a, onOpen }: { a: Attachment; onOpen: () => void }) {
       live = false;
     };
   }, [a.identifier]);
-  const label = `${a.file_type === "video" ? "Video" : "Photo"} ${a.file_name}`;
   return (
-    <Button className="thumb" onPress={onOpen} aria-label={`Open ${label}`}>
+    <Button className="thumb" onPress={onOpen} aria-label={a.file_type === "video" ? t("uploads.openVideo", { name: a.file_name }) : t("uploads.openPhoto", { name: a.file_name })}>
       {a.file_type === "video" ? (
         <span className="thumb-video" aria-hidden="true">
           <svg viewBox="0 0 24 24" width="32" height="32">
@@ -48,6 +52,7 @@ function Thumb({ a, onOpen }: { a: Attachment; onOpen: () => void }) {
 
 /** The full-screen Attachment dialog: the image or the video. */
 function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () => void }) {
+  const { t } = useTranslation("reporting");
   const [src, setSrc] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -57,7 +62,7 @@ function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () =>
     blobUrl(attachmentPath(a), `file:${keyOf(a)}`)
       .then((u) => {
         setSrc(u);
-        toast("Attachment fetched successfully", "success");
+        toast(i18next.t("reporting:uploads.attachmentFetched"), "success");
       })
       .catch((e) => setError(messageOf(e)));
   }, [a?.identifier]);
@@ -67,16 +72,16 @@ function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () =>
         <Dialog className="dialog">
           <div className="row-between">
             <Heading slot="title" className="dialog-title">
-              Attachment
+              {t("uploads.attachment")}
             </Heading>
             <Button className="btn btn-secondary btn-sm" onPress={onClose}>
-              Close
+              {t("uploads.close")}
             </Button>
           </div>
           {error ? <FormMessage tone="error">{error}</FormMessage> : null}
           {!src && !error ? <PageSpinner /> : null}
           {src && a?.file_type === "video" ? <video className="attachment-media" src={src} controls playsInline aria-label={a.file_name} /> : null}
-          {src && a?.file_type === "image" ? <img className="attachment-media" src={src} alt={`Attachment ${a.file_name}`} /> : null}
+          {src && a?.file_type === "image" ? <img className="attachment-media" src={src} alt={t("uploads.attachmentOf", { name: a.file_name })} /> : null}
         </Dialog>
       </Modal>
     </ModalOverlay>
@@ -85,6 +90,7 @@ function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () =>
 
 /** /uploads: the attachments of the selected baby's uploads, 7 at first and 7 more per Load More. */
 export default function Uploads() {
+  const { t } = useTranslation("reporting");
   const session = useSession();
   const provider = isProvider(session);
   const parentBaby = selectedBaby(session);
@@ -136,19 +142,19 @@ export default function Uploads() {
 
   return (
     <section className="panel uploads-page" aria-labelledby="page-title">
-      <h1 id="page-title">My Uploads</h1>
-      <p className="card-subtitle">{baby ? `Photos and videos uploaded for ${baby.name}.` : "Photos and videos uploaded for your baby."}</p>
+      <h1 id="page-title">{t("uploads.title")}</h1>
+      <p className="card-subtitle">{baby ? t("uploads.subtitleFor", { name: baby.name }) : t("uploads.subtitle")}</p>
       {provider ? <PatientPicker value={picked} onChange={setPicked} /> : null}
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {!baby ? (
-        provider ? null : <p className="empty">No uploads found</p>
+        provider ? null : <p className="empty">{t("uploads.none")}</p>
       ) : uploads === null ? (
         <PageSpinner />
       ) : total === 0 ? (
         <div className="empty">
-          <p>No uploads found</p>
+          <p>{t("uploads.none")}</p>
           <Link className="btn btn-primary" to="/select-cap-mode">
-            Start a scan
+            {t("uploads.startScan")}
           </Link>
         </div>
       ) : (
@@ -156,12 +162,17 @@ export default function Uploads() {
           {groups
             .filter((g) => g.attachments.length > 0)
             .map(({ upload, attachments }) => (
-              <section key={upload.identifier} className="upload-group" aria-label={`Upload of ${formatUsDate(upload.upload_date ?? upload.uploaded_date)}`}>
+              <section key={upload.identifier} className="upload-group" aria-label={t("uploads.uploadOf", { date: day(upload.upload_date ?? upload.uploaded_date) })}>
                 <h2 className="upload-title">
-                  {upload.baby_name} · Uploaded on {formatUsDate(upload.upload_date ?? upload.uploaded_date)}{" "}
-                  <span className="pill">{upload.status && isPublished(upload.status) ? "Result ready" : upload.status && awaitsRecapture(upload.status) ? "Recapture requested" : "In review"}</span>
+                  {t("uploads.heading", { name: upload.baby_name, date: day(upload.upload_date ?? upload.uploaded_date) })}{" "}
+                  <span className="pill">
+                    {upload.status && isPublished(upload.status) ? t("uploads.resultReady") : upload.status && awaitsRecapture(upload.status) ? t("uploads.recaptureRequested") : t("uploads.inReview")}
+                  </span>
                 </h2>
-                {upload.recapture_reasons && upload.recapture_reasons.length > 0 ? <p className="muted small">Please capture again: {upload.recapture_reasons.join("; ")}</p> : null}
+                {/* The reviewer's reasons are the quiz's quality reasons: core's catalogue words them. */}
+                {upload.recapture_reasons && upload.recapture_reasons.length > 0 ? (
+                  <p className="muted small">{t("uploads.captureAgain", { reasons: upload.recapture_reasons.map(uiMessage).join("; ") })}</p>
+                ) : null}
                 <ul className="thumb-grid">
                   {attachments.map((a) => (
                     <li key={a.identifier}>
@@ -173,7 +184,7 @@ export default function Uploads() {
             ))}
           {hidden > 0 || page < lastPage ? (
             <Button className="link-btn" onPress={() => setShown((s) => s + ATTACHMENTS_STEP)}>
-              Load More
+              {t("uploads.loadMore")}
             </Button>
           ) : null}
         </>

@@ -1,3 +1,4 @@
+import i18next from "i18next";
 import { longDay } from "../i18n/dates.ts";
 import { localizedApiBase, ApiError, FALLBACK_MESSAGE, request, requestBlob, UNAUTHORISED_MESSAGE } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
@@ -123,7 +124,7 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
       if (xhr.status === 401) sessionActor.send({ type: "UNAUTHORISED", message });
       reject(new ApiError(xhr.status, message, body.errors ?? {}));
     };
-    xhr.onerror = () => reject(new ApiError(0, "The Crown server could not be reached. Please check your connection and try again."));
+    xhr.onerror = () => reject(new ApiError(0, i18next.t("reporting:upload.unreachable")));
     xhr.onabort = () => reject(new DOMException("Upload cancelled", "AbortError"));
     xhr.send(form);
   });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, Input, Label, SearchField } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 
 export const PAGE_SIZE = 10;
 
@@ -29,21 +30,23 @@ export function SearchBox({ label, placeholder, onSearch }: { label: string; pla
 
 /** First, numbered pages and Last (10 a page). */
 export function Pager({ page, lastPage, onPage, label }: { page: number; lastPage: number; onPage: (p: number) => void; label: string }) {
-  if (lastPage <= 1) return null;
+  // Other areas' lists use the pager too: until its words (reporting) are here it shows nothing, never a key.
+  const { t, ready } = useTranslation("reporting");
+  if (lastPage <= 1 || !ready) return null;
   const from = Math.max(1, Math.min(page - 2, lastPage - 4));
   const numbers = Array.from({ length: Math.min(5, lastPage) }, (_, i) => from + i);
   return (
     <nav className="pager numbered" aria-label={label}>
       <Button className="btn btn-ghost btn-sm" isDisabled={page <= 1} onPress={() => onPage(1)}>
-        First
+        {t("pager.first")}
       </Button>
       {numbers.map((n) => (
-        <Button key={n} className={`btn btn-sm ${n === page ? "btn-primary" : "btn-ghost"}`} onPress={() => onPage(n)} aria-current={n === page ? "page" : undefined} aria-label={`Page ${n}`}>
+        <Button key={n} className={`btn btn-sm ${n === page ? "btn-primary" : "btn-ghost"}`} onPress={() => onPage(n)} aria-current={n === page ? "page" : undefined} aria-label={t("pager.page", { number: n })}>
           {n}
         </Button>
       ))}
       <Button className="btn btn-ghost btn-sm" isDisabled={page >= lastPage} onPress={() => onPage(lastPage)}>
-        Last
+        {t("pager.last")}
       </Button>
     </nav>
   );

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Button } from "react-aria-components";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { PatientPicker, type PickedBaby } from "../capture/PatientPicker.tsx";
 import { UploadDialog } from "../reporting/UploadDialog.tsx";
@@ -11,6 +12,8 @@ import { ModalDialog } from "./dialogs.tsx";
  * providers and staff first choose the patient. The upload itself is the shared UploadDialog.
  */
 export default function UploadFlow({ onDone }: { onDone: () => void }) {
+  // The header opens this flow: its words (reporting, and capture's patient picker) load with it.
+  const { t, ready } = useTranslation(["reporting", "capture"]);
   const session = useSession();
   const navigate = useNavigate();
   const provider = session?.userRole === "physician" || session?.userRole === "physician_staff";
@@ -22,34 +25,35 @@ export default function UploadFlow({ onDone }: { onDone: () => void }) {
     if (uploaded) navigate(provider ? "/dashboard" : "/uploads");
   };
 
+  if (!ready) return null;
   if (chosen) {
     return <UploadDialog isOpen babyIdentifier={chosen.identifier} babyName={chosen.name} onClose={finish} />;
   }
   if (!provider) {
     return (
-      <ModalDialog isOpen title="Upload photos and video" dismissable onOpenChange={(o) => !o && onDone()}>
-        <p>Please add your baby in your profile first.</p>
+      <ModalDialog isOpen title={t("upload.title")} dismissable onOpenChange={(o) => !o && onDone()}>
+        <p>{t("flow.addBabyFirst")}</p>
         <div className="dialog-actions">
           <Button className="btn btn-ghost" onPress={onDone}>
-            Cancel
+            {t("upload.cancel")}
           </Button>
           <Link className="btn btn-primary" to="/profile?tab=child" onClick={onDone}>
-            Add New Child
+            {t("flow.addChild")}
           </Link>
         </div>
       </ModalDialog>
     );
   }
   return (
-    <ModalDialog isOpen title="Upload photos and video" dismissable onOpenChange={(o) => !o && onDone()}>
-      <p>Choose the patient these photos and the video are of.</p>
+    <ModalDialog isOpen title={t("upload.title")} dismissable onOpenChange={(o) => !o && onDone()}>
+      <p>{t("flow.choosePatient")}</p>
       <PatientPicker value={picked} onChange={setPicked} />
       <div className="dialog-actions">
         <Button className="btn btn-ghost" onPress={onDone}>
-          Cancel
+          {t("upload.cancel")}
         </Button>
         <Button className="btn btn-primary" isDisabled={!picked} onPress={() => setChosen(picked)}>
-          Continue
+          {t("flow.continue")}
         </Button>
       </div>
     </ModalDialog>
