@@ -34,6 +34,8 @@ const TEXTS = path.join(repoRoot, "tests/artifacts/spanish-walk");
 /** One screen of the walk: Spanish, nothing serious for axe, none of the English catalogues' phrases. */
 const visit = async (page: Page, screen: string) => {
   await page.waitForTimeout(300);
+  // A screen still loading (its code or its words) shows only the spinner: read it once it has drawn.
+  await expect.poll(() => page.locator(".page-spinner").count(), { message: `${screen} drawn`, timeout: 30_000 }).toBe(0);
   expect(await page.locator("html").getAttribute("lang"), screen).toBe("es");
   // To read what each screen shows (e.g. English not yet in any catalogue): CROWN_E2E_DEBUG=1.
   if (process.env.CROWN_E2E_DEBUG) {
