@@ -1,5 +1,7 @@
 import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/practice/statuses";
 import { requestEnded, requestStarted } from "./pending.ts";
+import i18next from "i18next";
+import { uiMessage } from "../i18n/i18n.ts";
 import { apiBase } from "../i18n/language.ts";
 
 /**
@@ -10,8 +12,10 @@ import { apiBase } from "../i18n/language.ts";
 
 export const API_BASE = import.meta.env.VITE_API_BASE ?? "/api/v1/en";
 
-export const UNAUTHORISED_MESSAGE = "You are not authorised to perform this action";
-export const FALLBACK_MESSAGE = "Some error occurred";
+/** core's `errors.unauthenticated` (its module brings Effect, which the sign-in page does not load), in the portal's language. */
+export const unauthorisedMessage = (): string => uiMessage("You are not authorised to perform this action");
+/** When the server gives no message (unreachable, or an answer that is not Crown's), in the portal's language. */
+export const fallbackMessage = (): string => i18next.t("shell.failed");
 
 export interface Envelope<T> {
   readonly message: string;
@@ -112,7 +116,7 @@ const readJson = async (res: Response): Promise<Record<string, unknown>> => {
 
 const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> => {
   const body = await readJson(res);
-  const message = typeof body.message === "string" && body.message ? body.message : res.status === 401 ? UNAUTHORISED_MESSAGE : FALLBACK_MESSAGE;
+  const message = typeof body.message === "string" && body.message ? body.message : res.status === 401 ? unauthorisedMessage() : fallbackMessage();
   if (res.status === 401 && !opts.keepSessionOn401 && opts.auth !== false) hooks.onUnauthorised(message);
   if (res.status === 403 && body.status === BAA_REQUIRED_STATUS) hooks.onBaaRequired();
   if (res.status === 403 && body.status === PRACTICE_BEING_VERIFIED) hooks.onPracticeBeingVerified();
@@ -135,7 +139,7 @@ export const requestBlob = async (path: string, opts: RequestOptions = {}): Prom
   const type = res.headers.get("Content-Type") ?? "";
   if (type.includes("application/json")) {
     const body = await readJson(res);
-    throw new ApiError(res.status, typeof body.message === "string" ? body.message : FALLBACK_MESSAGE);
+    throw new ApiError(res.status, typeof body.message === "string" ? body.message : fallbackMessage());
   }
   return res.blob();
 };
@@ -148,5 +152,5 @@ export const encodePassword = (password: string): string => {
   return btoa(binary);
 };
 
-export const messageOf = (error: unknown, fallback = FALLBACK_MESSAGE): string =>
+export const messageOf = (error: unknown, fallback = fallbackMessage()): string =>
   error instanceof ApiError ? error.message || fallback : fallback;

@@ -3,7 +3,7 @@ import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
-import { ApiError, FALLBACK_MESSAGE } from "../api/client.ts";
+import { ApiError, fallbackMessage } from "../api/client.ts";
 import { sessionFromSignIn } from "../machines/session.ts";
 import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
@@ -67,7 +67,7 @@ export default function Login() {
       if (err instanceof ApiError) {
         form.serverErrors(err);
         setError({ message: err.message, httpStatus: err.httpStatus, status: err.status });
-      } else setError({ message: FALLBACK_MESSAGE, httpStatus: 0 });
+      } else setError({ message: fallbackMessage(), httpStatus: 0 });
     } finally {
       setPending(false);
     }

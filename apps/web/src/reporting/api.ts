@@ -1,6 +1,6 @@
 import i18next from "i18next";
 import { longDay } from "../i18n/dates.ts";
-import { localizedApiBase, ApiError, FALLBACK_MESSAGE, request, requestBlob, UNAUTHORISED_MESSAGE } from "../api/client.ts";
+import { localizedApiBase, ApiError, fallbackMessage, request, requestBlob, unauthorisedMessage } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
 import { sessionActor } from "../session/store.ts";
 import { ANALYSIS_TYPES } from "@crown/core/report/entities";
@@ -120,7 +120,7 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
         resolve(body.results);
         return;
       }
-      const message = body.message || (xhr.status === 401 ? UNAUTHORISED_MESSAGE : FALLBACK_MESSAGE);
+      const message = body.message || (xhr.status === 401 ? unauthorisedMessage() : fallbackMessage());
       if (xhr.status === 401) sessionActor.send({ type: "UNAUTHORISED", message });
       reject(new ApiError(xhr.status, message, body.errors ?? {}));
     };
