@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { openTab } from "./helpers/browser.ts";
-import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
+import { finishOnboarding, publishSampleReport, signInApi } from "./helpers/capture.ts";
 import { apiToken, expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /** Issue 20: "Export for EHR (FHIR)" on a published report downloads its FHIR document Bundle. */
 
@@ -20,18 +19,7 @@ portalSuite((s, b) => {
 /** The demo parent's baby with one published report of a sample photo (set up through the API: not what is under test). */
 const publishedReport = async () => {
   const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-  const baby = (await api<{ babies: Array<{ identifier: string; first_name: string }> }>(server, "GET", "/user/profile", token)).babies[0]!;
-  const { report_identifier: report } = await api<{ report_identifier: string }>(server, "POST", "/report/prepare", token, { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" });
-  const form = new FormData();
-  form.append("report_identifier", report);
-  form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples/good-1-typical.jpg"))], { type: "image/jpeg" }), "good-1-typical.jpg");
-  const uploaded = await fetch(`${server.url}/api/v1/en/report/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-  expect(uploaded.status).toBe(200);
-  await api(server, "POST", "/report/finalize", token, { report_identifier: report });
-  await expect.poll(async () => (await api<{ status: string }>(server, "GET", `/report/${report}`, token)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
-  const reviewer = await apiToken(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
-  await api(server, "POST", `/review/report/${report}/publish`, reviewer, {});
-  return { report, babyFirstName: baby.first_name };
+  return publishSampleReport(server, token);
 };
 
 /** Clicks the row's export and answers the downloaded Bundle. */

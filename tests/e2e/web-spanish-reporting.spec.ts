@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { seriousViolations } from "./helpers/browser.ts";
-import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
+import { api, finishOnboarding, publishSampleReport, signInApi } from "./helpers/capture.ts";
 import { apiToken, PNG_1PX, passQuizByApi } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
+import { type CrownServer, DEMO } from "./helpers/server.ts";
 
 /** Issue 21: a Spanish-reading parent takes the quiz, reads results and uploads in Spanish (areas quiz, reporting, capture). */
 
@@ -24,17 +22,7 @@ const spanishParentWithResult = async () => {
   await finishOnboarding(server, parent, false);
   await passQuizByApi(server, DEMO.parent, server.password(DEMO.parent));
   const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-  const baby = (await api<{ babies: Array<{ identifier: string; first_name: string }> }>(server, "GET", "/user/profile", token)).babies[0]!;
-  const { report_identifier: report } = await api<{ report_identifier: string }>(server, "POST", "/report/prepare", token, { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" });
-  const form = new FormData();
-  form.append("report_identifier", report);
-  form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples/good-1-typical.jpg"))], { type: "image/jpeg" }), "good-1-typical.jpg");
-  const uploaded = await fetch(`${server.url}/api/v1/en/report/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-  expect(uploaded.status).toBe(200);
-  await api(server, "POST", "/report/finalize", token, { report_identifier: report });
-  await expect.poll(async () => (await api<{ status: string }>(server, "GET", `/report/${report}`, token)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
-  const reviewer = await apiToken(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
-  await api(server, "POST", `/review/report/${report}/publish`, reviewer, {});
+  await publishSampleReport(server, token);
 };
 
 const signInInSpanish = async (page: Page) => {

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright";
+import { expect } from "vitest";
 import { encodePassword, launchChromium } from "./browser.ts";
 import { type CrownServer, ensureWebBuilt, repoRoot } from "./server.ts";
 
@@ -174,4 +175,23 @@ export const queuedReport = async (page: Page, babyName: string, timeout = 150_0
     if (Date.now() > until) throw new Error(`${babyName}'s report did not reach the review queue`);
     await new Promise((r) => setTimeout(r, 3000));
   }
+};
+
+/**
+ * The demo parent's first baby with one published report of a sample photo, made through the API (set-up,
+ * not what a test is about): prepared, uploaded, finalized, analysed, published by the demo reviewer.
+ */
+export const publishSampleReport = async (server: CrownServer, parentToken: string): Promise<{ report: string; babyFirstName: string }> => {
+  const baby = (await api<{ babies: Array<{ identifier: string; first_name: string }> }>(server, "GET", "/user/profile", parentToken)).babies[0]!;
+  const { report_identifier: report } = await api<{ report_identifier: string }>(server, "POST", "/report/prepare", parentToken, { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" });
+  const form = new FormData();
+  form.append("report_identifier", report);
+  form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples/good-1-typical.jpg"))], { type: "image/jpeg" }), "good-1-typical.jpg");
+  const uploaded = await fetch(`${server.url}/api/v1/en/report/upload`, { method: "POST", headers: { authorization: `Bearer ${parentToken}` }, body: form });
+  expect(uploaded.status).toBe(200);
+  await api(server, "POST", "/report/finalize", parentToken, { report_identifier: report });
+  await expect.poll(async () => (await api<{ status: string }>(server, "GET", `/report/${report}`, parentToken)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+  const reviewer = await signInApi(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
+  await api(server, "POST", `/review/report/${report}/publish`, reviewer.token, {});
+  return { report, babyFirstName: baby.first_name };
 };
