@@ -3,6 +3,7 @@ import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
 import { number } from "../i18n/dates.ts";
+import { uiMessage } from "../i18n/i18n.ts";
 import { toast } from "../ui/toasts.tsx";
 import { decide, moveNose, type Point, type ReviewAttachment, type Summary } from "./api.ts";
 import { MeasuredPhoto } from "./MeasuredPhoto.tsx";
@@ -40,7 +41,7 @@ export function PhotoCard({ a, reportId, editable, onChanged }: { a: ReviewAttac
   const figure = (value: number | null | undefined) => (value === null || value === undefined ? "—" : number(value, 1));
   const verdict = m?.automatic.accepted
     ? t("photo.verdict.accepted")
-    : `${m?.automatic.verdict === "refer" ? t("photo.verdict.refer") : t("photo.verdict.rejected")}${m?.automatic.reasons.length ? ` (${m.automatic.reasons.join("; ")})` : ""}`;
+    : `${m?.automatic.verdict === "refer" ? t("photo.verdict.refer") : t("photo.verdict.rejected")}${m?.automatic.reasons.length ? ` (${m.automatic.reasons.map(uiMessage).join("; ")})` : ""}`;
   const decided = decision === "accepted" ? (m?.decision ? "accepted" : "acceptedAutomatically") : m?.decision ? "rejected" : "rejectedAutomatically";
   return (
     <li className={`review-card ${decision}`}>

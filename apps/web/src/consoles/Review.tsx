@@ -1,9 +1,11 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router-dom";
+import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { reviewable } from "@crown/core/report/lifecycle";
 import { messageOf, requestBlob } from "../api/client.ts";
 import { day } from "../i18n/dates.ts";
+import { currentLanguage } from "../i18n/language.ts";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
@@ -83,7 +85,7 @@ export function ReviewReport() {
           {t("report.status")} <strong>{statusName(t, d.status)}</strong> {t("report.facts", { date: day(d.submitted_at), round: d.round, version: d.version })}
         </p>
         <ReviewFigures summary={summary} />
-        {summary?.problems.length ? <FormMessage tone="info">{summary.problems.join(" ")}</FormMessage> : null}
+        {summary?.problems.length ? <FormMessage tone="info">{summary.problems.map((note) => analysisNoteIn(currentLanguage(), note)).join(" ")}</FormMessage> : null}
         {d.previous_results.length ? (
           <p className="muted small">
             {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: p.ci ?? "—", cvai: p.cvai ?? "—" })).join("; ") })}
