@@ -1,6 +1,7 @@
 // Generalisation figures: the shipped model through the shipped TypeScript pipeline (what the server
 // and `crown analyze` run) on a held-out rendered set, split by what the photo shows.
-//   pnpm tsx tests/bench/generalisation.bench.ts DIR [--limit N] [--json out.json] [--two-outcome]
+//   pnpm tsx tests/bench/generalisation.bench.ts DIR [--limit N] [--json out.json] [--rows rows.json] [--two-outcome]
+// (--rows writes one line per photo: truth, verdict, reasons, probabilities, CI/CVAI, to see why a photo was sent back.)
 // DIR holds truth.json and the photos: models/head-contour/render2/build_set.py writes such a set from
 // the second renderer family (never trained on); models/head-contour/data.py eval from the first.
 // Prints, per split (cap with / without a sticker, hair with / without one; hair model; body placement):
@@ -36,7 +37,7 @@ interface Row {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { limit: { type: "string" }, json: { type: "string" }, "two-outcome": { type: "boolean" } },
+  options: { limit: { type: "string" }, json: { type: "string" }, rows: { type: "string" }, "two-outcome": { type: "boolean" } },
 });
 const dir = positionals[0];
 if (!dir) {
@@ -128,3 +129,11 @@ if (scaled.length > 0) {
   summary.cva_scale = { n: lengthRatio.length, median_ratio: median(lengthRatio), within_15: within / lengthRatio.length, raw_median_ratio: median(raw), raw_within_15: rawWithin / raw.length, cva_ratio_median: median(cvaRatio), cva_abs_err_median_mm: median(cvaErr) };
 }
 if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 1));
+if (values.rows) {
+  const perPhoto = rows.map(({ item, a }) => ({
+    image: item.image, truth_reasons: item.reasons, cap: item.cap, sticker: stickerMm(item), hair: item.hair ?? null, body: item.body ?? null,
+    ci_true: item.ci, cvai_true: item.cvai, verdict: a.verdict, reasons: a.reasons, doubts: a.doubts,
+    quality: a.quality.map((q) => Number(q.toFixed(3))), ci: a.ci, cvai: a.cvai, nose: a.noseTip !== null,
+  }));
+  writeFileSync(values.rows, perPhoto.map((r) => JSON.stringify(r)).join("\n") + "\n");
+}

@@ -65,7 +65,8 @@ export const servePage = async (mounts: Record<string, string>): Promise<PageSer
     const path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
     const prefix = Object.keys(mounts).sort((a, b) => b.length - a.length).find((p) => path.startsWith(p));
     const base = prefix === undefined ? undefined : mounts[prefix];
-    const file = base === undefined ? undefined : normalize(join(base, path.slice(prefix!.length) || "index.html"));
+    // resolved, so a relative mount (CROWN_MODEL=models/...) passes the containment check below
+    const file = base === undefined ? undefined : resolve(base, normalize(path.slice(prefix!.length) || "index.html").replace(/^[/\\]+/, ""));
     if (!file || !file.startsWith(resolve(base!)) || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(404).end("not found");
       return;
