@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright";
+import type { Browser, Locator, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { seriousViolations } from "./helpers/browser.ts";
 import { api, finishOnboarding, publishSampleReport, signInApi } from "./helpers/capture.ts";
@@ -33,8 +33,8 @@ const signInInSpanish = async (page: Page) => {
   await page.waitForURL((u) => u.pathname !== "/");
 };
 
-/** Longer Spanish words stay inside their buttons. */
-const fitsItsButton = (page: Page, name: string) => page.getByRole("button", { name, exact: true }).evaluate((b) => b.scrollWidth <= b.clientWidth + 1);
+/** Longer Spanish words stay inside their buttons (looked up inside `scope`: the header has its own "Subir"). */
+const fitsItsButton = (scope: Locator, name: string) => scope.getByRole("button", { name, exact: true }).evaluate((b) => b.scrollWidth <= b.clientWidth + 1);
 
 describe("results, uploads and the quiz in Spanish", () => {
   test("a Spanish parent reads the results, the uploads and the upload dialog in Spanish", async () => {
@@ -74,7 +74,7 @@ describe("results, uploads and the quiz in Spanish", () => {
     await dialog.getByRole("button", { name: "Subir", exact: true }).click();
     await dialog.getByText(/^Elija al menos \d+ fotos y un video corto\.$/).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    for (const name of ["Subir", "Cancelar", "Quitar cabeza.png"]) expect(await fitsItsButton(page, name), name).toBe(true);
+    for (const name of ["Subir", "Cancelar", "Quitar cabeza.png"]) expect(await fitsItsButton(dialog, name), name).toBe(true);
     // A file the rules refuse: core's message, in Spanish.
     await dialog.getByLabel("Elegir archivos").setInputFiles({ name: "notas.txt", mimeType: "text/plain", buffer: Buffer.from("hola") });
     await dialog.getByText("Solo se pueden subir archivos con formato .jpg, .jpeg, .png, .mov o .mp4").waitFor();
