@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright";
-import { fakeCameraClip, launchWithFakeCamera, signIn } from "../e2e/helpers/capture.ts";
+import { fakeCameraClip, finishOnboarding, launchWithFakeCamera, signIn, signInApi } from "../e2e/helpers/capture.ts";
+import { passQuizByApi } from "../e2e/helpers/flows.ts";
 import { launchChromium, openTab } from "../e2e/helpers/browser.ts";
 import { DEMO, freePort, repoRoot, startCrown } from "../e2e/helpers/server.ts";
 
@@ -50,8 +51,10 @@ const timedStart = async (dataDir: string): Promise<number> => {
       await new Promise((r) => setTimeout(r, 100));
     }
   } finally {
-    if (child.pid) process.kill(-child.pid, "SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    // Attached before the signal, and skipped when it has already gone: an exit that came first is never awaited.
+    const exited = child.exitCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", r));
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    await exited;
   }
 };
 
@@ -73,6 +76,9 @@ export const measureStaticAndStart = async (report: (line: string) => void = con
     lines.push(`sign-in page: ${kb(signInBytes)} transferred (every response, brotli where offered)`);
     await browser.close();
 
+    // The capture page is for a parent past the disclaimer and the quiz (else it sends them there and never loads the model).
+    await finishOnboarding(server, await signInApi(server, DEMO.parent, server.password(DEMO.parent)), false);
+    await passQuizByApi(server, DEMO.parent, server.password(DEMO.parent));
     const camera = await launchWithFakeCamera(fakeCameraClip());
     const tab = await openTab(camera, server.url);
     await signIn(tab.page, DEMO.parent, server.password(DEMO.parent));
