@@ -5,6 +5,7 @@ Each rendered photo gives one whole-photo letterboxed view and two head crops (h
 position in view pixels (pixel centres at i + 0.5) and the eight reason labels.
 
 usage: data.py train OUT.npz N_SCENES SEED
+       data.py shards OUT_DIR N_SCENES SEED [PROCS]   (shards of 100 scenes; PROCS workers, default 2)
        data.py eval  OUT_DIR N_SCENES SEED   (full photos as JPEG + truth.json, for evaluate.py)
 """
 import json
@@ -123,6 +124,9 @@ def build_shards(out_dir, n, seed, shard=100, procs=2):
     """Training data as shards of `shard` scenes; scene i always gets the same seed, so the data do not
     depend on the number of workers. A trainer can start on the shards already written."""
     os.makedirs(out_dir, exist_ok=True)
+    if procs == 1:  # in this process: shards written in order, and stopping it leaves no orphan worker
+        shard_worker((out_dir, n, seed, shard, 0, 1))
+        return n
     with Pool(procs) as pool:
         pool.map(shard_worker, [(out_dir, n, seed, shard, w, procs) for w in range(procs)])
     return n
@@ -176,7 +180,7 @@ if __name__ == "__main__":
     if mode == "train":
         k = build_train(out, n, seed)
     elif mode == "shards":
-        k = build_shards(out, n, seed)
+        k = build_shards(out, n, seed, procs=int(sys.argv[5]) if len(sys.argv) > 5 else 2)
     else:
         k = build_eval(out, n, seed)
     print(f"{mode}: {k} samples from {n} scenes (seed {seed}) in {time.time() - t:.0f}s", flush=True)
