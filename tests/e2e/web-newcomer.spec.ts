@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { openTab, PHONE, screenshotBoth, seriousViolations, uniqueEmail } from "./helpers/browser.ts";
 import { finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { apiToken, expectPath, passQuizByApi, signInThroughForm, signUpThroughForm } from "./helpers/flows.ts";
+import { callApi } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
 
@@ -53,30 +54,18 @@ describe("screens are guarded by role (item 12)", () => {
   });
 });
 
-/** Calls the API as `token` (setting up state, not what is under test). */
-const callApi = async (token: string, method: string, url: string, body?: unknown | FormData) => {
-  const form = body instanceof FormData;
-  const res = await fetch(`${server.url}/api/v1/en${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !form ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json().catch(() => ({}))) as { results?: any };
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json.results;
-};
 
 /** The demo parent's baby gets a finalized upload of `files` (names of models/head-contour/samples); answers the report once analysed (unless told not to wait). */
 const uploadSamples = async (files: ReadonlyArray<string>, waitForAnalysis = true) => {
   const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-  const babies = (await callApi(token, "GET", "/user/profile")).babies as Array<{ identifier: string }>;
-  const report = (await callApi(token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
+  const babies = (await callApi(server, token, "GET", "/user/profile")).babies as Array<{ identifier: string }>;
+  const report = (await callApi(server, token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
   const form = new FormData();
   form.append("report_identifier", report);
   for (const f of files) form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples", f))], { type: f.endsWith(".mp4") ? "video/mp4" : "image/jpeg" }), f);
-  await callApi(token, "POST", "/report/upload", form);
-  await callApi(token, "POST", "/report/finalize", { report_identifier: report });
-  if (waitForAnalysis) await expect.poll(async () => (await callApi(token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+  await callApi(server, token, "POST", "/report/upload", form);
+  await callApi(server, token, "POST", "/report/finalize", { report_identifier: report });
+  if (waitForAnalysis) await expect.poll(async () => (await callApi(server, token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
   return { report, token };
 };
 
@@ -223,9 +212,9 @@ describe("layout (item 9)", () => {
     await passQuizByApi(server, DEMO.physician, server.password(DEMO.physician));
     const token = await apiToken(server, DEMO.physician, server.password(DEMO.physician));
     // Setting up: the demo physician's BAA and disclaimer are done, so sign-in lands on the dashboard.
-    await callApi(token, "POST", "/user/sign-baa", { name: "Daniel Okafor", covered_entity: "Okafor Pediatrics" });
-    await callApi(token, "POST", "/user/accept-disclaimer", { accepted: true });
-    await callApi(token, "POST", "/kiosk/devices", { name: "Exam room 1" });
+    await callApi(server, token, "POST", "/user/sign-baa", { name: "Daniel Okafor", covered_entity: "Okafor Pediatrics" });
+    await callApi(server, token, "POST", "/user/accept-disclaimer", { accepted: true });
+    await callApi(server, token, "POST", "/kiosk/devices", { name: "Exam room 1" });
     const { page, errors } = await openTab(browser, server.url);
     await signInThroughForm(page, DEMO.physician, server.password(DEMO.physician));
     await expectPath(page, /\/dashboard$/);

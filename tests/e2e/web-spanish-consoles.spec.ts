@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 import { DESKTOP, PHONE, seriousViolations, sidewaysScroll, uniqueEmail } from "./helpers/browser.ts";
 import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { apiToken, expectPath, passQuizByApi } from "./helpers/flows.ts";
+import { callApi } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
 
@@ -47,18 +48,6 @@ const fitsPhone = async (page: Page) => {
   await page.setViewportSize(DESKTOP);
 };
 
-/** Calls the API as `token` (setting up state, not what is under test). */
-const callApi = async (token: string, method: string, url: string, body?: unknown) => {
-  const form = body instanceof FormData;
-  const res = await fetch(`${server.url}/api/v1/en${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !form ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json().catch(() => ({}))) as { results?: any };
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json)}`);
-  return json.results;
-};
 
 describe("the practice screens in Spanish", () => {
   test("a physician's My Patients and My Staff: Spanish headers, form, toasts and dates; cards on a phone; axe", async () => {
@@ -125,16 +114,16 @@ describe("the consoles in Spanish", () => {
   test("the review queue and a report: statuses, figures, the photo verdicts and the decision panel in Spanish; axe", async () => {
     // The demo parent's baby gets three photos of different heads: they disagree, so the flag and its count show.
     const token = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-    const babies = (await callApi(token, "GET", "/user/profile")).babies as Array<{ identifier: string; name: string }>;
-    const report = (await callApi(token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
+    const babies = (await callApi(server, token, "GET", "/user/profile")).babies as Array<{ identifier: string; name: string }>;
+    const report = (await callApi(server, token, "POST", "/report/prepare", { baby_identifier: babies[0]!.identifier, analysis_type: "head_ci_cvai_analysis" })).report_identifier as string;
     const form = new FormData();
     form.append("report_identifier", report);
     for (const f of ["good-1-typical.jpg", "good-2-brachy.jpg", "good-3-dolicho.jpg"]) {
       form.append("attachments[]", new Blob([readFileSync(path.join(repoRoot, "models/head-contour/samples", f))], { type: "image/jpeg" }), f);
     }
-    await callApi(token, "POST", "/report/upload", form);
-    await callApi(token, "POST", "/report/finalize", { report_identifier: report });
-    await expect.poll(async () => (await callApi(token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
+    await callApi(server, token, "POST", "/report/upload", form);
+    await callApi(server, token, "POST", "/report/finalize", { report_identifier: report });
+    await expect.poll(async () => (await callApi(server, token, "GET", `/report/${report}`)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
 
     const { page, errors, close } = await spanishTab(REVIEWER, /\/review$/);
     await page.getByRole("heading", { level: 1, name: "Cola de revisión" }).waitFor();

@@ -128,3 +128,16 @@ export const followNav = async (page: Page, label: string) => {
   if (await menu.isVisible()) await menu.click();
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
 };
+
+/** Calls the API as `token` (setting up state, not what is under test); a FormData body goes as multipart. */
+export const callApi = async (server: CrownServer, token: string, method: string, url: string, body?: unknown): Promise<any> => {
+  const form = body instanceof FormData;
+  const res = await fetch(`${server.url}/api/v1/en${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !form ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json().catch(() => ({}))) as { results?: any };
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json.results;
+};
