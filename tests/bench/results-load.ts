@@ -1,12 +1,13 @@
 // The provider's Results page at clinic scale (issue 19, "Done when"; ADR 0072). Seeds PostgreSQL
 // with generate_series (physicians with 100k, 10k and 1k published reports), starts a real
-// `crown start` on it, and drives `POST /report/results?page=1` at a fixed 200 requests/s with
-// autocannon on 127.0.0.1 only: p50/p99 per size, without and with a search term, then the same
+// `crown start` on it, and drives `POST /report/results?page=1` at a fixed 200 requests/s, open loop
+// (open-loop.ts, ADR 0096: request i due at i/200 s, latency from its due time), on 127.0.0.1 only,
+// after a warm-up: p50/p99 per size, without and with a search term, then the same
 // while a parallel sign-in load runs (argon2id), then an overload burst that must be answered 503
 // within 100 ms (sent from raw sockets), then the static figures of static-and-start.ts (sign-in and
 // capture pages' transferred bytes, `pnpm start`'s second start), and a summary of every figure the
 // issue asks for. Every load run is bounded by a request count and a time limit. Run with
-//   pnpm bench:results            (BENCH_SECONDS=10 per run, BENCH_RATE=200, BENCH_SIGNINS=10 per second,
+//   pnpm bench:results            (BENCH_SECONDS=10 per run, BENCH_RATE=200, BENCH_SIGNINS=10 per second, BENCH_WARM_SECONDS=10,
 //                                  BENCH_STATIC=off to skip the build, browser and start-time part)
 // A script rather than a vitest bench: the runs last minutes (see static-and-start.ts).
 import { type ChildProcess, spawn } from "node:child_process";
@@ -14,7 +15,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import { Effect } from "effect";
 import { makePasswordHasher } from "@crown/crypto/crypto";
 import { connectPostgres } from "@crown/db/connect";
@@ -23,11 +23,13 @@ import { seedScale } from "@crown/db/testing-scale";
 import { CompiledQuery } from "kysely";
 import { connect } from "node:net";
 import { measureStaticAndStart } from "./static-and-start.ts";
+import { type OpenLoopResult, type PlannedRequest, openLoop } from "./open-loop.ts";
 import { freePort, repoRoot } from "../e2e/helpers/server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SIGNINS_PER_SECOND = Number(process.env.BENCH_SIGNINS ?? 10);
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
 const SIZES = [1_000, 10_000, 100_000];
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const HOST = "127.0.0.1";
@@ -75,37 +77,8 @@ const startServer = async (databaseUrl: string) => {
   return { base, stop };
 };
 
-interface Load {
-  readonly p50: number;
-  readonly p99: number;
-  readonly rate: number;
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
-/** One bounded autocannon run: at most `rate × seconds` requests, over at most `seconds + 15` s. */
-const load = async (options: { url: string; rate: number; seconds: number; connections: number; requests: autocannon.Request[] }): Promise<Load> => {
-  let instance: autocannon.Instance | undefined;
-  let stopAt: NodeJS.Timeout | undefined;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon(
-      {
-        url: options.url,
-        connections: options.connections,
-        overallRate: options.rate,
-        amount: Math.round(options.rate * options.seconds),
-        timeout: 15,
-        requests: options.requests,
-      },
-      (error, done) => (error ? reject(error) : resolve(done)),
-    );
-    stopAt = setTimeout(() => instance?.stop(), (options.seconds + 15) * 1000);
-  });
-  clearTimeout(stopAt);
-  return { p50: result.latency.p50, p99: result.latency.p99, rate: result.requests.average, non2xx: result.non2xx, errors: result.errors + result.timeouts };
-};
-
-const results = (token: string, search: string | null): autocannon.Request => ({
+/** A planned results-page request (the same bytes every time). */
+const results = (token: string, search: string | null): PlannedRequest => ({
   method: "POST",
   path: "/api/v1/en/report/results?page=1",
   headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
@@ -199,7 +172,7 @@ const main = async () => {
 
     // Sign-ins of the parents (each from its own address behind the trusted proxy, so the per-address limit does not stop the load).
     const parents = Array.from({ length: 500 }, (_, i) => `scale-parent-${SIZES.indexOf(100_000)}-${i + 1}@example.com`);
-    const signInRequests: autocannon.Request[] = parents.map((email, i) => ({
+    const signInRequests: PlannedRequest[] = parents.map((email, i) => ({
       method: "POST",
       path: "/api/v1/en/user/sign-in",
       headers: { "content-type": "application/json", "x-forwarded-for": `10.${(i >> 8) & 255}.${i & 255}.${1 + (i % 250)}` },
@@ -208,25 +181,28 @@ const main = async () => {
 
     const runAll = async (label: string) => {
       lines.push(`results page (POST /report/results?page=1) at a fixed ${RATE} req/s for ${SECONDS} s each${label}:`);
-      const rows: Array<{ size: number; search: boolean; r: Load }> = [];
+      const rows: Array<{ size: number; search: boolean; r: OpenLoopResult }> = [];
       for (const size of SIZES) {
         for (const search of [null, data.searchTerm]) {
           const request = results(tokens.get(size)!, search);
-          await load({ url: server!.base, rate: 50, seconds: 1, connections: 4, requests: [request] }); // warm-up
-          const r = await load({ url: server!.base, rate: RATE, seconds: SECONDS, connections: 32, requests: [request] });
+          await openLoop({ base: server!.base, rate: 50, seconds: 1, requests: [request] }); // this size's rows in PostgreSQL's cache
+          const r = await openLoop({ base: server!.base, rate: RATE, seconds: SECONDS, requests: [request] });
           rows.push({ size, search: search !== null, r });
           lines.push(
-            `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}`,
+            `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  (server p50 ${ms(r.serverP50 ?? 0)} p99 ${ms(r.serverP99 ?? 0)})  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}`,
           );
         }
       }
       return rows;
     };
 
+    // A server just started runs its code unoptimised until V8 has compiled the hot paths; the runs
+    // measure a warm server (as in a clinic's day), and the warm-up's own figure is printed too.
+    const warm = await openLoop({ base: server.base, rate: RATE, seconds: WARM_SECONDS, requests: SIZES.map((size) => results(tokens.get(size)!, null)) });
+    lines.push(`warm-up of the just-started server: ${WARM_SECONDS} s at ${RATE} req/s over the three sizes: p50 ${ms(warm.p50)}  p99 ${ms(warm.p99)}  (not in the figures below)`);
     const alone = await runAll("");
-    let signInLoad: Promise<Load> | undefined;
-    const loadedSeconds = SIZES.length * 2 * (SECONDS + 2) + 5;
-    signInLoad = load({ url: server.base, rate: SIGNINS_PER_SECOND, seconds: loadedSeconds, connections: 8, requests: signInRequests });
+    const loadedSeconds = SIZES.length * 2 * (SECONDS + 1.5) + 2;
+    const signInLoad = openLoop({ base: server.base, rate: SIGNINS_PER_SECOND, seconds: loadedSeconds, requests: signInRequests });
     const loaded = await runAll(` while ${SIGNINS_PER_SECOND} sign-ins/s run (argon2id)`);
     const signIns = await signInLoad;
     lines.push(`  sign-ins meanwhile: p50 ${ms(signIns.p50)}  p99 ${ms(signIns.p99)}  ${signIns.rate.toFixed(1)}/s  non-2xx ${signIns.non2xx}`);

@@ -2,7 +2,7 @@ import { Effect } from "effect";
 import { CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COUNT_CAP } from "./paging.ts";
+import { COUNT_CAP, SEARCH_COUNT_CAP } from "./paging.ts";
 import { makeUsers } from "./repositories.ts";
 import { makeBabies } from "./repositories/onboarding.ts";
 import { makeReports } from "./repositories/reports.ts";
@@ -120,6 +120,26 @@ describe.skipIf(!(await databaseKinds()).includes("postgres"))("list plans on Po
       CompiledQuery.raw("select id from reports where physician_id = $1 and version > 0 order by published_at desc, id desc limit 10 offset 10", [physician.id]),
     );
     expect(second.result.data.map((r) => r.report.id)).toEqual(rows.map((r) => r.id));
+  });
+
+  it("a searched list counts exactly up to its lower cap, estimates beyond, and every page stays reachable (ADR 0096)", async () => {
+    for (const physician of data.physicians) {
+      const { rows } = await t.db.executeQuery<{ n: string }>(
+        CompiledQuery.raw("select count(*) as n from reports where physician_id = $1 and version > 0 and baby_name ilike $2", [physician.id, `%${data.searchTerm}%`]),
+      );
+      const matches = Number(rows[0]!.n);
+      const pageOf = (page: number) => Effect.runPromise(makeReports(t.db).resultsForPhysician(physician.id, { search: data.searchTerm, filter: "all" }, { page, perPage: 10 }));
+      const first = await pageOf(1);
+      if (matches <= SEARCH_COUNT_CAP) expect(first.total).toBe(matches);
+      else expect(first.total).toBeGreaterThan(SEARCH_COUNT_CAP);
+      // However far the estimate is off, a full page with more after it promises the next page...
+      const lastPage = Math.ceil(matches / 10);
+      if (lastPage > 2) expect((await pageOf(lastPage - 1)).total).toBeGreaterThan((lastPage - 1) * 10);
+      // ...and the last page knows the exact total.
+      const last = await pageOf(lastPage);
+      expect(last.data.length).toBe(matches - (lastPage - 1) * 10);
+      expect(last.total).toBe(matches);
+    }
   });
 
   it("counts: exact up to the threshold, estimated beyond (within 20% at 100k and 10k)", async () => {

@@ -8,10 +8,16 @@ import type { Executor } from "./executor.ts";
  *   starts at that key in the index instead of skipping N×perPage rows. Without an anchor (a jump,
  *   another process, an expired one) the page falls back to OFFSET over a narrow index-only scan.
  * - counts: exact up to COUNT_CAP matching rows (a count with a LIMIT, never a rescan of the list);
- *   beyond, the planner's estimate of the query's rows, remembered for a minute per list.
+ *   beyond, the planner's estimate of the query's rows, remembered for a minute per list. A searched
+ *   list that can also tell whether a next page exists (withinReach) is exact only up to
+ *   SEARCH_COUNT_CAP: each candidate of a search is read from the table to check the pattern (about a
+ *   page of the heap per row), so its cap bounds that cost (ADR 0096).
  */
 
 export const COUNT_CAP = 1000;
+export const SEARCH_COUNT_CAP = 100;
+/** The cap of a list's exact count: lower when a search pattern filters it. */
+export const countCapFor = (search: string | null | undefined) => (search ? SEARCH_COUNT_CAP : COUNT_CAP);
 const ANCHOR_TTL_MS = 60_000;
 const ESTIMATE_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
@@ -63,25 +69,36 @@ const estimateRows = async (ex: Executor, query: SelectQueryBuilder<any, any, an
   return Math.round(plan[0]?.Plan["Plan Rows"] ?? 0);
 };
 
-/** The capped count of `matching` as a scalar subquery: exact up to COUNT_CAP, COUNT_CAP + 1 beyond. */
-export const cappedCount = (ex: Executor, matching: SelectQueryBuilder<any, any, any>) =>
-  ex.selectFrom(matching.select(sql.lit(1).as("one")).limit(COUNT_CAP + 1).as("m")).select((eb) => eb.fn.countAll<number>().as("n"));
+/** The capped count of `matching` as a scalar subquery: exact up to `cap`, `cap` + 1 beyond. */
+export const cappedCount = (ex: Executor, matching: SelectQueryBuilder<any, any, any>, cap: number = COUNT_CAP) =>
+  ex.selectFrom(matching.select(sql.lit(1).as("one")).limit(cap + 1).as("m")).select((eb) => eb.fn.countAll<number>().as("n"));
 
-/** The total from a capped count: itself up to COUNT_CAP; beyond, the planner's estimate (remembered a minute, never below COUNT_CAP + 1). */
-export const totalFrom = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>, capped: number): Promise<number> => {
-  if (capped <= COUNT_CAP) return capped;
+/** The total from a capped count: itself up to `cap`; beyond, the planner's estimate (remembered a minute, never below `cap` + 1). */
+export const totalFrom = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>, capped: number, cap: number = COUNT_CAP): Promise<number> => {
+  if (capped <= cap) return capped;
   const known = estimates.get(list);
   if (known !== undefined) return known;
-  const estimate = Math.max(COUNT_CAP + 1, await estimateRows(ex, matching.select(sql.lit(1).as("one"))));
+  const estimate = Math.max(cap + 1, await estimateRows(ex, matching.select(sql.lit(1).as("one"))));
   estimates.set(list, estimate);
   return estimate;
 };
 
 /**
- * The total of a list: `matching` is the list's FROM and WHERE (no select, no order). Exact up to
- * COUNT_CAP; beyond, estimated (never below COUNT_CAP + 1, so the pages the user can reach stay reachable).
+ * An estimated total corrected by what the page just read (ADR 0096): a page with a row after it
+ * means at least one more page (so "Last" and the numbers always reach it, however low the estimate);
+ * a page with none after it is the end, and the total is exact.
  */
-export const countOf = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>): Promise<number> => {
-  const capped = await cappedCount(ex, matching).executeTakeFirstOrThrow();
-  return totalFrom(ex, list, matching, Number(capped.n));
+export const withinReach = (total: number, page: number, perPage: number, rows: number, more: boolean): number => {
+  const before = (page - 1) * perPage;
+  if (more) return Math.max(total, before + rows + 1);
+  return rows > 0 || page === 1 ? before + rows : total;
+};
+
+/**
+ * The total of a list: `matching` is the list's FROM and WHERE (no select, no order). Exact up to
+ * `cap`; beyond, estimated (never below `cap` + 1, so the pages the user can reach stay reachable).
+ */
+export const countOf = async (ex: Executor, list: string, matching: SelectQueryBuilder<any, any, any>, cap: number = COUNT_CAP): Promise<number> => {
+  const capped = await cappedCount(ex, matching, cap).executeTakeFirstOrThrow();
+  return totalFrom(ex, list, matching, Number(capped.n), cap);
 };

@@ -2,7 +2,7 @@ import { type AnalysisSummary, type ReportListing, type ReportsPort, type Report
 import { Effect } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { contains, type Executor, run } from "../executor.ts";
-import { anchorOf, cappedCount, countOf, rememberAnchor, totalFrom } from "../paging.ts";
+import { anchorOf, cappedCount, countCapFor, countOf, rememberAnchor, totalFrom, withinReach } from "../paging.ts";
 import type { Database, ReportsTable } from "../schema.ts";
 
 /**
@@ -83,26 +83,30 @@ export const makeReportLists = (db: Kysely<Database>): ListPorts => ({
     run(db, async (ex) => {
       const list = `results:${physicianId}:${filter}:${perPage}:${search ?? ""}`;
       const matching = physicianMatching(ex, physicianId, search, filter);
-      // The page's ids from the index (index-only without a search), keyset when the previous page was just served.
+      // The page's ids from the index (index-only without a search), keyset when the previous page was just
+      // served; one id more than the page tells whether a next page exists.
       const anchor = anchorOf(list, page);
-      let ids = matching.select("r.id").orderBy("r.published_at", "desc").orderBy("r.id", "desc").limit(perPage);
+      let ids = matching.select("r.id").orderBy("r.published_at", "desc").orderBy("r.id", "desc").limit(perPage + 1);
       ids = anchor ? ids.where(sql`(r.published_at, r.id)`, "<", sql`(${anchor.at}::timestamptz, ${anchor.id})`) : ids.offset((page - 1) * perPage);
       // The page and its capped count in one statement (one round trip on the hottest page); an empty page
-      // carries no count, so only a page past the end counts apart.
-      const rows = await ex
+      // carries no count, so only a page past the end counts apart. A search's count stops at the lower cap.
+      const cap = countCapFor(search);
+      const fetched = await ex
         .selectFrom("reports as r")
         .leftJoin("report_reads as rr", (j) => j.onRef("rr.report_id", "=", "r.id").on("rr.physician_id", "=", physicianId))
         .leftJoin("babies as b", "b.id", "r.baby_id")
         .leftJoin("users as u", "u.id", "b.parent_id")
         .select(LISTING)
         .select([sql<boolean>`rr.report_id is not null`.as("is_read"), "u.first_name as parent_first", "u.last_name as parent_last", sql<string | null>`r.published_at::text`.as("anchor_at")])
-        .select(() => cappedCount(ex, matching).as("capped_total"))
+        .select(() => cappedCount(ex, matching, cap).as("capped_total"))
         .where("r.id", "in", ids)
         .orderBy("r.published_at", "desc")
         .orderBy("r.id", "desc")
         .execute();
-      const capped = rows[0]?.capped_total;
-      const total = capped !== undefined && capped !== null ? await totalFrom(ex, list, matching, Number(capped)) : page === 1 ? 0 : await countOf(ex, list, matching);
+      const rows = fetched.slice(0, perPage);
+      const capped = fetched[0]?.capped_total;
+      const counted = capped !== undefined && capped !== null ? await totalFrom(ex, list, matching, Number(capped), cap) : page === 1 ? 0 : await countOf(ex, list, matching, cap);
+      const total = withinReach(counted, page, perPage, rows.length, fetched.length > perPage);
       rememberAnchor(list, page, perPage, rows);
       return {
         data: rows.map((row) => ({

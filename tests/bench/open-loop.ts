@@ -1,0 +1,121 @@
+// An open-loop load at a fixed arrival rate (ADR 0096): request i is due at start + i / rate whatever
+// the earlier answers did, and its latency is counted from that due time to the last byte of its answer,
+// so a server that falls behind pays for the wait of every request it delays (no coordinated omission).
+// Why not autocannon's `overallRate`: it is a per-second quota per connection (each connection sends
+// back to back until its share of the second is used, then pauses until the next second), so "200
+// requests/s" arrives as a burst of 200 at the start of each second, and its correction for omitted
+// requests records every answer slower than 1 ms as a ramp of made-up samples down to 1 ms.
+import { Agent, request } from "node:http";
+
+export interface PlannedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+export interface OpenLoopResult {
+  readonly sent: number;
+  readonly ok: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  /** The server's own time (`Server-Timing: app;dur=`), p50 and p99, where it sent one. */
+  readonly serverP50: number | null;
+  readonly serverP99: number | null;
+  /** Answers per second over the run (due time of the first request to the last answer). */
+  readonly rate: number;
+  readonly statuses: Readonly<Record<number, number>>;
+  /** The slowest answers: [due time from the start, latency], both in ms (where a stall was). */
+  readonly slowest: ReadonlyArray<readonly [number, number]>;
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * `rate × seconds` requests spread evenly over `seconds`, cycling through `requests`, on at most
+ * `connections` keep-alive sockets (a request due while all are busy waits for one, and that wait is
+ * in its latency). Each request gives up after `timeoutSeconds` (counted as an error).
+ */
+export const openLoop = async (options: {
+  readonly base: string;
+  readonly rate: number;
+  readonly seconds: number;
+  readonly requests: ReadonlyArray<PlannedRequest>;
+  readonly connections?: number;
+  readonly timeoutSeconds?: number;
+}): Promise<OpenLoopResult> => {
+  const { hostname, port } = new URL(options.base);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 256 });
+  const total = Math.max(1, Math.round(options.rate * options.seconds));
+  const interval = 1000 / options.rate;
+  const latencies: number[] = [];
+  const timeline: Array<readonly [number, number]> = [];
+  const serverTimes: number[] = [];
+  const statuses: Record<number, number> = {};
+  let errors = 0;
+  let answered = 0;
+  let lastAnswer = 0;
+  const start = performance.now() + 20;
+  const dueAt = (i: number) => start + i * interval;
+
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      answered += 1;
+      lastAnswer = performance.now();
+      if (answered === total) resolve();
+    };
+    const send = (i: number) => {
+      const planned = options.requests[i % options.requests.length]!;
+      const due = dueAt(i);
+      const body = planned.body === undefined ? undefined : Buffer.from(planned.body);
+      const headers = body ? { ...planned.headers, "content-length": String(body.length) } : planned.headers;
+      const req = request({ agent, host: hostname, port: Number(port), method: planned.method, path: planned.path, headers }, (res) => {
+        res.on("data", () => undefined);
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          const timing = /app;dur=([\d.]+)/.exec(String(res.headers["server-timing"] ?? ""));
+          if (timing) serverTimes.push(Number(timing[1]));
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          latencies.push(performance.now() - due);
+          timeline.push([due - start, performance.now() - due]);
+          settle();
+        });
+        res.on("error", () => undefined);
+      });
+      req.setTimeout((options.timeoutSeconds ?? 15) * 1000, () => req.destroy(new Error("timeout")));
+      req.on("error", () => {
+        errors += 1;
+        settle();
+      });
+      req.end(body);
+    };
+    let next = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && dueAt(next) <= now) send(next++);
+      if (next < total) setTimeout(tick, Math.max(0, dueAt(next) - performance.now()));
+    };
+    setTimeout(tick, Math.max(0, start - performance.now()));
+  });
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  const ok = Object.entries(statuses).reduce((n, [s, c]) => (Number(s) >= 200 && Number(s) < 300 ? n + c : n), 0);
+  return {
+    sent: total,
+    ok,
+    non2xx: latencies.length - ok,
+    errors,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? 0,
+    serverP50: serverTimes.length ? percentile(serverTimes.sort((a, b) => a - b), 50) : null,
+    serverP99: serverTimes.length ? percentile(serverTimes, 99) : null,
+    rate: answered / Math.max(0.001, (lastAnswer - start) / 1000),
+    statuses,
+    slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
+  };
+};
