@@ -1,10 +1,11 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ContentSniffer, PasswordHasher, Random, Secrets } from "@crown/core";
 import { Effect, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import { cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
+import { ARGON2_NICE_INCREMENT, cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
 
 const SECRET = "test-server-secret-0123456789abcdef";
 const run = <A>(eff: Effect.Effect<A, never, PasswordHasher | Secrets | Random | ContentSniffer>) =>
@@ -50,6 +51,18 @@ describe("PasswordHasher (argon2id)", () => {
     await burst;
     // Unbounded, the stat waits behind four hashes on the pool's four threads.
     expect(statMs).toBeLessThan(oneHash / 2);
+  });
+
+  it("hashes on pool threads at a lower CPU priority than the thread that serves requests (ADR 0096)", async () => {
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    const own = niceOf(readFileSync("/proc/self/stat", "utf8"));
+    const hasher = makePasswordHasher(1);
+    const hash = await Effect.runPromise(hasher.hash("priority-pw"));
+    expect(await Effect.runPromise(hasher.verify(hash, "priority-pw"))).toBe(true);
+    const threads = readdirSync("/proc/self/task").map((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8")));
+    expect(threads).toContain(Math.min(19, own + ARGON2_NICE_INCREMENT));
+    // The process (its main thread, which serves requests) keeps its priority.
+    expect(niceOf(readFileSync("/proc/self/stat", "utf8"))).toBe(own);
   });
 
   it("hashes with OWASP parameters and verifies the right password only", async () => {

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { promises as fs } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
+import { Piscina } from "piscina";
 import {
   ContentSniffer,
   PasswordHasher,
@@ -22,19 +22,35 @@ import { monotonicFactory } from "ulid";
 export const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id (an ambient const enum) */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Hashes computed at once by this process (ADR 0030). argon2 runs off the event loop on libuv's
- * thread pool (4 threads), which file reads, DNS and zlib share: a burst of sign-ins would take
- * every thread and both cores. One hash at a time per spare core, at least one and at most two,
- * leaves half the pool and a core to the other routes; the rest of a burst waits its turn.
+ * Password hashing off the request thread in a bounded pool (ADR 0030, 0096): argon2id runs on its own
+ * worker threads (not libuv's pool, which file reads, DNS and zlib share), at most one per core and
+ * at most four at once, at a lower CPU priority than the thread that serves requests (Linux keeps a nice value
+ * per thread): a burst of sign-ins uses the CPU the other routes leave, and waits its turn beyond.
  */
-export const ARGON2_SLOTS = Math.min(2, Math.max(1, availableParallelism() - 1));
+export const ARGON2_SLOTS = Math.min(4, Math.max(1, availableParallelism()));
+/** How much lower the hashing threads' priority is (nice +10: about a tenth of a core's share against the request thread). */
+export const ARGON2_NICE_INCREMENT = 10;
+
+type Argon2Task = { op: "hash"; password: string; options: typeof ARGON2_OPTIONS } | { op: "verify"; hash: string; password: string };
 
 export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHasherPort => {
-  const gate = Effect.unsafeMakeSemaphore(Math.max(1, slots));
+  // Made on the first hash: a CLI command that never hashes starts no thread.
+  let pool: Piscina<Argon2Task, string | boolean> | undefined;
+  const run = (task: Argon2Task) =>
+    Effect.promise(() => {
+      pool ??= new Piscina<Argon2Task, string | boolean>({
+        filename: new URL("./argon2-worker.mjs", import.meta.url).href,
+        minThreads: 0,
+        maxThreads: Math.max(1, slots),
+        concurrentTasksPerWorker: 1,
+        idleTimeout: 60_000,
+        niceIncrement: ARGON2_NICE_INCREMENT,
+      });
+      return pool.run(task);
+    });
   return {
-    hash: (password) => gate.withPermits(1)(Effect.promise(() => argonHash(password, ARGON2_OPTIONS))),
-    // A malformed stored hash is "does not match", not a crash.
-    verify: (hash, password) => gate.withPermits(1)(Effect.promise(() => argonVerify(hash, password).catch(() => false))),
+    hash: (password) => run({ op: "hash", password, options: ARGON2_OPTIONS }).pipe(Effect.map(String)),
+    verify: (hash, password) => run({ op: "verify", hash, password }).pipe(Effect.map((ok) => ok === true)),
   };
 };
 
