@@ -28,6 +28,8 @@ export interface OpenLoopResult {
   /** Answers per second over the run (due time of the first request to the last answer). */
   readonly rate: number;
   readonly statuses: Readonly<Record<number, number>>;
+  /** p50 and p99 of the answers of each status (e.g. the 503s of an overload apart from the 200s). */
+  readonly byStatus: Readonly<Record<number, { readonly p50: number; readonly p99: number }>>;
   /** The slowest answers: [due time from the start, latency], both in ms (where a stall was). */
   readonly slowest: ReadonlyArray<readonly [number, number]>;
 }
@@ -55,6 +57,7 @@ export const openLoop = async (options: {
   const latencies: number[] = [];
   const timeline: Array<readonly [number, number]> = [];
   const serverTimes: number[] = [];
+  const perStatus = new Map<number, number[]>();
   const statuses: Record<number, number> = {};
   let errors = 0;
   let answered = 0;
@@ -81,6 +84,8 @@ export const openLoop = async (options: {
           if (timing) serverTimes.push(Number(timing[1]));
           statuses[status] = (statuses[status] ?? 0) + 1;
           latencies.push(performance.now() - due);
+          if (!perStatus.has(status)) perStatus.set(status, []);
+          perStatus.get(status)!.push(performance.now() - due);
           timeline.push([due - start, performance.now() - due]);
           settle();
         });
@@ -116,6 +121,12 @@ export const openLoop = async (options: {
     serverP99: serverTimes.length ? percentile(serverTimes, 99) : null,
     rate: answered / Math.max(0.001, (lastAnswer - start) / 1000),
     statuses,
+    byStatus: Object.fromEntries(
+      [...perStatus].map(([status, xs]) => {
+        const sortedXs = xs.sort((a, b) => a - b);
+        return [status, { p50: percentile(sortedXs, 50), p99: percentile(sortedXs, 99) }];
+      }),
+    ),
     slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
   };
 };
