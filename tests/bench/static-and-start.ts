@@ -20,11 +20,16 @@ import { DEMO, freePort, repoRoot, startCrown } from "../e2e/helpers/server.ts";
 const transferred = async (page: Page, during: () => Promise<void>, idle = true) => {
   const sizes: Promise<number>[] = [];
   const onResponse = (r: import("playwright").Response) => {
+    // An answer that never ends (the notifications' event stream) has no final size: it counts 0 after 5 s.
+    const unfinished = new Promise<number>((resolve) => setTimeout(() => resolve(0), 5_000).unref());
     sizes.push(
-      r
-        .request()
-        .sizes()
-        .then((s) => s.responseBodySize + s.responseHeadersSize, () => 0),
+      Promise.race([
+        r
+          .request()
+          .sizes()
+          .then((s) => s.responseBodySize + s.responseHeadersSize, () => 0),
+        unfinished,
+      ]),
     );
   };
   page.on("response", onResponse);
