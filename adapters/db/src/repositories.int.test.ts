@@ -132,6 +132,23 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
       expect(found.lastSeenAt).toEqual(later);
     });
 
+    it.skipIf(kind === "pglite")("a touch never waits behind another touch of the same session (it skips the locked row, ADR 0096)", async () => {
+      const user = await insertUser();
+      const session = aSession(user.id);
+      await run(Effect.flatMap(Sessions, (sessions) => sessions.insert(session)));
+      const later = at("2026-11-22T08:10:00.000Z");
+      // Another request's touch holds the row until this one has returned: a touch that waited would never return.
+      await t.db.transaction().execute(async (trx) => {
+        await trx.updateTable("sessions").set({ last_seen_at: later }).where("id", "=", session.id).execute();
+        await run(Effect.flatMap(Sessions, (sessions) => sessions.touch(session.id, at("2026-11-22T08:11:00.000Z"))));
+      });
+      const found = Option.getOrThrow(await run(Effect.flatMap(Sessions, (sessions) => sessions.findByDigest(session.tokenDigest))));
+      expect(found.lastSeenAt).toEqual(later);
+      // With nobody holding it, the touch moves it forward.
+      await run(Effect.flatMap(Sessions, (sessions) => sessions.touch(session.id, at("2026-11-22T08:12:00.000Z"))));
+      expect(Option.getOrThrow(await run(Effect.flatMap(Sessions, (sessions) => sessions.findByDigest(session.tokenDigest)))).lastSeenAt).toEqual(at("2026-11-22T08:12:00.000Z"));
+    });
+
     it("revokes one session, keeping the first revocation time", async () => {
       const user = await insertUser();
       const session = aSession(user.id);
