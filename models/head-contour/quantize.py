@@ -48,6 +48,23 @@ def fold_batch_norms(model):
     return model.eval()
 
 
+def scalar_per_tensor_qparams(prepared):
+    """Give every per-tensor scale and zero point the shape ONNX expects of them: a scalar, not a
+    one-element vector. onnxruntime quantises a float convolution or Gemm whose input comes from a
+    DequantizeLinear (the map logits' convolution, the quality MLP's first layer) itself, per tensor,
+    and declares the bias scale it derives (activation scale x weight scale) with the weight scale's
+    shape, a scalar; the product of a [1] activation scale and that scalar is [1], and onnxruntime-web
+    refuses the mismatch ("ShapeInferenceError ... inferred=1 declared=0" on /maps/Conv_bias_scale)
+    where onnxruntime-node only warns. With scalar activation scales every product has the declared shape."""
+    n = 0
+    for fq in prepared.modules():
+        if isinstance(fq, FakeQuantize) and fq.qscheme in (torch.per_tensor_affine, torch.per_tensor_symmetric):
+            fq.scale = fq.scale.detach().reshape(())
+            fq.zero_point = fq.zero_point.detach().reshape(())
+            n += 1
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("inp")
@@ -89,6 +106,7 @@ def main():
                     prepared(torch.rot90(views[i:i + 16], k, (2, 3)))
         torch.save(prepared.state_dict(), calib_state)
     prepared.apply(disable_observer)
+    scalar_per_tensor_qparams(prepared)
     for p_ in prepared.parameters():
         p_.requires_grad_(False)
     with torch.no_grad():
