@@ -22,6 +22,7 @@ import {
   toInput,
   toPhoto,
   withViews,
+  type AnalyzeOptions,
   type PhotoAnalysis,
   type Point,
 } from "../../core/src/measurement/index.ts";
@@ -58,7 +59,7 @@ const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as { see
 const good = truth.items.filter((it) => it.reasons.length === 0).slice(0, values.limit ? Number(values.limit) : undefined);
 if (good.some((it) => !it.nose)) throw new Error(`${dir}/truth.json has no true nose tip (nose); rebuild the set`);
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
-const options = { ...analyzeOptionsFrom(model.card), ...(values.presence ? { nosePresence: Number(values.presence) } : {}) };
+const options: AnalyzeOptions = { ...analyzeOptionsFrom(model.card), ...(values.presence ? { nosePresence: Number(values.presence) } : {}) };
 const size = model.card.input_size;
 const NEAR = 0.06;
 
