@@ -1,4 +1,6 @@
-// Checks head-contour.onnx against the I/O contract with onnxruntime-node (from adapters/inference).
+// Checks head-contour.onnx against the I/O contract with onnxruntime-node (from adapters/inference),
+// then loads it in onnxruntime-web (wasm, what the browser runs) and compares the outputs: a file the
+// server runs but the browser refuses (docs/adr/0093) fails here.
 //   node models/head-contour/check-onnx.cjs [path/to/head-contour.onnx] [photo.jpg]
 const path = require("path");
 const { createRequire } = require("module");
@@ -40,5 +42,17 @@ const ort = req("onnxruntime-node");
   const expect = { mask: [n, 1, 160, 160], nose: [n, 1, 160, 160], sticker: [n, 1, 160, 160], quality: [n, 8] };
   for (const [k, d] of Object.entries(expect)) if (out[k].dims.join() !== d.join()) throw new Error(`${k} dims ${out[k].dims} != ${d}`);
   if (process.argv[3]) console.log("quality sigmoid", Array.from(out.quality.data).map((v) => (1 / (1 + Math.exp(-v))).toFixed(2)).join(" "));
-  console.log("OK: contract satisfied");
+  console.log("OK: contract satisfied (onnxruntime-node)");
+  const web = req("onnxruntime-web/wasm");
+  web.env.wasm.wasmPaths = require("url").pathToFileURL(path.dirname(req.resolve("onnxruntime-web/ort-wasm-simd-threaded.wasm")) + "/").href;
+  web.env.wasm.numThreads = 1;
+  const browser = await web.InferenceSession.create(require("fs").readFileSync(file), { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
+  const again = await browser.run({ image: new web.Tensor("float32", data, [n, 3, 160, 160]) });
+  for (const w of want) {
+    let worst = 0;
+    out[w].data.forEach((v, i) => { worst = Math.max(worst, Math.abs(v - again[w].data[i])); });
+    console.log(w, "onnxruntime-web differs by at most", worst.toExponential(1));
+    if (!(worst < 1e-3)) throw new Error(`onnxruntime-web's ${w} differs from onnxruntime-node's by ${worst}`);
+  }
+  console.log("OK: onnxruntime-web loads it and agrees");
 })().catch((e) => { console.error(e); process.exit(1); });

@@ -1,6 +1,7 @@
 """int8 QDQ version of a shipped model (issue 18 item 5): weights per channel, activations per tensor.
 
     quantize.py IN.onnx OUT.onnx CALIB(shard dirs) [--views 256] [--keep-float maps,quality]
+                [--finetune-steps N --finetune-data DIRS --finetune-lr 1e-4]
 
 The model is rebuilt in torch from IN.onnx (onnx_init.load_shipped, exact), prepared with torch's FX
 quantisation (fake-quantise observers; the fbgemm/x86 QAT configuration), calibrated on rendered
@@ -48,6 +49,56 @@ def fold_batch_norms(model):
     return model.eval()
 
 
+def finetune(prepared, args):
+    """Quantisation-aware fine-tune of the map branch: the calibrated ranges stay fixed (observers off),
+    the weights learn to measure through the int8 rounding (straight-through gradients), with stage 1's
+    map losses (mask, nose, sticker; train.losses) at a small learning rate. The quality head and its
+    conv pyramid stay as fitted, so that its thresholds still apply."""
+    from train import augment, losses
+    d, _ = load_shards(args.finetune_data or args.calib)
+    img, mask, stk = torch.from_numpy(d["img"]), torch.from_numpy(d["mask"]), torch.from_numpy(d["sticker"])
+    nose, reasons, frac = torch.from_numpy(d["nose"]), torch.from_numpy(d["reasons"]).float(), torch.from_numpy(d["frac"]).float()
+    g = torch.Generator().manual_seed(args.seed)
+    params = [p_ for n_, p_ in prepared.named_parameters() if not (n_.startswith("quality") or n_.startswith("qconv"))]
+    for p_ in params:
+        p_.requires_grad_(True)
+    opt = torch.optim.AdamW(params, lr=args.finetune_lr, weight_decay=1e-4)
+    prepared.train()
+    for step in range(args.finetune_steps):
+        ix = torch.randint(0, len(img), (args.batch,), generator=g)
+        x, m, s, n = augment(img[ix].permute(0, 3, 1, 2).float() / 255, mask[ix][:, None].float() / 255,
+                             stk[ix][:, None].float() / 255, nose[ix].clone(), g)
+        for group in opt.param_groups:  # cosine from the given rate to 0
+            group["lr"] = args.finetune_lr * 0.5 * (1 + np.cos(np.pi * step / args.finetune_steps))
+        lm, ln, ls, _ = losses(prepared(x), m, s, n, reasons[ix], frac[ix])
+        loss = lm + ln + 0.5 * ls
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0 or step == args.finetune_steps - 1:
+            print(f"fine-tune step {step} loss {loss.item():.4f} mask {lm.item():.4f} nose {ln.item():.4f} sticker {ls.item():.4f}", flush=True)
+    prepared.eval()
+    for p_ in prepared.parameters():
+        p_.requires_grad_(False)
+
+
+def scalar_per_tensor_qparams(prepared):
+    """Give every per-tensor scale and zero point the shape ONNX expects of them: a scalar, not a
+    one-element vector. onnxruntime quantises a float convolution or Gemm whose input comes from a
+    DequantizeLinear (the map logits' convolution, the quality MLP's first layer) itself, per tensor,
+    and declares the bias scale it derives (activation scale x weight scale) with the weight scale's
+    shape, a scalar; the product of a [1] activation scale and that scalar is [1], and onnxruntime-web
+    refuses the mismatch ("ShapeInferenceError ... inferred=1 declared=0" on /maps/Conv_bias_scale)
+    where onnxruntime-node only warns. With scalar activation scales every product has the declared shape."""
+    n = 0
+    for fq in prepared.modules():
+        if isinstance(fq, FakeQuantize) and fq.qscheme in (torch.per_tensor_affine, torch.per_tensor_symmetric):
+            fq.scale = fq.scale.detach().reshape(())
+            fq.zero_point = fq.zero_point.detach().reshape(())
+            n += 1
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("inp")
@@ -56,6 +107,11 @@ def main():
     ap.add_argument("--views", type=int, default=256)
     ap.add_argument("--keep-float", default="maps,quality")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--finetune-steps", type=int, default=0, help="quantisation-aware fine-tune of the map branch (0: none)")
+    ap.add_argument("--finetune-data", default="", help="shard dirs for the fine-tune (default: CALIB)")
+    ap.add_argument("--finetune-lr", type=float, default=1e-4)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=6)
     ap.add_argument("--reuse-calibration", action="store_true", help="the ranges recorded by an earlier run (OUT.calibration.pt)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -89,6 +145,9 @@ def main():
                     prepared(torch.rot90(views[i:i + 16], k, (2, 3)))
         torch.save(prepared.state_dict(), calib_state)
     prepared.apply(disable_observer)
+    if args.finetune_steps > 0:
+        finetune(prepared, args)
+    scalar_per_tensor_qparams(prepared)
     for p_ in prepared.parameters():
         p_.requires_grad_(False)
     with torch.no_grad():

@@ -1,6 +1,6 @@
 // Generalisation figures: the shipped model through the shipped TypeScript pipeline (what the server
 // and `crown analyze` run) on a held-out rendered set, split by what the photo shows.
-//   pnpm tsx tests/bench/generalisation.bench.ts DIR [--limit N] [--json out.json] [--rows rows.json] [--two-outcome]
+//   pnpm tsx tests/bench/generalisation.bench.ts DIR [--limit N] [--json out.json] [--rows rows.json] [--two-outcome] [--nose-presence P]
 // (--rows writes one line per photo: truth, verdict, reasons, probabilities, CI/CVAI, to see why a photo was sent back.)
 // DIR holds truth.json and the photos: models/head-contour/render2/build_set.py writes such a set from
 // the second renderer family (never trained on); models/head-contour/data.py eval from the first.
@@ -37,7 +37,14 @@ interface Row {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { limit: { type: "string" }, json: { type: "string" }, rows: { type: "string" }, "two-outcome": { type: "boolean" } },
+  options: {
+    limit: { type: "string" },
+    json: { type: "string" },
+    rows: { type: "string" },
+    "two-outcome": { type: "boolean" },
+    // a setting to try (choose it on a tuning set, never on the held-out sets it is judged on)
+    "nose-presence": { type: "string" },
+  },
 });
 const dir = positionals[0];
 if (!dir) {
@@ -47,7 +54,7 @@ if (!dir) {
 const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as { seed: number; renderer?: string; items: TruthItem[] };
 const items = truth.items.slice(0, values.limit ? Number(values.limit) : undefined);
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
-const options = analyzeOptionsFrom(model.card);
+const options = { ...analyzeOptionsFrom(model.card), ...(values["nose-presence"] ? { nosePresence: Number(values["nose-presence"]) } : {}) };
 const stickerMm = (it: TruthItem): number | null =>
   it.sticker === null ? null : Array.isArray(it.sticker) ? model.card.sticker_diameter_mm : it.sticker.mm;
 const rows: Row[] = [];

@@ -4,7 +4,8 @@
 
 Writes OUT_DIR/NNNN.jpg and OUT_DIR/truth.json in the layout of ../data.py's evaluation set (image,
 ci, cvai, reasons, cap, kind) plus what the splits need: cva_mm (truth), sticker (null or its
-diameter, height above the widest section and distance to the camera), hair model, body placement.
+diameter, height above the widest section and distance to the camera), hair model, body placement,
+the nose tip's projection (nose, photo pixels) and how many nose pixels show (nose_pixels).
 About half the photos are good; each bad photo is re-drawn (up to 4 times) until what the render
 shows is exactly the reasons it was meant to show. --show K also writes a contact sheet of K photos.
 """
@@ -52,6 +53,7 @@ def one(args):
     return {"image": name, "ci": r["ci"], "cvai": r["cvai"], "cva_mm": r["cva_mm"], "length_mm": r["length_mm"], "reasons": r["reasons"],
             "wanted": want, "cap": p["cap"], "kind": p["head"]["kind"], "hair": p["hair"], "body": p["body"],
             "sticker": r["sticker"], "head_px": r["head_px"], "camera_to_section_cm": r["camera_to_section_cm"],
+            "nose": r["nose"], "nose_pixels": r["nose_pixels"],
             "width": int(r["image"].shape[1]), "height": int(r["image"].shape[0])}
 
 

@@ -245,4 +245,6 @@ def render(p, long_side=512):
                         "camera_to_sticker_cm": float(np.linalg.norm(sc - cam.centre))}
     return {"image": img, "reasons": sorted(int(r) for r in reasons), "ci": truth["ci"], "cvai": truth["cvai"],
             "cva_mm": truth["cva_mm"], "length_mm": truth["length_mm"], "sticker": sticker_info, "head_px": head_px,
-            "camera_to_section_cm": float(depth), "light": light}
+            "camera_to_section_cm": float(depth), "light": light,
+            # where the nose tip projects and how many of its pixels show (for the diagnosis of missed noses)
+            "nose": [float(tip_px[0]), float(tip_px[1])], "nose_pixels": int((lab == NOSE).sum())}
