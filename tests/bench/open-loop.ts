@@ -34,7 +34,8 @@ export interface OpenLoopResult {
   readonly slowest: ReadonlyArray<readonly [number, number]>;
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+/** The p-th percentile of values sorted ascending (nearest rank). */
+export const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
@@ -54,11 +55,10 @@ export const openLoop = async (options: {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 256 });
   const total = Math.max(1, Math.round(options.rate * options.seconds));
   const interval = 1000 / options.rate;
-  const latencies: number[] = [];
+  // Each answer once: [due time from the start, latency], by status; the figures are derived from these.
   const timeline: Array<readonly [number, number]> = [];
   const serverTimes: number[] = [];
   const perStatus = new Map<number, number[]>();
-  const statuses: Record<number, number> = {};
   let errors = 0;
   let answered = 0;
   let lastAnswer = 0;
@@ -82,11 +82,10 @@ export const openLoop = async (options: {
           const status = res.statusCode ?? 0;
           const timing = /app;dur=([\d.]+)/.exec(String(res.headers["server-timing"] ?? ""));
           if (timing) serverTimes.push(Number(timing[1]));
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          latencies.push(performance.now() - due);
+          const latency = performance.now() - due;
           if (!perStatus.has(status)) perStatus.set(status, []);
-          perStatus.get(status)!.push(performance.now() - due);
-          timeline.push([due - start, performance.now() - due]);
+          perStatus.get(status)!.push(latency);
+          timeline.push([due - start, latency]);
           settle();
         });
         res.on("error", () => undefined);
@@ -107,25 +106,24 @@ export const openLoop = async (options: {
     setTimeout(tick, Math.max(0, start - performance.now()));
   });
   agent.destroy();
-  const sorted = latencies.sort((a, b) => a - b);
-  const ok = Object.entries(statuses).reduce((n, [s, c]) => (Number(s) >= 200 && Number(s) < 300 ? n + c : n), 0);
+  const ascending = (xs: number[]) => xs.sort((a, b) => a - b);
+  const sorted = ascending(timeline.map(([, latency]) => latency));
+  const statuses = Object.fromEntries([...perStatus].map(([status, xs]) => [status, xs.length]));
+  const ok = [...perStatus].reduce((n, [status, xs]) => (status >= 200 && status < 300 ? n + xs.length : n), 0);
   return {
     sent: total,
     ok,
-    non2xx: latencies.length - ok,
+    non2xx: sorted.length - ok,
     errors,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     max: sorted.at(-1) ?? 0,
-    serverP50: serverTimes.length ? percentile(serverTimes.sort((a, b) => a - b), 50) : null,
+    serverP50: serverTimes.length ? percentile(ascending(serverTimes), 50) : null,
     serverP99: serverTimes.length ? percentile(serverTimes, 99) : null,
     rate: answered / Math.max(0.001, (lastAnswer - start) / 1000),
     statuses,
     byStatus: Object.fromEntries(
-      [...perStatus].map(([status, xs]) => {
-        const sortedXs = xs.sort((a, b) => a - b);
-        return [status, { p50: percentile(sortedXs, 50), p99: percentile(sortedXs, 99) }];
-      }),
+      [...perStatus].map(([status, xs]) => [status, { p50: percentile(ascending(xs), 50), p99: percentile(xs, 99) }]),
     ),
     slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
   };

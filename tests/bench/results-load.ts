@@ -24,7 +24,7 @@ import { seedScale } from "@crown/db/testing-scale";
 import { CompiledQuery } from "kysely";
 import { connect } from "node:net";
 import { measureStaticAndStart } from "./static-and-start.ts";
-import { type OpenLoopResult, type PlannedRequest, openLoop } from "./open-loop.ts";
+import { type OpenLoopResult, type PlannedRequest, openLoop, percentile } from "./open-loop.ts";
 import { freePort, repoRoot } from "../e2e/helpers/server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -87,7 +87,6 @@ const results = (token: string, search: string | null): PlannedRequest => ({
   body: JSON.stringify(search ? { per_page: 10, search } : { per_page: 10 }),
 });
 
-const pct = (xs: number[], p: number) => (xs.length === 0 ? 0 : xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!);
 
 interface Refusal {
   readonly fromSend: number;
@@ -234,8 +233,8 @@ const main = async () => {
     );
     const fromSend = burst.refused.map((a) => a.fromSend).sort((a, b) => a - b);
     const fromConnect = burst.refused.map((a) => a.fromConnect).sort((a, b) => a - b);
-    lines.push(`  503 latency from send     p50 ${ms(pct(fromSend, 50))}  p99 ${ms(pct(fromSend, 99))}  max ${ms(fromSend.at(-1) ?? 0)}`);
-    lines.push(`  503 latency from connect  p50 ${ms(pct(fromConnect, 50))}  p99 ${ms(pct(fromConnect, 99))}  max ${ms(fromConnect.at(-1) ?? 0)}`);
+    lines.push(`  503 latency from send     p50 ${ms(percentile(fromSend, 50))}  p99 ${ms(percentile(fromSend, 99))}  max ${ms(fromSend.at(-1) ?? 0)}`);
+    lines.push(`  503 latency from connect  p50 ${ms(percentile(fromConnect, 50))}  p99 ${ms(percentile(fromConnect, 99))}  max ${ms(fromConnect.at(-1) ?? 0)}`);
     // Sustained overload: far more than the server can serve, offered at a fixed rate for a few seconds
     // (many clients over keep-alive connections, a refused one reconnecting), the latency of each 503 from
     // its due time. The burst above is 1,500 new connections in the same instant, each accepted and parsed
@@ -245,7 +244,7 @@ const main = async () => {
     lines.push(
       `sustained overload: ${OVERLOAD_RATE} req/s offered for 5 s: ${flood.statuses[200] ?? 0} answered 200 (p50 ${ms(flood.byStatus[200]?.p50 ?? 0)}, p99 ${ms(flood.byStatus[200]?.p99 ?? 0)}), ${flood.statuses[503] ?? 0} answered 503 (p50 ${ms(flood503?.p50 ?? 0)}, p99 ${ms(flood503?.p99 ?? 0)}), ${flood.errors} failed`,
     );
-    const overloadMet = burst.refused.length > 0 && pct(fromSend, 99) <= 100;
+    const overloadMet = burst.refused.length > 0 && percentile(fromSend, 99) <= 100;
     await server.stop();
     server = undefined;
 
@@ -257,7 +256,7 @@ const main = async () => {
     lines.push("issue 19, done when:");
     lines.push(`  results page p99 ≤ 50 ms at ${RATE} req/s at 1k/10k/100k, with and without a search: worst p99 ${ms(worstP99)}  ${goal ? "met" : "NOT met"}`);
     lines.push(`  sign-in load raises the results page's p99 by ≤ 2x: ${worst.toFixed(2)}x  ${worst <= 2 ? "met" : "NOT met"}`);
-    lines.push(`  overload answers 503 within 100 ms: burst of 1,500 new connections p99 from send ${ms(pct(fromSend, 99))}, from connect ${ms(pct(fromConnect, 99))}  ${overloadMet ? "met" : "NOT met"}`);
+    lines.push(`  overload answers 503 within 100 ms: burst of 1,500 new connections p99 from send ${ms(percentile(fromSend, 99))}, from connect ${ms(percentile(fromConnect, 99))}  ${overloadMet ? "met" : "NOT met"}`);
     lines.push(`                                      sustained ${OVERLOAD_RATE} req/s: 503 p99 ${ms(flood503?.p99 ?? 0)}  ${flood503 && flood503.p99 <= 100 ? "met" : "NOT met"}`);
     if (statics) {
       lines.push(`  sign-in page transferred (brotli): ${(statics.signInBytes / 1024).toFixed(0)} KB`);
