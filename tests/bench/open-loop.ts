@@ -30,6 +30,9 @@ export interface OpenLoopResult {
   readonly statuses: Readonly<Record<number, number>>;
   /** p50 and p99 of the answers of each status (e.g. the 503s of an overload apart from the 200s). */
   readonly byStatus: Readonly<Record<number, { readonly p50: number; readonly p99: number }>>;
+  /** How late the generator itself sent requests (ms after their due time), p99 and max: a loaded client delays its own requests, and that wait is not the server's. */
+  readonly sendLagP99: number;
+  readonly sendLagMax: number;
   /** The slowest answers: [due time from the start, latency], both in ms (where a stall was). */
   readonly slowest: ReadonlyArray<readonly [number, number]>;
 }
@@ -59,6 +62,7 @@ export const openLoop = async (options: {
   const timeline: Array<readonly [number, number]> = [];
   const serverTimes: number[] = [];
   const perStatus = new Map<number, number[]>();
+  const sendLags: number[] = [];
   let errors = 0;
   let answered = 0;
   let lastAnswer = 0;
@@ -74,6 +78,7 @@ export const openLoop = async (options: {
     const send = (i: number) => {
       const planned = options.requests[i % options.requests.length]!;
       const due = dueAt(i);
+      sendLags.push(performance.now() - due);
       const body = planned.body === undefined ? undefined : Buffer.from(planned.body);
       const headers = body ? { ...planned.headers, "content-length": String(body.length) } : planned.headers;
       const req = request({ agent, host: hostname, port: Number(port), method: planned.method, path: planned.path, headers }, (res) => {
@@ -125,6 +130,8 @@ export const openLoop = async (options: {
     byStatus: Object.fromEntries(
       [...perStatus].map(([status, xs]) => [status, { p50: percentile(ascending(xs), 50), p99: percentile(xs, 99) }]),
     ),
+    sendLagP99: percentile(ascending(sendLags), 99),
+    sendLagMax: sendLags.at(-1) ?? 0,
     slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
   };
 };

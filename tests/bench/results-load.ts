@@ -192,7 +192,7 @@ const main = async () => {
           const r = await openLoop({ base: server!.base, rate: RATE, seconds: SECONDS, requests: [request] });
           rows.push({ size, search: search !== null, r });
           lines.push(
-            `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  (server p50 ${ms(r.serverP50 ?? 0)} p99 ${ms(r.serverP99 ?? 0)})  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}`,
+            `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  (server p50 ${ms(r.serverP50 ?? 0)} p99 ${ms(r.serverP99 ?? 0)})  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}  (sent late p99 ${r.sendLagP99.toFixed(1)} ms)`,
           );
         }
       }
@@ -242,7 +242,7 @@ const main = async () => {
     const flood = await openLoop({ base: server.base, rate: OVERLOAD_RATE, seconds: 5, connections: 100_000, requests: [results(tokens.get(100_000)!, data.searchTerm)] });
     const flood503 = flood.byStatus[503];
     lines.push(
-      `sustained overload: ${OVERLOAD_RATE} req/s offered for 5 s: ${flood.statuses[200] ?? 0} answered 200 (p50 ${ms(flood.byStatus[200]?.p50 ?? 0)}, p99 ${ms(flood.byStatus[200]?.p99 ?? 0)}), ${flood.statuses[503] ?? 0} answered 503 (p50 ${ms(flood503?.p50 ?? 0)}, p99 ${ms(flood503?.p99 ?? 0)}), ${flood.errors} failed`,
+      `sustained overload: ${OVERLOAD_RATE} req/s offered for 5 s: ${flood.statuses[200] ?? 0} answered 200 (p50 ${ms(flood.byStatus[200]?.p50 ?? 0)}, p99 ${ms(flood.byStatus[200]?.p99 ?? 0)}), ${flood.statuses[503] ?? 0} answered 503 (p50 ${ms(flood503?.p50 ?? 0)}, p99 ${ms(flood503?.p99 ?? 0)}), ${flood.errors} failed; the generator sent late by p99 ${ms(flood.sendLagP99)}, max ${ms(flood.sendLagMax)}`,
     );
     const overloadMet = burst.refused.length > 0 && percentile(fromSend, 99) <= 100;
     await server.stop();

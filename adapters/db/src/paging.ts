@@ -11,7 +11,11 @@ import type { Executor } from "./executor.ts";
  *   beyond, the planner's estimate of the query's rows, remembered for a minute per list. A searched
  *   list that can also tell whether a next page exists (withinReach) is exact only up to
  *   SEARCH_COUNT_CAP: each candidate of a search is read from the table to check the pattern (about a
- *   page of the heap per row), so its cap bounds that cost (ADR 0096).
+ *   page of the heap per row), so its cap bounds that cost (ADR 0096); and the capped count of a
+ *   search is remembered for SEARCH_COUNT_TTL_MS per list, so paging through a search (or the same
+ *   search again) does not recheck the same candidates each time (ADR 0100). The rows are always live;
+ *   the total can lag a report published in those seconds, and `withinReach` still corrects it by what
+ *   the page read.
  */
 
 export const COUNT_CAP = 1000;
@@ -20,6 +24,7 @@ export const SEARCH_COUNT_CAP = 100;
 export const countCapFor = (search: string | null | undefined) => (search ? SEARCH_COUNT_CAP : COUNT_CAP);
 const ANCHOR_TTL_MS = 60_000;
 const ESTIMATE_TTL_MS = 60_000;
+const SEARCH_COUNT_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 /** A small map with a time to live and a bound on its size (the oldest entry goes first). */
@@ -50,6 +55,16 @@ export interface Anchor {
 
 const anchors = new Expiring<Anchor>(ANCHOR_TTL_MS);
 const estimates = new Expiring<number>(ESTIMATE_TTL_MS);
+
+/**
+ * Searches' capped counts for SEARCH_COUNT_TTL_MS, one memory per repository (so per database): `get` is
+ * a count made in the last seconds for the search named by `key` (its list, filters and term), `set`
+ * keeps one (`cap` + 1 means "more than the cap").
+ */
+export const searchCountMemory = () => {
+  const counts = new Expiring<number>(SEARCH_COUNT_TTL_MS);
+  return { get: (key: string): number | undefined => counts.get(key), set: (key: string, capped: number) => counts.set(key, capped) };
+};
 
 /** The anchor of page `page` of the list named `list`, if the previous page was served lately. */
 export const anchorOf = (list: string, page: number): Anchor | undefined => (page > 1 ? anchors.get(`${list}#${page}`) : undefined);

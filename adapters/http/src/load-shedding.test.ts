@@ -7,7 +7,7 @@ import { busyBodyFor } from "./app.ts";
 import { translate } from "./i18n.ts";
 import { BUSY_MESSAGE, LoadGate, refuseEarly, shedLoad } from "./load-shedding.ts";
 
-const gate = (maxInFlight: number, retryAfterSeconds = 1, maxLoopDelayMs = 100) => new LoadGate({ maxInFlight, retryAfterSeconds, maxLoopDelayMs });
+const gate = (maxInFlight: number, retryAfterSeconds = 1, minInFlight = 2) => new LoadGate({ maxInFlight, minInFlight, retryAfterSeconds });
 
 describe("load shedding", () => {
   it("answers 503 with Retry-After at once beyond the in-flight limit, and serves again once requests finish", async () => {
@@ -47,25 +47,55 @@ describe("load shedding", () => {
     expect((await app.request("/ok")).status).toBe(200);
   });
 
-  it("refuses while the event loop lags under its own requests, and not when little is in progress", async () => {
-    const g = gate(8, 1, 100);
+  it("halves the bound from what is in progress while the loop stays saturated, and grows it back once it has time to spare", () => {
+    const g = gate(64, 1, 4);
+    for (let i = 0; i < 10; i++) g.enter();
+    // Two saturated samples (a long collection, a catch-up after a pause) change nothing.
+    g.observe(1);
+    g.observe(1);
+    expect(g.bound).toBe(64);
+    // Three in a row: half of what was really in progress (10), not half of 64, which would refuse nothing.
+    g.observe(0.95);
+    expect(g.bound).toBe(5);
+    expect(g.admits()).toBe(false);
+    // Still saturated: down to the floor, never below it.
+    g.observe(1);
+    g.observe(1);
+    expect(g.bound).toBe(4);
+    for (let i = 0; i < 7; i++) g.leave();
+    expect(g.admits()).toBe(true);
+    // Between SPARE and SATURATED the bound holds; below SPARE it grows back a quarter at a time, up to the limit.
+    g.observe(0.8);
+    expect(g.bound).toBe(4);
+    g.observe(0.3);
+    expect(g.bound).toBe(5);
+    for (let i = 0; i < 30; i++) g.observe(0.1);
+    expect(g.bound).toBe(64);
+    for (let i = 0; i < 3; i++) g.leave();
+    expect(g.inFlight).toBe(0);
+  });
+
+  it("measures the loop: a loop held busy under its own requests cuts the bound; stop restores it", async () => {
+    const g = gate(16, 1, 2);
     const stop = g.watchEventLoop();
     try {
-      for (let i = 0; i < 5; i++) g.enter();
-      // The loop is held 300 ms (as a CPU-bound burst of our own requests would hold it), then the next sample sees it.
-      const until = performance.now() + 300;
+      for (let i = 0; i < 8; i++) g.enter();
+      // Busy in slices with a turn of the loop between them (as a CPU-bound flood of our own requests keeps it), ~500 ms.
+      const until = performance.now() + 500;
       while (performance.now() < until) {
-        /* busy */
+        const slice = performance.now() + 20;
+        while (performance.now() < slice) {
+          /* busy */
+        }
+        await new Promise((r) => setImmediate(r));
       }
-      await new Promise((r) => setTimeout(r, 20));
+      expect(g.bound).toBeLessThanOrEqual(4);
       expect(g.admits()).toBe(false);
-      // The same lag with half the limit in progress or less is not ours to shed.
-      g.leave();
-      expect(g.admits()).toBe(true);
-      for (let i = 0; i < 4; i++) g.leave();
     } finally {
       stop();
     }
+    expect(g.bound).toBe(16);
+    for (let i = 0; i < 8; i++) g.leave();
   });
 
   it("names the busy answer in the prefix's language and never sheds static paths", () => {

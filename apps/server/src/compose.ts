@@ -99,7 +99,7 @@ const mountSpa = (app: Hono<Env>, prefix: string, dir: string) => {
 
 /** The load shedding's state for one server (ADR 0090): the Hono middleware and the early refusal share it. */
 export const loadGateFor = (config: ServerConfig) =>
-  new LoadGate({ maxInFlight: config.maxInFlight, retryAfterSeconds: 1, maxLoopDelayMs: config.maxLoopDelayMs });
+  new LoadGate({ maxInFlight: config.maxInFlight, minInFlight: Math.min(config.minInFlight, config.maxInFlight), retryAfterSeconds: 1 });
 
 /** The last entry of a comma-separated header that proxies append to. */
 const lastListEntry = (header: string | undefined) => header?.split(",").at(-1)?.trim() || undefined;

@@ -31,8 +31,8 @@ export interface ServerConfig {
   readonly recoverySeconds: number;
   /** API requests in progress at most before new ones get 503 with Retry-After (`CROWN_MAX_IN_FLIGHT`, default 32 per core). */
   readonly maxInFlight: number;
-  /** Event-loop delay (ms) past which new API requests get 503 while the server is busy (`CROWN_MAX_LOOP_DELAY_MS`, default 200; ADR 0090). */
-  readonly maxLoopDelayMs: number;
+  /** The lowest that bound falls to while the event loop is saturated (`CROWN_MIN_IN_FLIGHT`, default 2 per core; ADR 0100). */
+  readonly minInFlight: number;
   /** Open connections at most; more are dropped at accept (`CROWN_MAX_CONNECTIONS`, default 4096). */
   readonly maxConnections: number;
 }
@@ -67,7 +67,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     leaseSeconds: Math.max(1, int(env.CROWN_LEASE_SECONDS, LEASE_SECONDS)),
     recoverySeconds: Math.max(1, int(env.CROWN_RECOVERY_SECONDS, RECOVERY_SECONDS)),
     maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, DEFAULT_LOAD_LIMIT.maxInFlight)),
-    maxLoopDelayMs: Math.max(1, int(env.CROWN_MAX_LOOP_DELAY_MS, DEFAULT_LOAD_LIMIT.maxLoopDelayMs)),
+    minInFlight: Math.max(1, int(env.CROWN_MIN_IN_FLIGHT, DEFAULT_LOAD_LIMIT.minInFlight)),
     maxConnections: Math.max(1, int(env.CROWN_MAX_CONNECTIONS, 4096)),
   };
 };

@@ -2,7 +2,7 @@ import { type AnalysisSummary, type ReportListing, type ReportsPort, type Report
 import { Effect } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { contains, type Executor, run } from "../executor.ts";
-import { anchorOf, cappedCount, countCapFor, countOf, rememberAnchor, totalFrom, withinReach } from "../paging.ts";
+import { anchorOf, cappedCount, countCapFor, countOf, rememberAnchor, searchCountMemory, totalFrom, withinReach } from "../paging.ts";
 import type { Database, ReportsTable } from "../schema.ts";
 
 /**
@@ -78,114 +78,121 @@ const physicianMatching = (ex: Executor, physicianId: string, search: string | n
 
 type ListPorts = Pick<ReportsPort, "resultsForPhysician" | "resultsForBabies" | "uploadsForBaby" | "reviewQueue" | "publishedForBabies">;
 
-export const makeReportLists = (db: Kysely<Database>): ListPorts => ({
-  resultsForPhysician: (physicianId, { search, filter }, { page, perPage }) =>
-    run(db, async (ex) => {
-      const list = `results:${physicianId}:${filter}:${perPage}:${search ?? ""}`;
-      const matching = physicianMatching(ex, physicianId, search, filter);
-      // The page's ids from the index (index-only without a search), keyset when the previous page was just
-      // served; one id more than the page tells whether a next page exists.
-      const anchor = anchorOf(list, page);
-      let ids = matching.select("r.id").orderBy("r.published_at", "desc").orderBy("r.id", "desc").limit(perPage + 1);
-      ids = anchor ? ids.where(sql`(r.published_at, r.id)`, "<", sql`(${anchor.at}::timestamptz, ${anchor.id})`) : ids.offset((page - 1) * perPage);
-      // The page and its capped count in one statement (one round trip on the hottest page); an empty page
-      // carries no count, so only a page past the end counts apart. A search's count stops at the lower cap.
-      const cap = countCapFor(search);
-      const fetched = await ex
-        .selectFrom("reports as r")
-        .leftJoin("report_reads as rr", (j) => j.onRef("rr.report_id", "=", "r.id").on("rr.physician_id", "=", physicianId))
-        .leftJoin("babies as b", "b.id", "r.baby_id")
-        .leftJoin("users as u", "u.id", "b.parent_id")
-        .select(LISTING)
-        .select([sql<boolean>`rr.report_id is not null`.as("is_read"), "u.first_name as parent_first", "u.last_name as parent_last", sql<string | null>`r.published_at::text`.as("anchor_at")])
-        .select(() => cappedCount(ex, matching, cap).as("capped_total"))
-        .where("r.id", "in", ids)
-        .orderBy("r.published_at", "desc")
-        .orderBy("r.id", "desc")
-        .execute();
-      const rows = fetched.slice(0, perPage);
-      const capped = fetched[0]?.capped_total;
-      const counted = capped !== undefined && capped !== null ? await totalFrom(ex, list, matching, Number(capped), cap) : page === 1 ? 0 : await countOf(ex, list, matching, cap);
-      const total = withinReach(counted, page, perPage, rows.length, fetched.length > perPage);
-      rememberAnchor(list, page, perPage, rows);
-      return {
-        data: rows.map((row) => ({
-          report: listingFromRow(row),
-          read: Boolean(row.is_read),
-          parent: row.parent_first !== null && row.parent_last !== null ? { firstName: row.parent_first, lastName: row.parent_last } : null,
-        })),
-        total,
-      };
-    }),
-  resultsForBabies: (babyIds, { search }, { page, perPage }) =>
-    babyIds.length === 0
-      ? Effect.succeed({ data: [], total: 0 })
-      : run(db, async (ex) => {
-          // A parent's few babies: the index by baby serves it; deep pages are rare, so plain OFFSET.
-          let matching = ex.selectFrom("reports as r").where("r.baby_id", "in", [...babyIds]).where("r.version", ">", 0);
-          if (search) matching = matching.where("r.baby_name", "ilike", contains(search));
-          const [rows, total] = await Promise.all([
-            matching
-              .select(LISTING)
-              .select("r.analysis")
-              .orderBy("r.published_at", "desc")
-              .orderBy("r.id", "desc")
-              .limit(perPage)
-              .offset((page - 1) * perPage)
-              .execute(),
-            countOf(ex, `parent-results:${[...babyIds].sort().join(",")}:${search ?? ""}`, matching),
-          ]);
-          return { data: rows.map(withSummary), total };
-        }),
-  uploadsForBaby: (babyId, { page, perPage }) =>
-    run(db, async (ex) => {
-      const matching = ex.selectFrom("reports as r").where("r.baby_id", "=", babyId).where("r.status", "<>", INITIAL_REPORT_STATUS);
-      const [rows, total] = await Promise.all([
-        matching.select(LISTING).orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(perPage).offset((page - 1) * perPage).execute(),
-        countOf(ex, `uploads:${babyId}`, matching),
-      ]);
-      return { data: rows.map(listingFromRow), total };
-    }),
-  reviewQueue: ({ page, perPage }) =>
-    run(db, async (ex) => {
-      const matching = ex.selectFrom("reports as r").where("r.status", "in", [...REVIEWABLE]);
-      // The page's ids first (from the queue index), then their babies: ten lookups, not a join of the whole queue.
-      const ids = matching.select("r.id").orderBy("r.submitted_at", "asc").orderBy("r.id").limit(perPage).offset((page - 1) * perPage);
-      const [rows, total] = await Promise.all([
-        ex
+export const makeReportLists = (db: Kysely<Database>): ListPorts => {
+  const searchCounts = searchCountMemory();
+  return {
+    resultsForPhysician: (physicianId, { search, filter }, { page, perPage }) =>
+      run(db, async (ex) => {
+        const list = `results:${physicianId}:${filter}:${perPage}:${search ?? ""}`;
+        const matching = physicianMatching(ex, physicianId, search, filter);
+        // The page's ids from the index (index-only without a search), keyset when the previous page was just
+        // served; one id more than the page tells whether a next page exists.
+        const anchor = anchorOf(list, page);
+        let ids = matching.select("r.id").orderBy("r.published_at", "desc").orderBy("r.id", "desc").limit(perPage + 1);
+        ids = anchor ? ids.where(sql`(r.published_at, r.id)`, "<", sql`(${anchor.at}::timestamptz, ${anchor.id})`) : ids.offset((page - 1) * perPage);
+        // The page and its capped count in one statement (one round trip on the hottest page); an empty page
+        // carries no count, so only a page past the end counts apart. A search's count stops at the lower cap,
+        // and one counted in the last seconds is not counted again (ADR 0100).
+        const cap = countCapFor(search);
+        const searchKey = `${physicianId}:${filter}:${search ?? ""}`;
+        const remembered = search ? searchCounts.get(searchKey) : undefined;
+        const query = ex
           .selectFrom("reports as r")
+          .leftJoin("report_reads as rr", (j) => j.onRef("rr.report_id", "=", "r.id").on("rr.physician_id", "=", physicianId))
           .leftJoin("babies as b", "b.id", "r.baby_id")
+          .leftJoin("users as u", "u.id", "b.parent_id")
           .select(LISTING)
-          .select(["r.analysis", "b.first_name", "b.middle_name", "b.last_name", "b.date_of_birth"])
+          .select([sql<boolean>`rr.report_id is not null`.as("is_read"), "u.first_name as parent_first", "u.last_name as parent_last", sql<string | null>`r.published_at::text`.as("anchor_at")])
           .where("r.id", "in", ids)
-          .orderBy("r.submitted_at", "asc")
-          .orderBy("r.id")
-          .execute(),
-        countOf(ex, "review-queue", matching),
-      ]);
-      return {
-        data: rows.map((row) => ({
-          report: withSummary(row),
-          baby:
-            row.first_name !== null && row.last_name !== null && row.date_of_birth !== null
-              ? { firstName: row.first_name, middleName: row.middle_name, lastName: row.last_name, dateOfBirth: row.date_of_birth }
-              : null,
-        })),
-        total,
-      };
-    }),
-  publishedForBabies: (babyIds) =>
-    babyIds.length === 0
-      ? Effect.succeed([])
-      : run(db, (ex) =>
+          .orderBy("r.published_at", "desc")
+          .orderBy("r.id", "desc");
+        const fetched: Array<Awaited<ReturnType<typeof query.execute>>[number] & { capped_total?: number | string | null }> =
+          remembered === undefined ? await query.select(() => cappedCount(ex, matching, cap).as("capped_total")).execute() : await query.execute();
+        const rows = fetched.slice(0, perPage);
+        const capped = remembered ?? fetched[0]?.capped_total;
+        if (search && remembered === undefined && capped !== undefined && capped !== null) searchCounts.set(searchKey, Number(capped));
+        const counted = capped !== undefined && capped !== null ? await totalFrom(ex, list, matching, Number(capped), cap) : page === 1 ? 0 : await countOf(ex, list, matching, cap);
+        const total = withinReach(counted, page, perPage, rows.length, fetched.length > perPage);
+        rememberAnchor(list, page, perPage, rows);
+        return {
+          data: rows.map((row) => ({
+            report: listingFromRow(row),
+            read: Boolean(row.is_read),
+            parent: row.parent_first !== null && row.parent_last !== null ? { firstName: row.parent_first, lastName: row.parent_last } : null,
+          })),
+          total,
+        };
+      }),
+    resultsForBabies: (babyIds, { search }, { page, perPage }) =>
+      babyIds.length === 0
+        ? Effect.succeed({ data: [], total: 0 })
+        : run(db, async (ex) => {
+            // A parent's few babies: the index by baby serves it; deep pages are rare, so plain OFFSET.
+            let matching = ex.selectFrom("reports as r").where("r.baby_id", "in", [...babyIds]).where("r.version", ">", 0);
+            if (search) matching = matching.where("r.baby_name", "ilike", contains(search));
+            const [rows, total] = await Promise.all([
+              matching
+                .select(LISTING)
+                .select("r.analysis")
+                .orderBy("r.published_at", "desc")
+                .orderBy("r.id", "desc")
+                .limit(perPage)
+                .offset((page - 1) * perPage)
+                .execute(),
+              countOf(ex, `parent-results:${[...babyIds].sort().join(",")}:${search ?? ""}`, matching),
+            ]);
+            return { data: rows.map(withSummary), total };
+          }),
+    uploadsForBaby: (babyId, { page, perPage }) =>
+      run(db, async (ex) => {
+        const matching = ex.selectFrom("reports as r").where("r.baby_id", "=", babyId).where("r.status", "<>", INITIAL_REPORT_STATUS);
+        const [rows, total] = await Promise.all([
+          matching.select(LISTING).orderBy("r.created_at", "desc").orderBy("r.id", "desc").limit(perPage).offset((page - 1) * perPage).execute(),
+          countOf(ex, `uploads:${babyId}`, matching),
+        ]);
+        return { data: rows.map(listingFromRow), total };
+      }),
+    reviewQueue: ({ page, perPage }) =>
+      run(db, async (ex) => {
+        const matching = ex.selectFrom("reports as r").where("r.status", "in", [...REVIEWABLE]);
+        // The page's ids first (from the queue index), then their babies: ten lookups, not a join of the whole queue.
+        const ids = matching.select("r.id").orderBy("r.submitted_at", "asc").orderBy("r.id").limit(perPage).offset((page - 1) * perPage);
+        const [rows, total] = await Promise.all([
           ex
             .selectFrom("reports as r")
+            .leftJoin("babies as b", "b.id", "r.baby_id")
             .select(LISTING)
-            .select("r.analysis")
-            .where("r.baby_id", "in", [...babyIds])
-            .where("r.version", ">", 0)
+            .select(["r.analysis", "b.first_name", "b.middle_name", "b.last_name", "b.date_of_birth"])
+            .where("r.id", "in", ids)
             .orderBy("r.submitted_at", "asc")
             .orderBy("r.id")
             .execute(),
-        ).pipe(Effect.map((rows) => rows.map(withSummary))),
-});
+          countOf(ex, "review-queue", matching),
+        ]);
+        return {
+          data: rows.map((row) => ({
+            report: withSummary(row),
+            baby:
+              row.first_name !== null && row.last_name !== null && row.date_of_birth !== null
+                ? { firstName: row.first_name, middleName: row.middle_name, lastName: row.last_name, dateOfBirth: row.date_of_birth }
+                : null,
+          })),
+          total,
+        };
+      }),
+    publishedForBabies: (babyIds) =>
+      babyIds.length === 0
+        ? Effect.succeed([])
+        : run(db, (ex) =>
+            ex
+              .selectFrom("reports as r")
+              .select(LISTING)
+              .select("r.analysis")
+              .where("r.baby_id", "in", [...babyIds])
+              .where("r.version", ">", 0)
+              .orderBy("r.submitted_at", "asc")
+              .orderBy("r.id")
+              .execute(),
+          ).pipe(Effect.map((rows) => rows.map(withSummary))),
+  };
+};
