@@ -33,6 +33,8 @@ export interface OpenLoopResult {
   /** How late the generator itself sent requests (ms after their due time), p99 and max: a loaded client delays its own requests, and that wait is not the server's. */
   readonly sendLagP99: number;
   readonly sendLagMax: number;
+  /** Each second of the run whose slowest answer took more than 50 ms: [second from the start, its slowest answer in ms] (when the stalls were). */
+  readonly slowSeconds: ReadonlyArray<readonly [number, number]>;
   /** The slowest answers: [due time from the start, latency], both in ms (where a stall was). */
   readonly slowest: ReadonlyArray<readonly [number, number]>;
 }
@@ -132,6 +134,10 @@ export const openLoop = async (options: {
     ),
     sendLagP99: percentile(ascending(sendLags), 99),
     sendLagMax: sendLags.at(-1) ?? 0,
+    slowSeconds: [...timeline.reduce((worst, [due, latency]) => worst.set(Math.floor(due / 1000), Math.max(worst.get(Math.floor(due / 1000)) ?? 0, latency)), new Map<number, number>())]
+      .filter(([, latency]) => latency > 50)
+      .sort((a, b) => a[0] - b[0])
+      .map(([second, latency]) => [second, Math.round(latency)] as const),
     slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
   };
 };

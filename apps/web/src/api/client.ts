@@ -81,6 +81,29 @@ const buildUrl = (path: string, query?: RequestOptions["query"], base = localize
   return url.toString();
 };
 
+/** The longest a call waits to come back after a 503 with Retry-After; longer asks are shown instead. */
+const MAX_RETRY_WAIT_SECONDS = 5;
+
+/**
+ * Milliseconds to wait before sending again when the server shed the call (503 with Retry-After: refused on
+ * arrival, before any work, so any method may be sent again); null for any other answer.
+ */
+export const retryAfterRefusal = (res: Pick<Response, "status" | "headers">): number | null => {
+  if (res.status !== 503) return null;
+  const seconds = Number(res.headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_RETRY_WAIT_SECONDS ? seconds * 1000 : null;
+};
+
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
+    }, { once: true });
+  });
+
 const send = async (method: string, path: string, opts: RequestOptions): Promise<Response> => {
   const headers: Record<string, string> = { Accept: "application/json" };
   let body: BodyInit | undefined;
@@ -96,7 +119,13 @@ const send = async (method: string, path: string, opts: RequestOptions): Promise
     const init: RequestInit = { method, headers };
     if (body !== undefined) init.body = body;
     if (opts.signal) init.signal = opts.signal;
-    return await fetch(buildUrl(path, opts.query, opts.base), init);
+    const url = buildUrl(path, opts.query, opts.base);
+    const res = await fetch(url, init);
+    const wait = retryAfterRefusal(res);
+    if (wait === null) return res;
+    // A busy server refused the call before doing any of it (ADR 0100): come back once, when it says to.
+    await pause(wait, opts.signal);
+    return await fetch(url, init);
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
     throw new ApiError(0, "The Crown server could not be reached. Please check your connection and try again.");
