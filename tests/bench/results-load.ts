@@ -194,6 +194,8 @@ const main = async () => {
           lines.push(
             `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  (server p50 ${ms(r.serverP50 ?? 0)} p99 ${ms(r.serverP99 ?? 0)})  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}  (sent late p99 ${r.sendLagP99.toFixed(1)} ms)`,
           );
+          // Where the tail came from: one stall of a few hundred ms in a 10 s run is its p99.
+          if (r.slowSeconds.length > 0) lines.push(`      seconds with an answer over 50 ms: ${r.slowSeconds.map(([second, worst]) => `${second}s ${worst} ms`).join(", ")}`);
         }
       }
       return rows;
