@@ -59,6 +59,8 @@ export class LoadGate {
   #peak = 0;
   #bound: number;
   #saturatedRun = 0;
+  /** Requests that arrived (admitted or refused) since the last sample. */
+  #arrivals = 0;
   #refused = 0;
   #timer: NodeJS.Timeout | undefined;
   constructor(readonly limit: LoadLimit = DEFAULT_LOAD_LIMIT) {
@@ -85,6 +87,7 @@ export class LoadGate {
   }
 
   enter() {
+    this.#arrivals += 1;
     this.#inFlight += 1;
     if (this.#inFlight > this.#peak) this.#peak = this.#inFlight;
   }
@@ -94,17 +97,22 @@ export class LoadGate {
   }
 
   refuse() {
+    this.#arrivals += 1;
     this.#refused += 1;
   }
 
   /**
    * One sample of the loop's utilisation (0–1) over the last interval: cuts the bound after
-   * `SATURATED_SAMPLES` saturated samples in a row, grows it back while the loop has time to spare.
+   * `SATURATED_SAMPLES` saturated samples in a row, grows it back while the loop has time to spare. A
+   * sample counts as saturated only if requests kept arriving (at least twice the floor in 100 ms): a loop
+   * kept busy by something else (a report being rendered, other processes holding the CPU on a loaded
+   * machine) while a few calls come in is not overload, and refusing those calls would relieve nothing.
    */
   observe(utilisation: number) {
     const { maxInFlight, minInFlight } = this.limit;
     const floor = Math.min(minInFlight, maxInFlight);
-    this.#saturatedRun = utilisation >= SATURATED ? this.#saturatedRun + 1 : 0;
+    const loaded = this.#arrivals >= 2 * floor;
+    this.#saturatedRun = utilisation >= SATURATED && loaded ? this.#saturatedRun + 1 : 0;
     if (this.#saturatedRun >= SATURATED_SAMPLES) {
       // From what was really in progress: a bound far above it would refuse nothing.
       this.#bound = Math.max(floor, Math.floor(Math.min(this.#bound, this.#peak) / 2));
@@ -112,6 +120,7 @@ export class LoadGate {
       this.#bound = Math.min(maxInFlight, this.#bound + Math.max(1, Math.ceil(this.#bound / 4)));
     }
     this.#peak = this.#inFlight;
+    this.#arrivals = 0;
   }
 
   /** Samples the event loop's utilisation every 100 ms (the server does; `stop` ends it). The timer never keeps the process alive. */
