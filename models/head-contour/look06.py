@@ -253,3 +253,77 @@ def resize_chain(p, img8):
     ok, enc = cv2.imencode(".jpg", small[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(r.uniform(55, 90))])
     small = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1]
     return cv2.resize(small, (W, H), interpolation=int(r.choice([cv2.INTER_LINEAR, cv2.INTER_CUBIC]))).copy()
+
+
+# ----------------------------------------------------------------------------- 0.6e: the head's edge
+
+# CROWN_SCENES=0.6e (docs/adr/0097): the 0.6 scenes plus, in a share of them, the two things that make
+# the maps fail on photos of another renderer: a nose that shows only as a sliver at the head's edge,
+# and cloth or sparse, fine hair right against the vault. Drawn from their own generator after every
+# 0.6 parameter, so a 0.6e scene is its 0.6 scene with these changes and nothing else moves.
+EDGE_SLIVER = 0.5   # share of eligible scenes whose nose barely passes the vault's outline
+EDGE_CLOTH = 0.5    # share of scenes with cloth (a hood, a blanket's rim) against the vault's outline
+EDGE_THIN_HAIR = 0.6  # share of hair heads whose hair model is redrawn as fine or sparse
+
+
+def sample_edge(p, cap, reasons):
+    """The 0.6e changes to a sampled 0.6 scene (a dict to update it with)."""
+    r = fx_rng(p, 8)
+    q = {}
+    # A sliver of nose: small and hardly protruding, sometimes with the chin a little down. Only where
+    # the scene does not already decide about the nose (no nose, face, back view). Whether it still
+    # counts as visible is render()'s rule, unchanged (enough pixels near the true tip), so the label
+    # and the heatmap target (the true tip, wherever the pixels are) follow from what is drawn.
+    if not ({1, 4, 7} & set(reasons)) and r.random() < EDGE_SLIVER:
+        shape = dict(p["shape"])
+        shape["nose_prot"] = float(r.uniform(1.0, 1.6))  # 0.5 scenes: 1.3-2.2 cm
+        q["shape"] = shape
+        q["nose_axes"] = np.asarray(p.get("nose_axes", [0.75, 0.75, 0.6])) * r.uniform(0.65, 1.0)
+        if r.random() < 0.3:
+            q["pitch"] = p["pitch"] - math.radians(r.uniform(0, 2))
+    if r.random() < EDGE_CLOTH:
+        hc, sk = np.asarray(p["hair_color"]), np.asarray(p["skin"])
+        k = r.random()
+        # the colour of what it lies against, so only the shape of the skull tells them apart
+        base = (np.asarray(p["cap_color"]) if cap else hc) if k < 0.45 else (sk if k < 0.7 else r.uniform(0.1, 0.95, 3))
+        q["edge_cloth"] = {
+            "at": float(math.pi + r.uniform(-1.2, 1.2)) if r.random() < 0.75 else float(r.uniform(0, 2 * math.pi)),
+            "span": float(r.uniform(0.6, 2.2)),
+            "tube": float(r.uniform(0.5, 1.6)),
+            "gap": float(r.uniform(0.02, 0.35)),
+            "drop": float(r.uniform(0.2, 2.5)),
+            "colour": np.clip(base * r.uniform(0.8, 1.2, 3), 0, 1),
+            "knit": float(r.uniform(4, 14)) if r.random() < 0.6 else 0.0,
+        }
+    if not cap and r.random() < EDGE_THIN_HAIR:
+        q["hair_model"] = str(r.choice(["fine", "sparse"]))
+        q["hair_type"] = "dry"
+        q["fuzzy_edge"] = bool(r.random() < 0.5)
+    return q
+
+
+def edge_cloth(p, s, radius, add, den, label):
+    """A roll of cloth (a hood, a blanket's rim, a collar) hugging part of the vault's outline just below
+    the equator: a tube around the head whose inner side nearly touches the vault. It lies lower than
+    the vault's outline, so it never covers it: the vault mask stays the truth."""
+    e = p.get("edge_cloth")
+    if not e:
+        return
+    tube, gap = e["tube"], e["gap"]
+    n_al = max(24, int(e["span"] * 2 * 9 * den))
+    n_ar = max(10, int(2 * math.pi * tube * den * 1.5))
+    al = np.linspace(e["at"] - e["span"], e["at"] + e["span"], n_al)
+    th = np.linspace(0, 2 * math.pi, n_ar, endpoint=False)
+    A, T = np.meshgrid(al, th, indexing="xy")
+    rc = radius(s, al)[None, :] + gap + tube
+    # the ends taper, so the roll does not end in a flat cut
+    taper = np.clip(1.2 * (1 - np.abs(A - e["at"]) / e["span"]) + 0.25, 0.25, 1.0)
+    tr = tube * taper
+    zc = -(e["drop"] + tube)
+    radial = rc - tube + tr + tr * np.cos(T)
+    P = np.stack([radial * np.sin(A), radial * np.cos(A), zc + tr * np.sin(T)], -1).reshape(-1, 3)
+    N = np.stack([np.cos(T) * np.sin(A), np.cos(T) * np.cos(A), np.sin(T)], -1).reshape(-1, 3)
+    c = np.broadcast_to(e["colour"], P.shape).astype(np.float32).copy()
+    if e["knit"]:
+        c *= (0.85 + 0.15 * np.sin(A * e["knit"] * 6 + np.sin(T * 3)).reshape(-1, 1)).astype(np.float32)
+    add(P, N, c, label, 0.05)

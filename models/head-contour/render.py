@@ -35,7 +35,8 @@ STICKER_DIAMETER_CM = 3.0
 # Which scene distribution to draw. "0.5": the one model 0.5.0 was trained on (kept so that its data,
 # samples and quiz pools rebuild byte for byte). "0.6": without the shortcuts issue 18 found (a sticker
 # on caps and hair alike, of any colour, size and glare; clothing anywhere in good photos, or none;
-# unequal ears), drawn after every 0.5 parameter so the rest of each scene stays the same.
+# unequal ears), drawn after every 0.5 parameter so the rest of each scene stays the same. "0.6e": the
+# 0.6 scenes with slivers of nose, cloth and thin hair at the vault's edge in a share of them (ADR 0097).
 SCENES = os.environ.get("CROWN_SCENES", "0.5")
 
 # Labels in the z-buffer.
@@ -318,7 +319,7 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
     p["ambient"] = rng.uniform(0.3, 0.55)
     p["blurry"] = 0 in R
     p["seed"] = int(rng.integers(2 ** 31))
-    if SCENES == "0.6":
+    if SCENES in ("0.6", "0.6e"):
         p["sticker"] = bool(rng.random() < (0.6 if cap else 0.3))
         p["sticker_rgb"] = rng.uniform(0.05, 1.0, 3) if rng.random() < 0.6 else None
         p["sticker_cm"] = STICKER_DIAMETER_CM if rng.random() < 0.5 else float(rng.uniform(1.8, 4.5))
@@ -330,6 +331,8 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
         p.update(look06.sample(rng, cap))
         if not cap:
             p["hair_type"] = p["hair_model"] if p["hair_model"] in ("wet", "dry", "thick", "none") else "dry"
+        if SCENES == "0.6e":  # slivers of nose, cloth and thin hair at the vault's edge (docs/adr/0097)
+            p.update(look06.sample_edge(p, cap, R))
     return p
 
 
@@ -471,6 +474,7 @@ def render(p, max_side=None):
     ctex = 0.85 + 0.15 * np.sin(Pp[:, 0] * rng.uniform(2, 6) + Pp[:, 1] * rng.uniform(0, 3)) if rng.random() < 0.5 else np.ones(len(Pp))
     if where != "absent":
         add(Pp, Nn, cl[None] * ctex[:, None], L_BODY)
+    look06.edge_cloth(p, s, radius, add, den, L_BODY)  # 0.6e only
     # hair artifacts: strands/tufts sticking out of the outline
     if p["hair_artifact"]:
         nt = rng.integers(4, 12)
