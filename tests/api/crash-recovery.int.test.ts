@@ -142,6 +142,21 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
 
     expect((await api("POST", "/report/finalize", token, { report_identifier: analysed })).status).toBe(200);
     await waitUntil("the analysis starts", server!, async () => (await status(analysed)).status === "analyzing", 60_000);
+    // However fast the machine, the analysis must still be running at the kill: its report's row is held
+    // from here on, so the worker's write of the result waits (an idle machine measured all eight photos
+    // and finished before the kill).
+    let releaseAnalysis!: () => void;
+    const analysisReleased = new Promise<void>((r) => (releaseAnalysis = r));
+    let holdingAnalysis!: () => void;
+    const analysisHeld = new Promise<void>((r) => (holdingAnalysis = r));
+    const analysisLock = database.db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await sql`select id from reports where id = ${analysed} for update`.execute(conn);
+      holdingAnalysis();
+      await analysisReleased;
+      await sql`rollback`.execute(conn);
+    });
+    await analysisHeld;
 
     // An upload whose body is still arriving: two whole photos, then more than the head of a third (its write has begun).
     const uploading = await prepare();
@@ -166,7 +181,9 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
 
     await killCrown(server!);
     release();
+    releaseAnalysis();
     await locks;
+    await analysisLock;
     await Promise.all(inFlight);
 
     // What the crash left: a job active, photos half measured, blobs no row names (the cut upload's, the unrecorded PDF).
