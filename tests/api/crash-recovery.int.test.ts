@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type RawBuilder, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import sharp from "sharp";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { listJobs } from "@crown/jobs";
@@ -66,6 +66,25 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     await database?.drop();
   }, 60_000);
 
+  /** Takes row locks in a transaction of its own and holds them until the returned function is called (which ends it). */
+  const holdRows = async (take: (conn: Kysely<any>) => Promise<void>) => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    const done = database.db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await take(conn);
+      held();
+      await released;
+      await sql`rollback`.execute(conn);
+    });
+    await Promise.race([holding, done]);
+    return async () => {
+      release();
+      await done;
+    };
+  };
   const count = async (query: RawBuilder<{ n: number }>) => Number((await query.execute(database.db)).rows[0]!.n);
   /** Blob keys no row names: an attachment's file, its kept copies, a published version's PDF, a chat image, a profile photo. */
   const unnamedBlobs = async () => {
@@ -118,21 +137,12 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     };
 
     // The publish and the finalize wait inside their transactions for these two reports' rows, held here.
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let holding!: () => void;
-    const held = new Promise<void>((r) => (holding = r));
-    const locks = database.db.connection().execute(async (conn) => {
-      await sql`begin`.execute(conn);
+    const releaseLocks = await holdRows(async (conn) => {
       await sql`select id from reports where id in (${publishing}, ${finalizing}) for update`.execute(conn);
       await sql`select id from chat_conversations where id = ${conversation} for update`.execute(conn);
       // The lock an UPDATE of the row takes, which still lets rows referring to the user be written.
       await sql`select id from users where email = 'parent@crash.test' for no key update`.execute(conn);
-      holding();
-      await released;
-      await sql`rollback`.execute(conn);
     });
-    await held;
     const inFlight = [
       api("POST", `/review/report/${publishing}/publish`, reviewer).catch(() => null),
       api("POST", "/report/finalize", token, { report_identifier: finalizing }).catch(() => null),
@@ -145,18 +155,9 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     // However fast the machine, the analysis must still be running at the kill: its report's row is held
     // from here on, so the worker's write of the result waits (an idle machine measured all eight photos
     // and finished before the kill).
-    let releaseAnalysis!: () => void;
-    const analysisReleased = new Promise<void>((r) => (releaseAnalysis = r));
-    let holdingAnalysis!: () => void;
-    const analysisHeld = new Promise<void>((r) => (holdingAnalysis = r));
-    const analysisLock = database.db.connection().execute(async (conn) => {
-      await sql`begin`.execute(conn);
+    const releaseAnalysis = await holdRows(async (conn) => {
       await sql`select id from reports where id = ${analysed} for update`.execute(conn);
-      holdingAnalysis();
-      await analysisReleased;
-      await sql`rollback`.execute(conn);
     });
-    await analysisHeld;
 
     // An upload whose body is still arriving: two whole photos, then more than the head of a third (its write has begun).
     const uploading = await prepare();
@@ -180,10 +181,7 @@ describe.skipIf(adminUrl === null)("kill -9 during upload, finalize, analysis an
     expect((await status(analysed)).status).toBe("analyzing");
 
     await killCrown(server!);
-    release();
-    releaseAnalysis();
-    await locks;
-    await analysisLock;
+    await Promise.all([releaseLocks(), releaseAnalysis()]);
     await Promise.all(inFlight);
 
     // What the crash left: a job active, photos half measured, blobs no row names (the cut upload's, the unrecorded PDF).

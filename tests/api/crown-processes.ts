@@ -35,7 +35,15 @@ export const waitUntil = async (what: string, p: CrownProcess, check: () => Prom
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (p.child.exitCode !== null) throw new Error(`${what}: the process exited with ${p.child.exitCode}:\n${p.output()}`);
-    if (await check()) return;
+    let held: boolean;
+    try {
+      held = await check();
+    } catch (error) {
+      // A check that cannot reach the server: say whether it died, with what it printed (a refused connection alone tells nothing).
+      await new Promise((r) => setTimeout(r, 500));
+      throw new Error(`${what}: ${String(error)} (process ${p.child.exitCode === null ? "still running" : `exited with ${p.child.exitCode}`}):\n${p.output()}`, { cause: error });
+    }
+    if (held) return;
     if (Date.now() > deadline) throw new Error(`${what}: timed out:\n${p.output()}`);
     await new Promise((r) => setTimeout(r, 300));
   }
