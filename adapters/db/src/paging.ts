@@ -57,14 +57,10 @@ const anchors = new Expiring<Anchor>(ANCHOR_TTL_MS);
 const estimates = new Expiring<number>(ESTIMATE_TTL_MS);
 
 /**
- * Searches' capped counts for SEARCH_COUNT_TTL_MS, one memory per repository (so per database): `get` is
- * a count made in the last seconds for the search named by `key` (its list, filters and term), `set`
- * keeps one (`cap` + 1 means "more than the cap").
+ * Searches' capped counts for SEARCH_COUNT_TTL_MS, one memory per repository (so per database), keyed by the
+ * search (its list, filters and term); `cap` + 1 means "more than the cap".
  */
-export const searchCountMemory = () => {
-  const counts = new Expiring<number>(SEARCH_COUNT_TTL_MS);
-  return { get: (key: string): number | undefined => counts.get(key), set: (key: string, capped: number) => counts.set(key, capped) };
-};
+export const searchCountMemory = () => new Expiring<number>(SEARCH_COUNT_TTL_MS);
 
 /** The anchor of page `page` of the list named `list`, if the previous page was served lately. */
 export const anchorOf = (list: string, page: number): Anchor | undefined => (page > 1 ? anchors.get(`${list}#${page}`) : undefined);

@@ -47,7 +47,7 @@ export const BUSY_MESSAGE = "Crown is busy right now. Please try again in a mome
 /** How often the event loop's utilisation is read. */
 const LOOP_SAMPLE_MS = 100;
 /** Utilisation at or above which a sample counts as saturated (less than 10 ms idle in 100 ms). */
-export const SATURATED = 0.9;
+const SATURATED = 0.9;
 /** Utilisation below which the bound grows back. */
 const SPARE = 0.75;
 /** Saturated samples in a row before the bound is cut: a catch-up after a short pause is not overload. */

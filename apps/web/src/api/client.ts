@@ -94,14 +94,16 @@ export const retryAfterRefusal = (res: Pick<Response, "status" | "headers">): nu
   return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_RETRY_WAIT_SECONDS ? seconds * 1000 : null;
 };
 
+/** Waits `ms`, or rejects as fetch does when `signal` aborts first. */
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const abort = () => {
       clearTimeout(timer);
-      reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
-    }, { once: true });
+      reject(signal?.reason ?? new DOMException("Aborted", "AbortError"));
+    };
+    const timer = setTimeout(resolve, ms);
+    if (signal?.aborted) return abort();
+    signal?.addEventListener("abort", abort, { once: true });
   });
 
 const send = async (method: string, path: string, opts: RequestOptions): Promise<Response> => {
