@@ -35,8 +35,10 @@ export interface OpenLoopResult {
   readonly sendLagMax: number;
   /** Each second of the run whose slowest answer took more than 50 ms: [second from the start, its slowest answer in ms] (when the stalls were). */
   readonly slowSeconds: ReadonlyArray<readonly [number, number]>;
-  /** The slowest answers: [due time from the start, latency], both in ms (where a stall was). */
-  readonly slowest: ReadonlyArray<readonly [number, number]>;
+  /** The slowest answers: [due time from the start, latency, the server's own time or -1], in ms (where a stall was, and whose it was). */
+  readonly slowest: ReadonlyArray<readonly [number, number, number]>;
+  /** The wall-clock time of the first request's due time (to line the slow seconds up with other logs). */
+  readonly startedAt: Date;
 }
 
 /** The p-th percentile of values sorted ascending (nearest rank). */
@@ -61,7 +63,7 @@ export const openLoop = async (options: {
   const total = Math.max(1, Math.round(options.rate * options.seconds));
   const interval = 1000 / options.rate;
   // Each answer once: [due time from the start, latency], by status; the figures are derived from these.
-  const timeline: Array<readonly [number, number]> = [];
+  const timeline: Array<readonly [number, number, number]> = [];
   const serverTimes: number[] = [];
   const perStatus = new Map<number, number[]>();
   const sendLags: number[] = [];
@@ -69,6 +71,7 @@ export const openLoop = async (options: {
   let answered = 0;
   let lastAnswer = 0;
   const start = performance.now() + 20;
+  const startedAt = new Date(Date.now() + 20);
   const dueAt = (i: number) => start + i * interval;
 
   await new Promise<void>((resolve) => {
@@ -92,7 +95,7 @@ export const openLoop = async (options: {
           const latency = performance.now() - due;
           if (!perStatus.has(status)) perStatus.set(status, []);
           perStatus.get(status)!.push(latency);
-          timeline.push([due - start, latency]);
+          timeline.push([due - start, latency, timing ? Number(timing[1]) : -1]);
           settle();
         });
         res.on("error", () => undefined);
@@ -139,5 +142,6 @@ export const openLoop = async (options: {
       .sort((a, b) => a[0] - b[0])
       .map(([second, latency]) => [second, Math.round(latency)] as const),
     slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
+    startedAt,
   };
 };

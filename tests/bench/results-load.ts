@@ -9,11 +9,12 @@
 // issue asks for. Every load run is bounded by a request count and a time limit. Run with
 //   pnpm bench:results            (BENCH_SECONDS=10 per run, BENCH_RATE=200, BENCH_SIGNINS=10 per second, BENCH_WARM_SECONDS=10,
 //                                  BENCH_OVERLOAD_RATE=1000 for the sustained overload, BENCH_LOAD=off for the overload alone,
-//                                  BENCH_STATIC=off to skip the build, browser and start-time part)
+//                                  BENCH_STATIC=off to skip the build, browser and start-time part, BENCH_SIZES=100000 to measure one size,
+//                                  BENCH_SERVER_NODE_FLAGS and BENCH_SERVER_LOG=FILE to look inside the server)
 // A script rather than a vitest bench: the runs last minutes (see static-and-start.ts).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Effect } from "effect";
@@ -33,6 +34,8 @@ const SIGNINS_PER_SECOND = Number(process.env.BENCH_SIGNINS ?? 10);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
 const OVERLOAD_RATE = Number(process.env.BENCH_OVERLOAD_RATE ?? 1000);
 const SIZES = [1_000, 10_000, 100_000];
+/** The sizes measured (all three are always seeded): BENCH_SIZES=100000 to look at one. */
+const MEASURED = (process.env.BENCH_SIZES ?? SIZES.join(",")).split(",").map(Number).filter((size) => SIZES.includes(size));
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const HOST = "127.0.0.1";
 
@@ -53,7 +56,10 @@ const startServer = async (databaseUrl: string) => {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "crown-bench-results-"));
   let output = "";
-  const child: ChildProcess = spawn("pnpm", ["crown", "start"], {
+  // `crown start` as `pnpm crown start` runs it (tsx), with node's own flags in front (BENCH_SERVER_NODE_FLAGS,
+  // e.g. "--trace-gc" or "--cpu-prof", which NODE_OPTIONS does not take).
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...flags, "--import", "tsx", "apps/server/src/cli.ts", "start"], {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), HOST, CROWN_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, CROWN_WORKER: "off", TRUST_PROXY: "1" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -61,6 +67,11 @@ const startServer = async (databaseUrl: string) => {
   });
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
+  if (process.env.BENCH_SERVER_LOG) {
+    const log = createWriteStream(process.env.BENCH_SERVER_LOG);
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   const base = `http://${HOST}:${port}`;
   const deadline = Date.now() + 180_000;
   while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) {
@@ -185,7 +196,7 @@ const main = async () => {
     const runAll = async (label: string) => {
       lines.push(`results page (POST /report/results?page=1) at a fixed ${RATE} req/s for ${SECONDS} s each${label}:`);
       const rows: Array<{ size: number; search: boolean; r: OpenLoopResult }> = [];
-      for (const size of SIZES) {
+      for (const size of MEASURED) {
         for (const search of [null, data.searchTerm]) {
           const request = results(tokens.get(size)!, search);
           await openLoop({ base: server!.base, rate: 50, seconds: 1, requests: [request] }); // this size's rows in PostgreSQL's cache
@@ -195,7 +206,7 @@ const main = async () => {
             `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  (server p50 ${ms(r.serverP50 ?? 0)} p99 ${ms(r.serverP99 ?? 0)})  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}  (sent late p99 ${r.sendLagP99.toFixed(1)} ms)`,
           );
           // Where the tail came from: one stall of a few hundred ms in a 10 s run is its p99.
-          if (r.slowSeconds.length > 0) lines.push(`      seconds with an answer over 50 ms: ${r.slowSeconds.map(([second, worst]) => `${second}s ${worst} ms`).join(", ")}`);
+          if (r.slowSeconds.length > 0) lines.push(`      seconds with an answer over 50 ms (from ${r.startedAt.toISOString().slice(11, 23)}): ${r.slowSeconds.map(([second, worst]) => `${second}s ${worst} ms`).join(", ")}`);
         }
       }
       return rows;
@@ -212,7 +223,7 @@ const main = async () => {
     let goal = false;
     if (process.env.BENCH_LOAD !== "off") {
       alone = await runAll("");
-      const loadedSeconds = SIZES.length * 2 * (SECONDS + 1.5) + 2;
+      const loadedSeconds = MEASURED.length * 2 * (SECONDS + 1.5) + 2;
       const signInLoad = openLoop({ base: server.base, rate: SIGNINS_PER_SECOND, seconds: loadedSeconds, requests: signInRequests });
       loaded = await runAll(` while ${SIGNINS_PER_SECOND} sign-ins/s run (argon2id)`);
       const signIns = await signInLoad;

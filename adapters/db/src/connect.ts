@@ -22,6 +22,8 @@ export interface ConnectOptions {
   readonly dataDir: string;
   /** PostgreSQL pool size (default 10). */
   readonly poolSize?: number;
+  /** Named prepared statements on PostgreSQL (default on; off behind a pooler that cannot keep them, ADR 0103). */
+  readonly preparedStatements?: boolean;
 }
 
 // Both drivers return the same JavaScript types for the same columns: int8 (counts, bigserial)
@@ -44,8 +46,48 @@ const pgliteParsers = {
   [OID.date]: asText,
 };
 
-export const connectPostgres = (databaseUrl: string, poolSize = 10): DatabaseConnection => {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes, connectionTimeoutMillis: 10_000 });
+/** Distinct statements a connection keeps prepared; past it a statement is parsed each time, as before. */
+export const PREPARED_PER_CONNECTION = 256;
+/** What is prepared: reads and writes of rows (never DDL, whose cached plans a migration would invalidate). */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Named prepared statements (ADR 0103). Kysely sends every statement unnamed, so PostgreSQL parses and
+ * analyses the same text on every request (0.1-0.5 ms a statement for the Results page's, before planning
+ * and running it). Each pooled connection now names the statements it sees (up to
+ * `PREPARED_PER_CONNECTION` distinct texts) and pg parses each once per connection. Plans stay custom
+ * (`plan_cache_mode=force_custom_plan` on these connections): every execution is planned for its own
+ * values, as the plan tests check them, never one generic plan for a 1k and a 100k physician alike.
+ */
+const prepareStatements = (client: pg.PoolClient) => {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const names = new Map<string, string>();
+  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config === "string" && Array.isArray(values) && callback === undefined && PREPARABLE.test(config)) {
+      let name = names.get(config);
+      if (name === undefined && names.size < PREPARED_PER_CONNECTION) {
+        name = `crown_${names.size + 1}`;
+        names.set(config, name);
+      }
+      if (name !== undefined) return query({ name, text: config, values });
+    }
+    return callback === undefined ? query(config, values) : query(config, values, callback);
+  };
+};
+
+export const connectPostgres = (databaseUrl: string, poolSize = 10, preparedStatements = true): DatabaseConnection => {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    types: pgTypes,
+    connectionTimeoutMillis: 10_000,
+    // Idle connections are kept five minutes, not pg's ten seconds: a new backend builds its catalog caches and
+    // plans its first statements slowly (the first plan of the Results query took 14 ms, later ones under 1), and
+    // it was the moment of a burst, when the pool grows, that paid for them again and again.
+    idleTimeoutMillis: 300_000,
+    ...(preparedStatements ? { options: "-c plan_cache_mode=force_custom_plan" } : {}),
+  });
+  if (preparedStatements) pool.on("connect", prepareStatements);
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => console.error("[db] idle PostgreSQL client error:", error.message));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -143,7 +185,7 @@ export const connectPglite = async (
 /** PostgreSQL when a URL is given, else PGlite stored under `${dataDir}/pglite`. */
 export const connectDatabase = async (options: ConnectOptions): Promise<DatabaseConnection> =>
   options.databaseUrl
-    ? connectPostgres(options.databaseUrl, options.poolSize)
+    ? connectPostgres(options.databaseUrl, options.poolSize, options.preparedStatements)
     : connectPglite(join(options.dataDir, "pglite"));
 
 /** Resolves when the database answers a query (for `/readyz`); rejects otherwise. */

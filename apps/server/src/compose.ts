@@ -40,7 +40,7 @@ export interface ConnectedDatabase {
  * Tests pass a database of their own (created and dropped per run).
  */
 export const composeServices = async (config: ServerConfig, given?: ConnectedDatabase, givenModel?: PipelineModel) => {
-  const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.preparedStatements }));
   await migrateToLatest(database.db);
   // Live events from every process reach the streams open in this one.
   const hub = liveHubFor({ url: given ? given.url : config.databaseUrl, pglite: (database as ConnectedDatabase).pglite }, (line) => console.error(JSON.stringify(line)));

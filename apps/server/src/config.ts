@@ -9,6 +9,8 @@ export interface ServerConfig {
   readonly dataDir: string;
   readonly publicUrl: string;
   readonly databaseUrl: string | undefined;
+  /** Named prepared statements on PostgreSQL (`DATABASE_PREPARED_STATEMENTS=off` behind a pooler that drops them). */
+  readonly preparedStatements: boolean;
   readonly s3: { endpoint: string; accessKey: string; secretKey: string; bucket: string } | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string | undefined;
@@ -52,6 +54,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     dataDir: path.resolve(env.CROWN_DATA_DIR ?? "./.crown-data"),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
     databaseUrl: env.DATABASE_URL || undefined,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS !== "off",
     s3,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || undefined,
