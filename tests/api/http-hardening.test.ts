@@ -1,4 +1,9 @@
+import type { IncomingMessage, Server } from "node:http";
+import { type AddressInfo, connect, type Socket } from "node:net";
+import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { LoadGate, readSmallBody } from "@crown/http";
+import { createHttpServer } from "../../apps/server/src/start.ts";
 import { databaseKinds, signUpVerified, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
 
 const RECOVER = "/api/v1/en/user/password/recover";
@@ -99,5 +104,92 @@ describe("HSTS without a trusted proxy", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/*
+ * The same limits over a real socket (ADR 0103): on the Node server the body policy reads a JSON body from
+ * the Node request itself, so `app.request` above does not reach that path.
+ */
+describe("JSON bodies over a real socket", () => {
+  let server: TestServer;
+  let http: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = await startTestServer("pglite");
+    http = createHttpServer(server.app, new LoadGate(), 1000);
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    port = (http.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => http?.close(resolve));
+    await server?.close();
+  });
+
+  /** Sends raw bytes and returns the status line's code (0 if the connection closed without an answer). */
+  const raw = (head: string, body: (socket: Socket) => void) =>
+    new Promise<number>((resolve) => {
+      let answer = "";
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.write(head);
+        body(socket);
+      });
+      socket.setEncoding("latin1");
+      socket.on("data", (d: string) => {
+        answer += d;
+        if (answer.includes("\r\n\r\n")) socket.destroy();
+      });
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve(Number(answer.slice(9, 12)) || 0));
+    });
+
+  test("a JSON call is read and answered; a declared length over 1 MB is a 413 before any byte is read", async () => {
+    const ok = await fetch(`http://127.0.0.1:${port}${RECOVER}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "10.9.8.1" },
+      body: JSON.stringify({ email: uniqueEmail("socket") }),
+    });
+    expect(ok.status).toBe(200);
+    const notJson = await fetch(`http://127.0.0.1:${port}${RECOVER}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "10.9.8.2" },
+      body: "[1, 2]",
+    });
+    expect(notJson.status).toBe(422);
+    const declared = await raw(
+      `POST ${RECOVER} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${2 * 1024 * 1024}\r\n\r\n`,
+      (socket) => socket.write("{"),
+    );
+    expect(declared).toBe(413);
+  });
+
+  test("a chunked body is cut off at 413 as soon as it passes the limit", async () => {
+    const chunk = "a".repeat(64 * 1024);
+    let sent = 0;
+    const status = await raw(`POST ${RECOVER} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, (socket) => {
+      const more = () => {
+        while (sent < 64 * 1024 * 1024 && !socket.destroyed) {
+          sent += chunk.length;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)) return void socket.once("drain", more);
+        }
+      };
+      more();
+    });
+    expect(status).toBe(413);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  test("a client gone in the middle of its body leaves nothing waiting", async () => {
+    const incoming = new PassThrough() as unknown as IncomingMessage;
+    const reading = readSmallBody(incoming, 1024);
+    (incoming as unknown as PassThrough).write("{\"email\":");
+    (incoming as unknown as PassThrough).destroy();
+    await expect(reading).rejects.toThrow(/ended early/);
+    const stream = new PassThrough();
+    const small = readSmallBody(stream as unknown as IncomingMessage, 4);
+    stream.end("12345");
+    await expect(small).resolves.toBeNull();
+    // The server still answers afterwards.
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/en/config`)).status).toBe(200);
   });
 });

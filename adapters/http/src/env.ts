@@ -11,5 +11,7 @@ export type Env = {
     runtime: HttpRuntime;
     /** The API prefix's language (`/api/v1/es/...`): answers and new accounts follow it. */
     language: Language;
+    /** A small JSON body, already read from the Node request by the body policy (ADR 0103); unset elsewhere. */
+    bodyText: string | undefined;
   };
 };

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
+import { setFlagsFromString } from "node:v8";
 import { getRequestListener } from "@hono/node-server";
-import { busyBodyFor, refuseEarly } from "@crown/http";
+import { busyBodyFor, type LoadGate, refuseEarly } from "@crown/http";
 import type { ServerConfig } from "./config.ts";
 import { composeServices, createServerApp, loadGateFor } from "./compose.ts";
 import { demoAccountsPath } from "./demo-accounts.ts";
@@ -17,8 +18,28 @@ const HEADERS_TIMEOUT_MS = 10_000;
 /** Connections waiting to be accepted (the kernel caps it at net.core.somaxconn). */
 const ACCEPT_BACKLOG = 4096;
 
+/**
+ * The Node HTTP server around the app, as Crown runs it: shedding on arrival before Hono builds a request
+ * (ADR 0090); connections bounded, idle ones closed after KEEP_ALIVE_MS; a burst of new ones waits in the
+ * kernel's accept queue rather than being dropped (a dropped SYN is retried only after a second, then three,
+ * then seven). Not listening yet.
+ */
+export const createHttpServer = (app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, gate: LoadGate, maxConnections: number) => {
+  const server = createServer(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch)));
+  server.maxConnections = maxConnections;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  return server;
+};
+
 /** Starts Crown: migrations, demo data on the embedded default (listening on 127.0.0.1 unless HOST is set), the HTTP server, and a clean stop on SIGTERM. */
 export const startServer = async (config: ServerConfig) => {
+  // V8 decides, per allocation site, to allocate straight into the old generation when the site's first
+  // objects all lived long (those made while the server starts). Sites that later make one request's
+  // short-lived objects then filled the old generation with garbage: a full collection every 30 s or so,
+  // with the event loop held 100-200 ms on two cores. Without it, what a collection promotes falls to a
+  // third (ADR 0103). Set before the first request; V8 reads it at each collection.
+  setFlagsFromString("--no-allocation-site-pretenuring");
   const services = await composeServices(config);
   const gate = loadGateFor(config);
   const stopWatching = gate.watchEventLoop();
@@ -31,13 +52,7 @@ export const startServer = async (config: ServerConfig) => {
   const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
   const chatWorker = startChatWorker(services.run, log);
-  // Shedding decides on arrival, before Hono builds a request (ADR 0090); connections are bounded, idle ones
-  // closed after KEEP_ALIVE_MS, and a burst of new ones waits in the kernel's accept queue rather than
-  // being dropped (a dropped SYN is retried only after a second, then three, then seven).
-  const server = createServer(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch)));
-  server.maxConnections = config.maxConnections;
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  const server = createHttpServer(app, gate, config.maxConnections);
   const hostname = process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0");
   server.listen({ port: config.port, host: hostname, backlog: ACCEPT_BACKLOG }, () => {
     const address = server.address();

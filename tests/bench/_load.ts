@@ -1,0 +1,14 @@
+import { readFileSync } from "node:fs";
+import { openLoop } from "./open-loop.ts";
+const token = readFileSync(process.env.TOKEN_FILE ?? "/tmp/token", "utf8").trim();
+const pid = Number(process.argv[2]);
+const rate = Number(process.argv[3] ?? 200), seconds = Number(process.argv[4] ?? 10);
+const search = process.argv[5];
+const cpu = (p: number) => { const f = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) * 10; };
+const req = { method: "POST", path: "/api/v1/en/report/results?page=1", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(search ? { per_page: 10, search } : { per_page: 10 }) };
+await openLoop({ base: "http://127.0.0.1:8090", rate: 100, seconds: 3, requests: [req] });
+const c0 = cpu(pid), s0 = cpu(process.pid);
+const r = await openLoop({ base: "http://127.0.0.1:8090", rate, seconds, requests: [req] });
+const c1 = cpu(pid), s1 = cpu(process.pid);
+console.log(`p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} max ${r.max.toFixed(1)} server p50 ${r.serverP50} p99 ${r.serverP99} non2xx ${r.non2xx}; server CPU ${((c1 - c0) / r.sent).toFixed(2)} ms/req, client ${((s1 - s0) / r.sent).toFixed(2)} ms/req; slow ${JSON.stringify(r.slowSeconds)} slowest ${JSON.stringify(r.slowest.slice(0,6).map((x) => x.map(Math.round)))}`);
+process.exit(0);
