@@ -37,6 +37,8 @@ export interface OpenLoopResult {
   readonly slowSeconds: ReadonlyArray<readonly [number, number]>;
   /** The slowest answers: [due time from the start, latency, the server's own time or -1], in ms (where a stall was, and whose it was). */
   readonly slowest: ReadonlyArray<readonly [number, number, number]>;
+  /** Every answer's latency, ascending (to pool several runs into one percentile). */
+  readonly latencies: ReadonlyArray<number>;
   /** The wall-clock time of the first request's due time (to line the slow seconds up with other logs). */
   readonly startedAt: Date;
 }
@@ -142,6 +144,7 @@ export const openLoop = async (options: {
       .sort((a, b) => a[0] - b[0])
       .map(([second, latency]) => [second, Math.round(latency)] as const),
     slowest: timeline.sort((a, b) => b[1] - a[1]).slice(0, 12),
+    latencies: sorted,
     startedAt,
   };
 };

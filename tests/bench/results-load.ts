@@ -220,6 +220,8 @@ const main = async () => {
     let alone: Array<{ size: number; search: boolean; r: OpenLoopResult }> = [];
     let loaded: typeof alone = [];
     let worst = Number.NaN;
+    let pooledAlone = Number.NaN;
+    let pooledLoaded = Number.NaN;
     let goal = false;
     if (process.env.BENCH_LOAD !== "off") {
       alone = await runAll("");
@@ -232,6 +234,12 @@ const main = async () => {
       lines.push(`  the sign-in load raised the results page's p99 by at most ${worst.toFixed(2)}x (goal ≤ 2x), run by run (one stall in a 10 s run sets its p99)`);
       const worstOf = (rows: typeof alone) => Math.max(...rows.map((row) => row.r.p99));
       lines.push(`  worst p99 with the sign-in load against without: ${(worstOf(loaded) / worstOf(alone)).toFixed(2)}x`);
+      // The route's p99 over every answer of the six runs, with the sign-in load and without: one stall in one
+      // 10 s run moves a run's own p99 by several times, the pooled figure by what it really adds.
+      const pooled = (rows: typeof alone) => percentile([...rows.flatMap((row) => row.r.latencies)].sort((a, b) => a - b), 99);
+      pooledAlone = pooled(alone);
+      pooledLoaded = pooled(loaded);
+      lines.push(`  results page p99 over the ${alone.reduce((n, row) => n + row.r.latencies.length, 0).toLocaleString("en")} answers of each set of runs pooled: ${ms(pooledAlone)} without, ${ms(pooledLoaded)} with the sign-in load: ${(pooledLoaded / pooledAlone).toFixed(2)}x`);
       goal = [...alone, ...loaded].every((row) => row.r.p99 <= 50);
       lines.push(`goal p99 ≤ 50 ms at ${RATE} req/s for every size: ${goal ? "met" : "NOT met"}`);
     }
@@ -268,7 +276,8 @@ const main = async () => {
     lines.push("");
     lines.push("issue 19, done when:");
     lines.push(`  results page p99 ≤ 50 ms at ${RATE} req/s at 1k/10k/100k, with and without a search: worst p99 ${ms(worstP99)}  ${goal ? "met" : "NOT met"}`);
-    lines.push(`  sign-in load raises the results page's p99 by ≤ 2x: ${worst.toFixed(2)}x  ${worst <= 2 ? "met" : "NOT met"}`);
+    const pooledRatio = pooledLoaded / pooledAlone;
+    lines.push(`  sign-in load raises the results page's p99 by ≤ 2x: over all answers ${pooledRatio.toFixed(2)}x  ${pooledRatio <= 2 ? "met" : "NOT met"}; run by run at most ${worst.toFixed(2)}x  ${worst <= 2 ? "met" : "NOT met"}`);
     lines.push(`  overload answers 503 within 100 ms: burst of 1,500 new connections p99 from send ${ms(percentile(fromSend, 99))}, from connect ${ms(percentile(fromConnect, 99))}  ${overloadMet ? "met" : "NOT met"}`);
     lines.push(`                                      sustained ${OVERLOAD_RATE} req/s: 503 p99 ${ms(flood503?.p99 ?? 0)}  ${flood503 && flood503.p99 <= 100 ? "met" : "NOT met"}`);
     if (statics) {
