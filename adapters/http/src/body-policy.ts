@@ -32,9 +32,9 @@ const nodeRequest = (c: Context): IncomingMessage | undefined => (c.env as { inc
 
 /**
  * Reads a JSON body from the Node request itself, refusing past `limit` bytes as they arrive (ADR 0103).
- * Touching the web body instead builds a whole web Request for every call (an AbortController, a stream,
- * a finaliser), which outlived the request long enough to fill the old heap: on the Results page it set
- * off a full garbage collection every few seconds, each a stall of 100-200 ms. Null: over the limit.
+ * Touching the web body instead builds a whole web Request for every call (an AbortController, a web
+ * stream, a finaliser, and Hono's limit wraps it in a second one): work the server does on every call for
+ * nothing. Null: over the limit.
  */
 export const readSmallBody = (incoming: IncomingMessage, limit: number): Promise<string | null> =>
   new Promise((resolve, reject) => {

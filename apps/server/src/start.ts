@@ -37,7 +37,7 @@ export const startServer = async (config: ServerConfig) => {
   // V8 decides, per allocation site, to allocate straight into the old generation when the site's first
   // objects all lived long (those made while the server starts). Sites that later make one request's
   // short-lived objects then filled the old generation with garbage: a full collection every 30 s or so,
-  // with the event loop held 100-200 ms on two cores. Without it, what a collection promotes falls to a
+  // with the event loop held 100-200 ms on two cores. Without it, what a scavenge promotes falls to a
   // third (ADR 0103). Set before the first request; V8 reads it at each collection.
   setFlagsFromString("--no-allocation-site-pretenuring");
   const services = await composeServices(config);
