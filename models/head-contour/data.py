@@ -50,7 +50,7 @@ def scene_samples(args):
     idx, seed, n_crops = args
     rng = np.random.default_rng(seed)
     p = R.sample_scene(rng)
-    r = R.render(p)
+    r = R.render_sampled(p)
     img = r["image"]
     H, W = img.shape[:2]
     mask = r["mask"].astype(np.float32)
@@ -148,7 +148,7 @@ def eval_scene(args):
     idx, seed, out_dir = args
     rng = np.random.default_rng(seed)
     p = R.sample_scene(rng)
-    r = R.render(p)
+    r = R.render_sampled(p)
     name = f"{idx:04d}.jpg"
     # the renderer's output is already JPEG-compressed; store losslessly-ish at high quality
     cv2.imwrite(os.path.join(out_dir, name), r["image"][..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 97])

@@ -266,15 +266,19 @@ EDGE_CLOTH = 0.5    # share of scenes with cloth (a hood, a blanket's rim) again
 EDGE_THIN_HAIR = 0.6  # share of hair heads whose hair model is redrawn as fine or sparse
 
 
-def sample_edge(p, cap, reasons):
-    """The 0.6e changes to a sampled 0.6 scene (a dict to update it with)."""
+def sample_edge(p, cap, reasons, sliver_share=EDGE_SLIVER, mark=False):
+    """The 0.6e changes to a sampled 0.6 scene (a dict to update it with). 0.6v passes its own sliver
+    share and mark=True (the sliver is flagged so render_sampled can keep it visible); 0.6e's defaults
+    leave its scenes as they were."""
     r = fx_rng(p, 8)
     q = {}
     # A sliver of nose: small and hardly protruding, sometimes with the chin a little down. Only where
     # the scene does not already decide about the nose (no nose, face, back view). Whether it still
     # counts as visible is render()'s rule, unchanged (enough pixels near the true tip), so the label
     # and the heatmap target (the true tip, wherever the pixels are) follow from what is drawn.
-    if not ({1, 4, 7} & set(reasons)) and r.random() < EDGE_SLIVER:
+    if not ({1, 4, 7} & set(reasons)) and r.random() < sliver_share:
+        if mark:
+            q["sliver"] = True
         shape = dict(p["shape"])
         shape["nose_prot"] = float(r.uniform(1.0, 1.6))  # 0.5 scenes: 1.3-2.2 cm
         q["shape"] = shape
@@ -327,3 +331,43 @@ def edge_cloth(p, s, radius, add, den, label):
     if e["knit"]:
         c *= (0.85 + 0.15 * np.sin(A * e["knit"] * 6 + np.sin(T * 3)).reshape(-1, 1)).astype(np.float32)
     add(P, N, c, label, 0.05)
+
+
+# ----------------------------------------------------------------------------- 0.6v: slivers kept visible
+
+# CROWN_SCENES=0.6v (docs/adr/0101): 0.6e's scenes with two changes. (1) More sliver noses, and a sliver
+# that render()'s rule would call "not visible" is pushed out a step at a time until it shows (0.6e lost
+# the nose in a third of its sliver draws and so taught "no nose" as often as "sliver"); render.py's
+# other "no nose" scenes (chin down, reasons) are untouched. (2) Thin hair against surroundings of the
+# hair's own colour, so where the hair is sparse at the outline only the scalp's shading and the
+# skull's shape tell head from background (ADR 94: outlines bitten where the hair is sparse).
+EDGE_SLIVER_V = 0.7       # share of eligible 0.6v scenes drawn with a sliver nose (0.6e: 0.5)
+SLIVER_STEPS = 4          # at most this many pushes of 0.15 cm (and 5 % in size) to make a sliver show
+SURROUND_HAIR = 0.5       # share of thin-hair heads whose surroundings take the hair's colour
+
+
+def sample_surround(p, cap):
+    """0.6v: whether the surroundings take the thin hair's colour, and how much (own generator)."""
+    r = fx_rng(p, 9)
+    if cap or p.get("hair_model") not in ("fine", "sparse") or r.random() >= SURROUND_HAIR:
+        return {}
+    return {"surround_hair": float(r.uniform(0.55, 0.9)), "surround_tint": r.uniform(0.75, 1.2, 3)}
+
+
+def surround(p, img):
+    """Blend the background (and clutter) towards the hair's colour, keeping its texture."""
+    k = p.get("surround_hair")
+    if not k:
+        return img
+    lum = img.mean(-1, keepdims=True)
+    tex = np.clip(lum / max(float(lum.mean()), 1e-3), 0.6, 1.4)
+    tone = np.clip(np.asarray(p["hair_color"]) * p["surround_tint"], 0, 1).astype(np.float32)
+    return ((1 - k) * img + k * tone[None, None] * tex).astype(img.dtype)
+
+
+def push_sliver(p):
+    """One step out for a sliver nose that does not show: 0.15 cm more protrusion, 5 % larger."""
+    shape = dict(p["shape"])
+    shape["nose_prot"] = float(shape["nose_prot"]) + 0.15
+    p["shape"] = shape
+    p["nose_axes"] = np.asarray(p["nose_axes"]) * 1.05

@@ -319,7 +319,7 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
     p["ambient"] = rng.uniform(0.3, 0.55)
     p["blurry"] = 0 in R
     p["seed"] = int(rng.integers(2 ** 31))
-    if SCENES in ("0.6", "0.6e"):
+    if SCENES in ("0.6", "0.6e", "0.6v"):
         p["sticker"] = bool(rng.random() < (0.6 if cap else 0.3))
         p["sticker_rgb"] = rng.uniform(0.05, 1.0, 3) if rng.random() < 0.6 else None
         p["sticker_cm"] = STICKER_DIAMETER_CM if rng.random() < 0.5 else float(rng.uniform(1.8, 4.5))
@@ -333,10 +333,25 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
             p["hair_type"] = p["hair_model"] if p["hair_model"] in ("wet", "dry", "thick", "none") else "dry"
         if SCENES == "0.6e":  # slivers of nose, cloth and thin hair at the vault's edge (docs/adr/0097)
             p.update(look06.sample_edge(p, cap, R))
+        if SCENES == "0.6v":  # 0.6e with more slivers kept visible and hair-toned surroundings (docs/adr/0101)
+            p.update(look06.sample_edge(p, cap, R, look06.EDGE_SLIVER_V, mark=True))
+            p.update(look06.sample_surround(p, cap))
     return p
 
 
 # ----------------------------------------------------------------------------- rendering
+
+def render_sampled(p):
+    """render(p), except that a 0.6v sliver nose render()'s rule calls not visible is pushed out a step at
+    a time until it shows (look06.push_sliver; the label rule itself is unchanged). Other scenes: render(p)."""
+    r = render(p)
+    for _ in range(look06.SLIVER_STEPS if p.get("sliver") else 0):
+        if r["nose"] is not None:
+            break
+        look06.push_sliver(p)
+        r = render(p)
+    return r
+
 
 def _hair_texture(Pn, rng_seed, whorl):
     """Strand texture on the head surface, radiating from the crown whorl. Pn: unit directions."""
@@ -668,6 +683,7 @@ def render(p, max_side=None):
     u, v, dep, rgb, Lw2 = u[order], v[order], dep[order], rgb[order], Lw2[order]
     img = p["bg_fn"](H, W) if p.get("bg_fn") else background(rng, H, W)
     img = look06.clutter(p, img)
+    img = look06.surround(p, img)  # 0.6v only
     u0 = np.floor(u - 0.5).astype(np.int64)
     v0 = np.floor(v - 0.5).astype(np.int64)
     # padded buffers so the 2x2 footprint never needs bounds checks

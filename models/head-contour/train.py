@@ -182,11 +182,18 @@ def dice_loss(logit, target, eps=1.0):
     return 1 - (2 * inter + eps) / (den + eps)
 
 
-def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0):
+def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
     m, n, s, q = out
     # The measurement lives on the outline: weight the pixels within ~2 px of the true edge more.
     edge = (F.max_pool2d(mask, 5, 1, 2) + F.max_pool2d(-mask, 5, 1, 2)) > 0.5
     wm = 1 + 3 * edge.float()
+    if edge_band:
+        # bites into the outline (sparse hair, cloth against the vault, docs/adr/0101) are wrong pixels a
+        # few pixels from the true edge: within ~7 px of it, each pixel's loss counts up to 1 + K more, in
+        # proportion to how wrong the map still is there (pixels it already has right are not re-weighted)
+        band = (F.max_pool2d(mask, 15, 1, 7) + F.max_pool2d(-mask, 15, 1, 7)) > 0.5
+        wrong = (torch.sigmoid(m) - mask).abs().detach()
+        wm = wm + edge_band * band.float() * wrong
     l_mask = (F.binary_cross_entropy_with_logits(m, mask, reduction="none") * wm).mean() + dice_loss(m, mask).mean()
     hm = nose_heatmap(nose)
     w = 1 + 40 * hm
@@ -236,6 +243,7 @@ def main():
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
     ap.add_argument("--resume", action="store_true", help="with --steps: continue from OUT/checkpoint.pt if it exists")
     ap.add_argument("--nose-hard", type=float, default=0.0, help="weight missed noses' loss up to 1 + K (0: 0.5.0's loss)")
+    ap.add_argument("--edge-band", type=float, default=0.0, help="weight wrong mask pixels within ~7 px of the outline up to 1 + K more (0: 0.5.0's loss)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -376,7 +384,7 @@ def main():
         x, m, s, n, r, f = batch(ix, True)
         model.train()
         out = model(x)
-        lm, ln, ls, lq = losses(out, m, s, n, r, f, args.nose_hard)
+        lm, ln, ls, lq = losses(out, m, s, n, r, f, args.nose_hard, args.edge_band)
         loss = lm + ln + 0.5 * ls + args.qweight * lq
         opt.zero_grad()
         loss.backward()
