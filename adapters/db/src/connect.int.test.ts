@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { Users } from "@crown/core";
 import { Effect, Option } from "effect";
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { connectDatabase, connectPostgres, PREPARED_PER_CONNECTION } from "./connect.ts";
 import { makeDatabaseLayer } from "./index.ts";
+import type { Database } from "./schema.ts";
 import { migrateToLatest } from "./migrations/index.ts";
 import { aUser } from "./testing-fixtures.ts";
 import { createTestDatabase, databaseKinds, postgresServerUrl, type TestDatabase } from "./testing.ts";
@@ -59,57 +60,52 @@ describe("connectDatabase", () => {
 
 describe("prepared statements on PostgreSQL (ADR 0103)", () => {
   // One connection, so the statements seen and the catalogue read are the same session's.
-  const open = async (prepared: boolean) => {
+  // Skipped, like every PostgreSQL test here, when no server is reachable.
+  const onOneConnection = async (context: TestContext, prepared: boolean, use: (db: Kysely<Database>) => Promise<void>) => {
     const url = await postgresServerUrl();
-    return url === null ? null : connectPostgres(url, 1, prepared);
+    if (url === null) return context.skip();
+    const connection = connectPostgres(url, 1, prepared);
+    try {
+      await use(connection.db);
+    } finally {
+      await connection.close();
+    }
   };
-  const preparedTexts = async (db: Kysely<any>) =>
+  const preparedTexts = async (db: Kysely<Database>) =>
     (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db)).rows;
 
   it("names each distinct read and write once per connection, plans every execution for its own values, and never prepares DDL", async (context) => {
-    const connection = await open(true);
-    if (connection === null) return context.skip();
-    try {
-      const read = (n: number) => connection.db.selectNoFrom(sql<number>`${n}::int`.as("n")).execute();
+    await onOneConnection(context, true, async (db) => {
+      const read = (n: number) => db.selectNoFrom(sql<number>`${n}::int`.as("n")).execute();
       expect(await read(1)).toEqual([{ n: 1 }]);
       expect(await read(2)).toEqual([{ n: 2 }]); // the same text, another value: the prepared statement, rebound
-      await sql`create temporary table prepared_probe (n int)`.execute(connection.db);
-      await sql`insert into prepared_probe (n) values (${3})`.execute(connection.db);
-      const texts = await preparedTexts(connection.db);
+      await sql`create temporary table prepared_probe (n int)`.execute(db);
+      await sql`insert into prepared_probe (n) values (${3})`.execute(db);
+      const texts = await preparedTexts(db);
       expect(texts.filter((t) => t.statement.startsWith('select $1::int as "n"'))).toHaveLength(1);
       expect(texts.some((t) => t.statement.startsWith("insert into prepared_probe"))).toBe(true);
       expect(texts.some((t) => /^create/i.test(t.statement))).toBe(false);
       expect(texts.every((t) => t.name.startsWith("crown_"))).toBe(true);
-      const { rows } = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(connection.db);
+      const { rows } = await sql<{ plan_cache_mode: string }>`show plan_cache_mode`.execute(db);
       expect(rows[0]?.plan_cache_mode).toBe("force_custom_plan");
-    } finally {
-      await connection.close();
-    }
+    });
   });
 
   it("keeps at most PREPARED_PER_CONNECTION statements, and past them still answers", async (context) => {
-    const connection = await open(true);
-    if (connection === null) return context.skip();
-    try {
+    await onOneConnection(context, true, async (db) => {
       for (let i = 0; i < PREPARED_PER_CONNECTION + 10; i++) {
-        const { rows } = await sql<{ n: number }>`select ${i}::int + ${sql.lit(i)} as n`.execute(connection.db);
+        const { rows } = await sql<{ n: number }>`select ${i}::int + ${sql.lit(i)} as n`.execute(db);
         expect(rows).toEqual([{ n: 2 * i }]);
       }
-      expect((await preparedTexts(connection.db)).length).toBe(PREPARED_PER_CONNECTION);
-    } finally {
-      await connection.close();
-    }
+      expect((await preparedTexts(db)).length).toBe(PREPARED_PER_CONNECTION);
+    });
   });
 
   it("prepares nothing when turned off (DATABASE_PREPARED_STATEMENTS=off)", async (context) => {
-    const connection = await open(false);
-    if (connection === null) return context.skip();
-    try {
-      await sql`select ${1}::int as n`.execute(connection.db);
-      expect(await preparedTexts(connection.db)).toEqual([]);
-    } finally {
-      await connection.close();
-    }
+    await onOneConnection(context, false, async (db) => {
+      await sql`select ${1}::int as n`.execute(db);
+      expect(await preparedTexts(db)).toEqual([]);
+    });
   });
 });
 
