@@ -19,6 +19,7 @@ import * as m20261124T1540ListIndexes from "./2026-11-24T1540-list-indexes.ts";
 import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts";
 import * as m20261124T1600NotificationMessages from "./2026-11-24T1600-notification-messages.ts";
 import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T1620-searchable-patients-and-queue-order.ts";
+import * as m20261125T0600ResultsSearchFromTheIndex from "./2026-11-25T0600-results-search-from-the-index.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1550-user-language": m20261124T1550UserLanguage,
   "2026-11-24T1600-notification-messages": m20261124T1600NotificationMessages,
   "2026-11-24T1620-searchable-patients-and-queue-order": m20261124T1620SearchablePatientsAndQueueOrder,
+  "2026-11-25T0600-results-search-from-the-index": m20261125T0600ResultsSearchFromTheIndex,
 };
 
 const migratorFor = (db: Kysely<any>) =>
