@@ -5,7 +5,7 @@ import path from "node:path";
 import { ContentSniffer, PasswordHasher, Random, Secrets } from "@crown/core";
 import { Effect, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import { ARGON2_NICE_INCREMENT, cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
+import { ARGON2_NICE_INCREMENT, argon2SlotsFor, cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
 
 const SECRET = "test-server-secret-0123456789abcdef";
 const run = <A>(eff: Effect.Effect<A, never, PasswordHasher | Secrets | Random | ContentSniffer>) =>
@@ -63,6 +63,10 @@ describe("PasswordHasher (argon2id)", () => {
     expect(threads).toContain(Math.min(19, own + ARGON2_NICE_INCREMENT));
     // The process (its main thread, which serves requests) keeps its priority.
     expect(niceOf(readFileSync("/proc/self/stat", "utf8"))).toBe(own);
+  });
+
+  it("hashes on at most half the cores, at least one thread and at most four (ADR 0105)", () => {
+    expect([1, 2, 3, 4, 6, 8, 64].map(argon2SlotsFor)).toEqual([1, 1, 1, 2, 3, 4, 4]);
   });
 
   it("hashes with OWASP parameters and verifies the right password only", async () => {

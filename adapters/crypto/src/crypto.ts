@@ -22,12 +22,16 @@ import { monotonicFactory } from "ulid";
 export const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id (an ambient const enum) */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Password hashing off the request thread in a bounded pool (ADR 0030, 0096): argon2id runs on its own
- * worker threads (not libuv's pool, which file reads, DNS and zlib share), at most one per core and
- * at most four at once, at a lower CPU priority than the thread that serves requests (Linux keeps a nice value
- * per thread): a burst of sign-ins uses the CPU the other routes leave, and waits its turn beyond.
+ * Password hashing off the request thread in a bounded pool (ADR 0030, 0096, 0105): argon2id runs on its own
+ * worker threads (not libuv's pool, which file reads, DNS and zlib share), on at most half the cores (at
+ * least one thread, at most four), at a lower CPU priority than the thread that serves requests (Linux keeps a
+ * nice value per thread): a burst of sign-ins uses the CPU the other routes leave, and waits its turn beyond.
+ * Half, not all: with a hash on every core, each core the request thread, PostgreSQL or a client wake on
+ * is busy with one (on 2 cores the Results page's p99 rose 1.7-2.1x under 10 sign-ins/s with two threads,
+ * 1.7-1.8x with one).
  */
-export const ARGON2_SLOTS = Math.min(4, Math.max(1, availableParallelism()));
+export const argon2SlotsFor = (cores: number) => Math.min(4, Math.max(1, Math.floor(cores / 2)));
+export const ARGON2_SLOTS = argon2SlotsFor(availableParallelism());
 /** How much lower the hashing threads' priority is (nice +10: about a tenth of a core's share against the request thread). */
 export const ARGON2_NICE_INCREMENT = 10;
 
