@@ -305,6 +305,15 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
       expect((await hit("k3", start)).allowed).toBe(true);
     });
 
+    it("forgets several keys in one reset, and nothing else", async () => {
+      for (const key of ["r1", "r2", "r3"]) for (let i = 0; i < 3; i++) await hit(key, start);
+      await run(Effect.flatMap(RateLimiter, (limiter) => limiter.reset("r1", "r2")));
+      expect((await hit("r1", start)).allowed).toBe(true);
+      expect((await hit("r2", start)).allowed).toBe(true);
+      expect((await hit("r3", start)).allowed).toBe(false);
+      await run(Effect.flatMap(RateLimiter, (limiter) => limiter.reset()));
+    });
+
     it("counts concurrent hits exactly", async () => {
       const verdicts = await run(
         Effect.flatMap(RateLimiter, (limiter) =>

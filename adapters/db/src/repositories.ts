@@ -380,7 +380,7 @@ export const makeRateLimiter = (db: Kysely<Database>): RateLimiterPort => ({
       }),
     );
   },
-  reset: (key) => Effect.asVoid(run(db, (ex) => ex.deleteFrom("rate_limit_buckets").where("key", "=", key).execute())),
+  reset: (...keys) => (keys.length === 0 ? Effect.void : Effect.asVoid(run(db, (ex) => ex.deleteFrom("rate_limit_buckets").where("key", "in", keys).execute()))),
   peek: (key, windowSeconds, now) =>
     run(db, (ex) => ex.selectFrom("rate_limit_buckets").select(["window_start", "count"]).where("key", "=", key).executeTakeFirst()).pipe(
       Effect.map((bucket) =>

@@ -65,8 +65,5 @@ export const recordSignInFailure = (email: string, passwordEpoch: number, addres
 export const clearSignInFailures = (email: string, passwordEpoch: number, address: string) =>
   Effect.gen(function* () {
     const limiter = yield* RateLimiter;
-    for (const scope of scopes(email, passwordEpoch, address)) {
-      yield* limiter.reset(scope.key);
-      yield* limiter.reset(lastKey(scope.key));
-    }
+    yield* limiter.reset(...scopes(email, passwordEpoch, address).flatMap((scope) => [scope.key, lastKey(scope.key)]));
   });

@@ -19,6 +19,20 @@ describe("signIn: the statuses and failures", () => {
     expect((await authenticates(world, token)).user.id).toBe(user.id);
   });
 
+  it("commits a sign-in's writes together: the failures cleared, the session and its audit row; a failure's counters with its audit row (ADR 0105)", async () => {
+    const world = makeTestWorld();
+    const payload = aPhysician();
+    await signUpVerified(world, payload);
+    const before = world.transactions.committed;
+    await world.failure(signIn({ email: payload.email, password: `${payload.password}-wrong` }));
+    expect(world.transactions.committed).toBe(before + 1);
+    expect(world.audit.at(-1)?.action).toBe("account.sign_in_failed");
+    await world.run(signIn({ email: payload.email, password: payload.password }));
+    expect(world.transactions).toEqual({ committed: before + 2, rolledBack: 0 });
+    expect(world.audit.at(-1)?.action).toBe("account.sign_in");
+    expect(world.sessions.size).toBe(1);
+  });
+
   it("lets AdditionalInformationRequired and WaitingApproval accounts sign in (the client routes them)", async () => {
     const world = makeTestWorld();
     for (const payload of [aParent(), anOther()]) {

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Forbidden, ValidationFailed } from "../shared/errors.ts";
-import { audit, now, PasswordHasher, Random, Secrets } from "../shared/ports.ts";
+import { audit, now, PasswordHasher, Random, Secrets, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { AccountsConfig, normaliseEmail, type Session, Sessions, type User, Users } from "./model.ts";
@@ -53,21 +53,39 @@ export const signIn = (input: unknown) =>
     const matches = Option.isSome(found)
       ? yield* hasher.verify(found.value.passwordHash, request.password)
       : yield* Effect.as(hasher.hash(request.password), false);
+    // A sign-in's writes commit together: each commit waits for PostgreSQL's WAL flush, which every other
+    // request's commit queues behind (ADR 0105; seven flushes a sign-in before).
     if (!matches || Option.isNone(found)) {
-      yield* recordSignInFailure(email, epoch, address);
-      yield* audit({ action: "account.sign_in_failed", actorId: Option.isSome(found) ? found.value.id : null, details: { email } });
+      yield* transaction(
+        Effect.zipRight(
+          recordSignInFailure(email, epoch, address),
+          audit({ action: "account.sign_in_failed", actorId: Option.isSome(found) ? found.value.id : null, details: { email } }),
+        ),
+      );
       return yield* ValidationFailed.field("email", MESSAGES.badCredentials);
     }
-    yield* clearSignInFailures(email, epoch, address);
 
     const user = found.value;
-    if (awaitsEmailVerification(user)) return yield* new Forbidden({ message: MESSAGES.emailNotVerified, status: user.status });
-    if (isBlocked(user)) return yield* new Forbidden({ message: MESSAGES.blocked, status: user.status });
-    if (config.passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > config.passwordMaxAgeDays * 86_400_000) {
-      return yield* new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" });
+    const refusal = awaitsEmailVerification(user)
+      ? new Forbidden({ message: MESSAGES.emailNotVerified, status: user.status })
+      : isBlocked(user)
+        ? new Forbidden({ message: MESSAGES.blocked, status: user.status })
+        : config.passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > config.passwordMaxAgeDays * 86_400_000
+          ? new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" })
+          : null;
+    // The right password clears the failures even when the account may not sign in now.
+    if (refusal !== null) {
+      yield* clearSignInFailures(email, epoch, address);
+      return yield* refusal;
     }
-    const { token, session } = yield* openSession(user, { rememberMe: request.remember_me === true, deviceType: request.device_type ?? "web" });
-    yield* audit({ action: "account.sign_in", actorId: user.id, subjectId: user.id, details: { device_type: request.device_type ?? "web" } });
+    const { token, session } = yield* transaction(
+      Effect.gen(function* () {
+        yield* clearSignInFailures(email, epoch, address);
+        const opened = yield* openSession(user, { rememberMe: request.remember_me === true, deviceType: request.device_type ?? "web" });
+        yield* audit({ action: "account.sign_in", actorId: user.id, subjectId: user.id, details: { device_type: request.device_type ?? "web" } });
+        return opened;
+      }),
+    );
     // The absolute end tells a remembering client how long to keep the token (ADR 32).
     return { token, user, expiresAt: session.expiresAt };
   });

@@ -86,7 +86,8 @@ export interface RateLimitVerdict {
 /** A fixed-window counter shared by every server process (kept in the database). */
 export interface RateLimiterPort {
   readonly hit: (key: string, limit: number, windowSeconds: number, now: Date) => Effect.Effect<RateLimitVerdict>;
-  readonly reset: (key: string) => Effect.Effect<void>;
+  /** Forgets the buckets of every key given (one statement however many). */
+  readonly reset: (...keys: ReadonlyArray<string>) => Effect.Effect<void>;
   /** The bucket's window as it stands (count 0, no start, once the window has passed), without counting a hit. */
   readonly peek: (key: string, windowSeconds: number, now: Date) => Effect.Effect<{ count: number; windowStart: Date | null }>;
 }

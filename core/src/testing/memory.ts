@@ -235,7 +235,7 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         const allowed = bucket.count <= limit;
         return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((bucket.windowStart + windowSeconds * 1000 - t) / 1000)) };
       }),
-    reset: (key) => Effect.sync(() => void rateLimits.delete(key)),
+    reset: (...keys) => Effect.sync(() => keys.forEach((key) => rateLimits.delete(key))),
     peek: (key, windowSeconds, now) =>
       Effect.sync(() => {
         const bucket = rateLimits.get(key);
