@@ -132,16 +132,22 @@ def build_shards(out_dir, n, seed, shard=100, procs=2):
     return n
 
 
-def load_shards(path):
-    """All complete shards of a directory (or one .npz file), concatenated."""
-    files = []
-    for one in path.split(","):  # several shard directories may be given, comma-separated
-        files += [one] if one.endswith(".npz") else sorted(
+def load_shards(path, with_source=False):
+    """All complete shards of a directory (or one .npz file), concatenated. with_source: also "source",
+    each view's index among the comma-separated entries of path (a directory listed twice counts twice)."""
+    files, src = [], []
+    for i, one in enumerate(path.split(",")):  # several shard directories may be given, comma-separated
+        fs = [one] if one.endswith(".npz") else sorted(
             os.path.join(one, f) for f in os.listdir(one) if f.startswith("shard_") and f.endswith(".npz") and ".tmp" not in f)
+        files += fs
+        src += [i] * len(fs)
     parts = [dict(np.load(f)) for f in files]
     if not parts:
         return None, 0
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, len(files)
+    d = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    if with_source:
+        d["source"] = np.concatenate([np.full(len(p["img"]), i, np.int16) for i, p in zip(src, parts)])
+    return d, len(files)
 
 
 def eval_scene(args):

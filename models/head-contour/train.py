@@ -215,6 +215,23 @@ def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
     return l_mask, l_nose, l_stk, l_q
 
 
+def distill_loss(out, teacher_logits):
+    """How far the student's three maps are from a teacher's on the same views (docs/adr/0104): per pixel
+    BCE against the teacher's probability minus the teacher's own entropy (0 when the logits agree),
+    weighted as the truth losses weight their maps: the mask on the teacher's outline, the nose near
+    the teacher's peak (x 10), the sticker at half weight."""
+    def kl(logit, t_logit):
+        p = torch.sigmoid(t_logit)
+        return (F.binary_cross_entropy_with_logits(logit, p, reduction="none")
+                - F.binary_cross_entropy_with_logits(t_logit, p, reduction="none"))
+    tm = torch.sigmoid(teacher_logits[:, 0:1])
+    edge = (F.max_pool2d(tm, 5, 1, 2) + F.max_pool2d(-tm, 5, 1, 2)) > 0.5
+    l_mask = (kl(out[0], teacher_logits[:, 0:1]) * (1 + 3 * edge.float())).mean()
+    l_nose = (kl(out[1], teacher_logits[:, 1:2]) * (1 + 40 * torch.sigmoid(teacher_logits[:, 1:2]))).mean() * 10
+    l_stk = kl(out[2], teacher_logits[:, 2:3]).mean()
+    return l_mask + l_nose + 0.5 * l_stk
+
+
 def export_onnx(model, path):
     model.eval()
     dummy = torch.zeros(1, 3, SIZE, SIZE)
@@ -244,6 +261,9 @@ def main():
     ap.add_argument("--resume", action="store_true", help="with --steps: continue from OUT/checkpoint.pt if it exists")
     ap.add_argument("--nose-hard", type=float, default=0.0, help="weight missed noses' loss up to 1 + K (0: 0.5.0's loss)")
     ap.add_argument("--edge-band", type=float, default=0.0, help="weight wrong mask pixels within ~7 px of the outline up to 1 + K more (0: 0.5.0's loss)")
+    ap.add_argument("--distill", default=None, help="teacher ONNX: hold the maps of --distill-data's views close to its maps (docs/adr/0104)")
+    ap.add_argument("--distill-data", default="", help="comma-separated entries of DATA whose views get the teacher term")
+    ap.add_argument("--distill-weight", type=float, default=1.0)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -260,8 +280,14 @@ def main():
         logf.write(line + "\n")
         logf.flush()
 
+    # which entries of DATA are distilled (by position; a directory listed twice counts in both places)
+    entries = [os.path.normpath(e) for e in args.data.split(",")]
+    wanted = {os.path.normpath(e) for e in args.distill_data.split(",") if e}
+    if args.distill and not wanted & set(entries):
+        raise SystemExit(f"--distill-data {args.distill_data!r} names none of DATA's entries")
+    distilled = torch.tensor([e in wanted for e in entries]) if args.distill else None
     while True:
-        d, n_files = load_shards(args.data)
+        d, n_files = load_shards(args.data, with_source=True)
         if d is not None:
             break
         time.sleep(20)
@@ -275,6 +301,7 @@ def main():
         T["reasons"] = torch.from_numpy(d["reasons"]).float()
         T["frac"] = torch.from_numpy(d["frac"]).float()
         T["scene"] = torch.from_numpy(d["scene"])
+        T["distil"] = distilled[torch.from_numpy(d["source"]).long()] if distilled is not None else None
         return T["img"].shape[0]
 
     N = set_data(d)
@@ -303,6 +330,14 @@ def main():
         views = torch.from_numpy(d["img"][tr_idx[:240].numpy()]).permute(0, 3, 1, 2).float() / 255
         load_shipped_maps(model, args.init_onnx, views)
         log(f"init from {args.init_onnx}: the map branch's weights, batch norms recalibrated on 240 training views")
+    teacher = None
+    if args.distill:
+        from onnx_init import load_shipped_maps
+        # as the file computes it: batch norms left as folded (exact in evaluation mode), never trained
+        teacher = load_shipped_maps(HeadContourNet(qv=1), args.distill).eval()
+        for p_ in teacher.parameters():
+            p_.requires_grad_(False)
+        log(f"distill: maps of {args.distill} on the views of {sorted(wanted)} ({int(T['distil'].sum())} of {N}), weight {args.distill_weight}")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
         + (f"steps={args.steps} " if args.steps else f"budget={args.minutes}min ") + f"lr={args.lr}")
@@ -325,6 +360,7 @@ def main():
     ptr = 0
     order = tr_idx[torch.randperm(len(tr_idx), generator=g)]
     run = None
+    run_d = None  # running mean of the teacher term (--distill)
     done_before = 0.0  # seconds trained in earlier sessions
     ckpt_path = os.path.join(args.out, "checkpoint.pt")
     if args.steps and args.resume and os.path.exists(ckpt_path):
@@ -332,6 +368,7 @@ def main():
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step, ptr, order, run, done_before = ck["step"], ck["ptr"], ck["order"], ck["run"], ck["trained_seconds"]
+        run_d = ck.get("run_distill")
         g.set_state(ck["generator"])
         torch.set_rng_state(ck["torch_rng"])
         if ck["steps"] != args.steps:
@@ -343,7 +380,7 @@ def main():
     def save_checkpoint():
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "steps": args.steps, "ptr": ptr,
-                    "order": order, "run": run, "trained_seconds": done_before + time.time() - t0,
+                    "order": order, "run": run, "run_distill": run_d, "trained_seconds": done_before + time.time() - t0,
                     "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args)}, tmp)
         os.replace(tmp, ckpt_path)
 
@@ -368,7 +405,7 @@ def main():
             pg["lr"] = lr
         if ptr + args.batch > len(order):
             # new epoch: pick up shards written meanwhile (growing data set)
-            d2, nf2 = load_shards(args.data)
+            d2, nf2 = load_shards(args.data, with_source=True)
             if nf2 > n_files:
                 n_files = nf2
                 N = set_data(d2)
@@ -386,6 +423,16 @@ def main():
         out = model(x)
         lm, ln, ls, lq = losses(out, m, s, n, r, f, args.nose_hard, args.edge_band)
         loss = lm + ln + 0.5 * ls + args.qweight * lq
+        if teacher is not None:
+            sel = T["distil"][ix]
+            ld = torch.zeros(())
+            if sel.any():
+                with torch.no_grad():
+                    t_logits = teacher.trunk(x[sel])[0]
+                # a mean over the distilled views, scaled by their share of the batch (as if summed per view)
+                ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits) * sel.float().mean()
+            loss = loss + args.distill_weight * ld
+            run_d = ld.detach() if run_d is None else 0.98 * run_d + 0.02 * ld.detach()
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -394,7 +441,7 @@ def main():
         step += 1
         if step % 100 == 0:
             log(f"step {step} t={el / 60:.1f}min lr={lr:.2e} loss={run[0]:.4f} mask={run[1]:.4f} nose={run[2]:.4f} "
-                f"sticker={run[3]:.4f} quality={run[4]:.4f}")
+                f"sticker={run[3]:.4f} quality={run[4]:.4f}" + (f" distill={run_d:.4f}" if run_d is not None else ""))
         if step % 600 == 0:
             torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
         if args.steps and time.time() - last_save > args.checkpoint_minutes * 60:
@@ -425,7 +472,7 @@ def main():
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
-    info = {"qv": args.qv, "init": args.init or args.init_onnx, "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
+    info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight}, "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
         json.dump(info, fjson, indent=1)
