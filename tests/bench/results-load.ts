@@ -151,6 +151,12 @@ const overload = async (base: string, token: string, search: string, count: numb
   };
 };
 
+/** A burst's 503 latencies, each sorted: from the request's write, and from the connection's start. */
+const refusalLatencies = (refused: ReadonlyArray<Refusal>) => ({
+  fromSend: refused.map((a) => a.fromSend).sort((a, b) => a - b),
+  fromConnect: refused.map((a) => a.fromConnect).sort((a, b) => a - b),
+});
+
 /**
  * The floor under the burst's figure on this machine: the same burst against a bare node:http server in its
  * own process that answers every request 503 and does nothing else (one thread accepts, parses and answers
@@ -248,10 +254,10 @@ const main = async () => {
     if (process.env.BENCH_LOAD !== "off") {
       // BENCH_ROUNDS > 1 alternates the two sets of runs that many times (the machine's own drift over minutes
       // then weighs on both sides alike); the figures below are over every round.
+      const loadedSeconds = MEASURED.length * 2 * (SECONDS + 1.5) + 2;
       for (let round = 1; round <= ROUNDS; round++) {
         if (ROUNDS > 1) lines.push(`round ${round} of ${ROUNDS}`);
         alone.push(...(await runAll("")));
-        const loadedSeconds = MEASURED.length * 2 * (SECONDS + 1.5) + 2;
         const signInLoad = openLoop({ base: server.base, rate: SIGNINS_PER_SECOND, seconds: loadedSeconds, requests: signInRequests });
         loaded.push(...(await runAll(` while ${SIGNINS_PER_SECOND} sign-ins/s run (argon2id)`)));
         const signIns = await signInLoad;
@@ -279,8 +285,7 @@ const main = async () => {
     lines.push(
       `overload: ${burst.sent} requests at once in ${(burst.ms / 1000).toFixed(1)} s: ${burst.ok} answered 200, ${burst.refused.length} answered 503 (Retry-After ${burst.retryAfter ?? "-"}, body ${burst.body ?? "-"}), ${burst.failed} failed`,
     );
-    const fromSend = burst.refused.map((a) => a.fromSend).sort((a, b) => a - b);
-    const fromConnect = burst.refused.map((a) => a.fromConnect).sort((a, b) => a - b);
+    const { fromSend, fromConnect } = refusalLatencies(burst.refused);
     lines.push(`  503 latency from send     p50 ${ms(percentile(fromSend, 50))}  p99 ${ms(percentile(fromSend, 99))}  max ${ms(fromSend.at(-1) ?? 0)}`);
     lines.push(`  503 latency from connect  p50 ${ms(percentile(fromConnect, 50))}  p99 ${ms(percentile(fromConnect, 99))}  max ${ms(fromConnect.at(-1) ?? 0)}`);
     // Sustained overload: far more than the server can serve, offered at a fixed rate for a few seconds
@@ -297,8 +302,7 @@ const main = async () => {
     server = undefined;
     // After the sustained overload: the floor's 3,000 connections just before it made its 503 p99 13 ms -> 450 ms.
     const floor = await bareFloor(1_500);
-    const floorSend = floor.refused.map((a) => a.fromSend).sort((a, b) => a - b);
-    const floorConnect = floor.refused.map((a) => a.fromConnect).sort((a, b) => a - b);
+    const { fromSend: floorSend, fromConnect: floorConnect } = refusalLatencies(floor.refused);
     lines.push(`the burst of 1,500 against a bare node:http server that only answers 503 (this machine's floor): from send p50 ${ms(percentile(floorSend, 50))}  p99 ${ms(percentile(floorSend, 99))}; from connect p99 ${ms(percentile(floorConnect, 99))}`);
 
     // Static files and start times (tests/bench/static-and-start.ts): skipped with BENCH_STATIC=off.

@@ -34,6 +34,16 @@ export const openSession = (user: User, options: { rememberMe: boolean; deviceTy
     return { token, session };
   });
 
+/** Why an account with the right password may not sign in now, or null. */
+const refusalOf = (user: User, at: Date, passwordMaxAgeDays: number): Forbidden | null => {
+  if (awaitsEmailVerification(user)) return new Forbidden({ message: MESSAGES.emailNotVerified, status: user.status });
+  if (isBlocked(user)) return new Forbidden({ message: MESSAGES.blocked, status: user.status });
+  if (passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > passwordMaxAgeDays * 86_400_000) {
+    return new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" });
+  }
+  return null;
+};
+
 export const signIn = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(SignInRequest, input);
@@ -66,13 +76,7 @@ export const signIn = (input: unknown) =>
     }
 
     const user = found.value;
-    const refusal = awaitsEmailVerification(user)
-      ? new Forbidden({ message: MESSAGES.emailNotVerified, status: user.status })
-      : isBlocked(user)
-        ? new Forbidden({ message: MESSAGES.blocked, status: user.status })
-        : config.passwordMaxAgeDays > 0 && at.getTime() - user.passwordChangedAt.getTime() > config.passwordMaxAgeDays * 86_400_000
-          ? new Forbidden({ message: MESSAGES.passwordExpired, status: "PasswordExpired" })
-          : null;
+    const refusal = refusalOf(user, at, config.passwordMaxAgeDays);
     // The right password clears the failures even when the account may not sign in now.
     if (refusal !== null) {
       yield* clearSignInFailures(email, epoch, address);
