@@ -65,6 +65,22 @@ describe("PasswordHasher (argon2id)", () => {
     expect(niceOf(readFileSync("/proc/self/stat", "utf8"))).toBe(own);
   });
 
+  it("starts all its hashing threads with the first hash and keeps them (ADR 0107)", async () => {
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    const hashing = () => {
+      const lowered = Math.min(19, niceOf(readFileSync("/proc/self/stat", "utf8")) + ARGON2_NICE_INCREMENT);
+      return new Set(readdirSync("/proc/self/task").filter((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8")) === lowered));
+    };
+    const before = hashing();
+    const hasher = makePasswordHasher(2);
+    await Effect.runPromise(hasher.hash("first-pw"));
+    const started = [...hashing()].filter((tid) => !before.has(tid));
+    // Both threads at once: the second sign-in of a burst does not pay for starting one.
+    expect(started).toHaveLength(2);
+    await Effect.runPromise(Effect.all([hasher.hash("second-pw"), hasher.hash("third-pw")], { concurrency: 2 }));
+    expect([...hashing()].filter((tid) => !before.has(tid)).sort()).toEqual(started.sort());
+  });
+
   it("hashes on at most half the cores, at least one thread and at most four (ADR 0105)", () => {
     expect([1, 2, 3, 4, 6, 8, 64].map(argon2SlotsFor)).toEqual([1, 1, 1, 2, 3, 4, 4]);
   });

@@ -38,17 +38,22 @@ export const ARGON2_NICE_INCREMENT = 10;
 type Argon2Task = { op: "hash"; password: string; options: typeof ARGON2_OPTIONS } | { op: "verify"; hash: string; password: string };
 
 export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHasherPort => {
-  // Made on the first hash: a CLI command that never hashes starts no thread.
+  // Made on the first hash (a CLI command that never hashes starts no thread; the server hashes once as it
+  // starts), then kept: starting a thread cost 70-250 ms and 90-360 ms of CPU, paid by a sign-in after every
+  // idle minute while threads expired after one. Idle threads are unref'd (piscina), so a CLI still exits.
   let pool: Piscina<Argon2Task, string | boolean> | undefined;
   const run = (task: Argon2Task) =>
     Effect.promise(() => {
       pool ??= new Piscina<Argon2Task, string | boolean>({
         filename: new URL("./argon2-worker.mjs", import.meta.url).href,
-        minThreads: 0,
+        minThreads: Math.max(1, slots),
         maxThreads: Math.max(1, slots),
         concurrentTasksPerWorker: 1,
-        idleTimeout: 60_000,
+        idleTimeout: Number.POSITIVE_INFINITY,
         niceIncrement: ARGON2_NICE_INCREMENT,
+        // Not node's flags of the process: under `pnpm start` they load tsx (and esbuild) into each thread,
+        // which hashes plain JavaScript (about 150 ms of CPU more per thread started).
+        execArgv: [],
       });
       return pool.run(task);
     });

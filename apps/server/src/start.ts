@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { getRequestListener } from "@hono/node-server";
+import { PasswordHasher } from "@crown/core";
 import { busyBodyFor, type LoadGate, refuseEarly } from "@crown/http";
+import { Effect } from "effect";
 import type { ServerConfig } from "./config.ts";
 import { composeServices, createServerApp, loadGateFor } from "./compose.ts";
 import { demoAccountsPath } from "./demo-accounts.ts";
@@ -41,6 +44,9 @@ export const startServer = async (config: ServerConfig) => {
   // third (ADR 0103). Set before the first request; V8 reads it at each collection.
   setFlagsFromString("--no-allocation-site-pretenuring");
   const services = await composeServices(config);
+  // One hash now starts the password-hashing threads (kept from then on, ADR 0107): the first sign-in
+  // after a start does not pay for it, nor do the requests it would share the CPU with.
+  await services.run(Effect.flatMap(PasswordHasher, (hasher) => hasher.hash(randomUUID())));
   const gate = loadGateFor(config);
   const stopWatching = gate.watchEventLoop();
   const app = createServerApp(config, services, log, gate);
