@@ -5,7 +5,7 @@ import path from "node:path";
 import { ContentSniffer, PasswordHasher, Random, Secrets } from "@crown/core";
 import { Effect, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import { ARGON2_NICE_INCREMENT, argon2SlotsFor, cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
+import { ARGON2_NICE_INCREMENT, argon2SlotsFor, cryptoLayer, passwordHasherLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
 
 const SECRET = "test-server-secret-0123456789abcdef";
 const run = <A>(eff: Effect.Effect<A, never, PasswordHasher | Secrets | Random | ContentSniffer>) =>
@@ -79,6 +79,26 @@ describe("PasswordHasher (argon2id)", () => {
     expect(started).toHaveLength(2);
     await Effect.runPromise(Effect.all([hasher.hash("second-pw"), hasher.hash("third-pw")], { concurrency: 2 }));
     expect([...hashing()].filter((tid) => !before.has(tid)).sort()).toEqual(started.sort());
+  });
+
+  it("ends its kept threads when the services that own them close", async () => {
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    const hashing = () => {
+      const lowered = Math.min(19, niceOf(readFileSync("/proc/self/stat", "utf8")) + ARGON2_NICE_INCREMENT);
+      return readdirSync("/proc/self/task").filter((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8")) === lowered);
+    };
+    const before = new Set(hashing());
+    const during: string[] = [];
+    await Effect.runPromise(
+      Effect.provide(
+        Effect.flatMap(PasswordHasher, (hasher) =>
+          Effect.tap(hasher.hash("scoped-pw"), () => Effect.sync(() => during.push(...hashing().filter((tid) => !before.has(tid))))),
+        ),
+        passwordHasherLayer,
+      ),
+    );
+    expect(during.length).toBeGreaterThan(0);
+    expect(hashing().filter((tid) => during.includes(tid))).toEqual([]);
   });
 
   it("hashes on at most half the cores, at least one thread and at most four (ADR 0105)", () => {

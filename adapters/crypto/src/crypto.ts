@@ -37,7 +37,12 @@ export const ARGON2_NICE_INCREMENT = 10;
 
 type Argon2Task = { op: "hash"; password: string; options: typeof ARGON2_OPTIONS } | { op: "verify"; hash: string; password: string };
 
-export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHasherPort => {
+/** The port, and `close` to end its threads (the layer does when its scope closes). */
+export interface PasswordHashing extends PasswordHasherPort {
+  readonly close: () => Promise<void>;
+}
+
+export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHashing => {
   // Made on the first hash (a CLI command that never hashes starts no thread; the server hashes once as it
   // starts), then kept: starting a thread cost 70-250 ms and 90-360 ms of CPU, paid by a sign-in after every
   // idle minute while threads expired after one. Idle threads are unref'd (piscina), so a CLI still exits.
@@ -60,6 +65,11 @@ export const makePasswordHasher = (slots: number = ARGON2_SLOTS): PasswordHasher
   return {
     hash: (password) => run({ op: "hash", password, options: ARGON2_OPTIONS }).pipe(Effect.map(String)),
     verify: (hash, password) => run({ op: "verify", hash, password }).pipe(Effect.map((ok) => ok === true)),
+    close: async () => {
+      const closing = pool;
+      pool = undefined;
+      await closing?.destroy();
+    },
   };
 };
 
@@ -144,7 +154,11 @@ export const loadOrCreateServerSecret = async (dataDir: string, env: NodeJS.Proc
   }
 };
 
-export const passwordHasherLayer: Layer.Layer<PasswordHasher> = Layer.sync(PasswordHasher, () => makePasswordHasher());
+// Kept threads end with the services that own them (a test's server, a CLI command's services), not with the process.
+export const passwordHasherLayer: Layer.Layer<PasswordHasher> = Layer.scoped(
+  PasswordHasher,
+  Effect.acquireRelease(Effect.sync(() => makePasswordHasher()), (hashing) => Effect.promise(() => hashing.close())),
+);
 export const randomLayer: Layer.Layer<Random> = Layer.sync(Random, makeRandom);
 export const contentSnifferLayer: Layer.Layer<ContentSniffer> = Layer.sync(ContentSniffer, makeContentSniffer);
 export const secretsLayer = (serverSecret: string | Uint8Array): Layer.Layer<Secrets> =>
