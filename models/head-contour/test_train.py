@@ -1,8 +1,10 @@
-"""Tests of train.py's distillation option (docs/adr/0104) and data.load_shards' sources.
+"""Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106)
+and data.load_shards' sources.
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -13,7 +15,7 @@ import numpy as np
 import torch
 
 from data import load_shards
-from train import HeadContourNet, distill_loss
+from train import HeadContourNet, distill_loss, nose_false_peak_loss
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "head-contour.onnx")
@@ -48,6 +50,66 @@ class DistillLoss(unittest.TestCase):
         self.assertTrue(bool(((s.grad * (torch.sigmoid(s) - torch.sigmoid(t)).detach()) >= 0).all()))
 
 
+def peaks(spots, base=-6.0):
+    """(B,1,160,160) nose logits at `base` with square 4 x 4 peaks: spots[b] = [(x, y, logit), ...]."""
+    n = torch.full((len(spots), 1, 160, 160), base)
+    for b, ss in enumerate(spots):
+        for x, y, z in ss:
+            n[b, 0, y - 2:y + 2, x - 2:x + 2] = z
+    return n
+
+
+class NoseFalsePeakLoss(unittest.TestCase):
+    tip = torch.tensor([[80.5, 40.5]])
+    frac = torch.tensor([0.7])  # head 112 px: radius 0.08 x 112 = 9 px
+    yes = torch.tensor([True])
+
+    def loss(self, n, nose=None, frac=None, elig=None):
+        return nose_false_peak_loss(n, self.tip if nose is None else nose, self.frac if frac is None else frac,
+                                    self.yes if elig is None else elig)
+
+    def test_a_confident_peak_at_the_tip_costs_nothing(self):
+        l, peaked = self.loss(peaks([[(80, 40, 4.0)]]))
+        self.assertEqual(float(l), 0.0)
+        self.assertFalse(bool(peaked[0]))
+        # within the radius (6 px off) still counts as the tip
+        self.assertEqual(float(self.loss(peaks([[(86, 40, 4.0)]]))[0]), 0.0)
+
+    def test_a_confident_peak_away_from_the_tip_costs_its_bce(self):
+        l, peaked = self.loss(peaks([[(80, 40, 4.0), (30, 120, 2.0)]]))
+        # the 8 highest away from the tip: all inside the 4 x 4 false peak at logit 2
+        self.assertAlmostEqual(float(l), float(torch.nn.functional.softplus(torch.tensor(2.0))), places=5)
+        self.assertTrue(bool(peaked[0]))
+        # a near miss beyond the radius counts too (12 px off, 0.11 head sizes)
+        self.assertGreater(float(self.loss(peaks([[(92, 40, 2.0)]]))[0]), 1.0)
+
+    def test_peaks_below_the_threshold_cost_nothing(self):
+        # probability 0.25 < 0.3 away from the tip: a hinge, not a push on every pixel
+        z = math.log(0.25 / 0.75)
+        self.assertEqual(float(self.loss(peaks([[(30, 120, z)]]))[0]), 0.0)
+
+    def test_views_without_a_visible_nose_are_penalised_anywhere(self):
+        none = torch.tensor([[-1.0, -1.0]])
+        self.assertEqual(float(self.loss(peaks([[(80, 40, 4.0)]]), nose=none)[0]) > 3.0, True)
+        self.assertEqual(float(self.loss(peaks([[(80, 40, -4.0)]]), nose=none)[0]), 0.0)
+
+    def test_the_radius_has_a_floor_on_small_heads(self):
+        # head 16 px: 0.08 x 16 = 1.3 px, floored at 3 sigma (7.5 px); a peak 5 px off is at the tip
+        self.assertEqual(float(self.loss(peaks([[(85, 40, 4.0)]]), frac=torch.tensor([0.1]))[0]), 0.0)
+
+    def test_only_eligible_views_count_and_get_a_gradient(self):
+        n = peaks([[(30, 120, 2.0)], [(30, 120, 2.0)]]).requires_grad_(True)
+        l, peaked = nose_false_peak_loss(n, self.tip.repeat(2, 1), self.frac.repeat(2), torch.tensor([True, False]))
+        l.backward()
+        self.assertEqual(peaked.tolist(), [True, False])
+        self.assertAlmostEqual(float(l), float(torch.nn.functional.softplus(torch.tensor(2.0))) / 2, places=5)
+        self.assertEqual(float(n.grad[1].abs().sum()), 0.0)
+        # the false peak is pushed down (positive gradient on the k = 8 picked of its 16 pixels), the rest
+        # of the map untouched
+        self.assertEqual(int((n.grad[0, 0, 118:122, 28:32] > 0).sum()), 8)
+        self.assertEqual(int((n.grad[0] != 0).sum()), 8)
+
+
 class LoadShardsSource(unittest.TestCase):
     def test_each_view_names_its_entry_and_a_repeated_directory_counts_twice(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -64,9 +126,9 @@ class LoadShardsSource(unittest.TestCase):
 
 @unittest.skipUnless(os.path.exists(SHIPPED), "needs the shipped head-contour.onnx")
 class TrainWithDistill(unittest.TestCase):
-    def run_train(self, tmp, *extra):
+    def run_train(self, tmp, *extra, out="out"):
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        return subprocess.run([sys.executable, os.path.join(HERE, "train.py"), f"{tmp}/a,{tmp}/b", f"{tmp}/out",
+        return subprocess.run([sys.executable, os.path.join(HERE, "train.py"), f"{tmp}/a,{tmp}/b", f"{tmp}/{out}",
                                "--steps", "3", "--batch", "8", "--warmup", "1", "--threads", "1", "--qv", "1", *extra],
                               cwd=HERE, env=env, capture_output=True, text=True)
 
@@ -83,6 +145,22 @@ class TrainWithDistill(unittest.TestCase):
             self.assertEqual(info["distill"]["teacher"], SHIPPED)
             ck = torch.load(f"{tmp}/out/checkpoint.pt")
             self.assertIsNotNone(ck["run_distill"])
+
+    def test_the_false_peak_term_is_off_by_default_and_recorded_when_on(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for sub, seed in (("a", 1), ("b", 2)):
+                os.makedirs(f"{tmp}/{sub}")
+                write_shard(f"{tmp}/{sub}/shard_0000.npz", 40, 0 if sub == "a" else 40, seed)
+            r = self.run_train(tmp, "--distill", SHIPPED, "--distill-data", f"{tmp}/b")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            self.assertIsNone(torch.load(f"{tmp}/out/checkpoint.pt")["run_false"])
+            with open(f"{tmp}/out/train-info.json") as f:
+                self.assertFalse(json.load(f)["nose_false"])
+            r = self.run_train(tmp, "--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--nose-false", "1", out="out2")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            self.assertEqual(len(torch.load(f"{tmp}/out2/checkpoint.pt")["run_false"]), 2)
+            with open(f"{tmp}/out2/train-info.json") as f:
+                self.assertEqual(json.load(f)["nose_false"], {"weight": 1.0, "radius": 0.08})
 
     def test_a_distill_entry_not_in_data_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:

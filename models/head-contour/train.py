@@ -215,6 +215,28 @@ def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
     return l_mask, l_nose, l_stk, l_q
 
 
+def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
+    """Confident false nose peaks (docs/adr/0106), one term per view rather than per pixel: on each eligible
+    view, the k highest nose probabilities among the pixels farther than `radius` x the head's size (frac x
+    160 px, at least 3 sigma of the target) from the true tip, or anywhere when the view has no visible
+    nose, each above `thresh` costing -log(1 - p) (BCE towards 0; 0 at or below thresh), averaged over
+    the k. So one wrong peak weighs a view's O(1), where the per-pixel nose BCE gives its few pixels a
+    few 1/25,600ths. Returns the mean over the batch (views not eligible count 0)."""
+    B, _, S, _ = n.shape
+    c = torch.arange(S, dtype=n.dtype, device=n.device) + 0.5
+    d2 = (c[None, None, :] - nose[:, 0, None, None]) ** 2 + (c[None, :, None] - nose[:, 1, None, None]) ** 2
+    r = torch.clamp(radius * frac.to(n.dtype) * S, min=3 * NOSE_SIGMA)
+    has = nose[:, 0] >= 0
+    away = (d2 > (r ** 2)[:, None, None]) | ~has[:, None, None]
+    # pixels near the tip can never be picked: their logits are pushed to -inf before the top-k
+    z = n[:, 0].masked_fill(~away, float("-inf")).flatten(1)
+    top = z.topk(k, dim=1).values
+    p = torch.sigmoid(top)
+    over = (top > math.log(thresh / (1 - thresh))).to(n.dtype)
+    per_view = (F.softplus(top) * over).sum(1) / k  # softplus(z) = -log(1 - sigmoid(z))
+    return (per_view * eligible.to(n.dtype)).mean(), (p.amax(1) > thresh) & eligible
+
+
 def distill_loss(out, teacher_logits):
     """How far the student's three maps are from a teacher's on the same views (docs/adr/0104): per pixel
     BCE against the teacher's probability minus the teacher's own entropy (0 when the logits agree),
@@ -264,6 +286,9 @@ def main():
     ap.add_argument("--distill", default=None, help="teacher ONNX: hold the maps of --distill-data's views close to its maps (docs/adr/0104)")
     ap.add_argument("--distill-data", default="", help="comma-separated entries of DATA whose views get the teacher term")
     ap.add_argument("--distill-weight", type=float, default=1.0)
+    ap.add_argument("--nose-false", type=float, default=0.0,
+                    help="weight of the false-peak term on the nose map (docs/adr/0106; 0: off, the old loss); off on --distill-data's views")
+    ap.add_argument("--nose-false-radius", type=float, default=0.08, help="the false-peak term's radius around the true tip, x the head's size")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -361,6 +386,7 @@ def main():
     order = tr_idx[torch.randperm(len(tr_idx), generator=g)]
     run = None
     run_d = None  # running mean of the teacher term (--distill)
+    run_f = None  # running means of the false-peak term and of the share of its views with a false peak (--nose-false)
     done_before = 0.0  # seconds trained in earlier sessions
     ckpt_path = os.path.join(args.out, "checkpoint.pt")
     if args.steps and args.resume and os.path.exists(ckpt_path):
@@ -369,6 +395,7 @@ def main():
         opt.load_state_dict(ck["opt"])
         step, ptr, order, run, done_before = ck["step"], ck["ptr"], ck["order"], ck["run"], ck["trained_seconds"]
         run_d = ck.get("run_distill")
+        run_f = ck.get("run_false")
         g.set_state(ck["generator"])
         torch.set_rng_state(ck["torch_rng"])
         if ck["steps"] != args.steps:
@@ -380,7 +407,7 @@ def main():
     def save_checkpoint():
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "steps": args.steps, "ptr": ptr,
-                    "order": order, "run": run, "run_distill": run_d, "trained_seconds": done_before + time.time() - t0,
+                    "order": order, "run": run, "run_distill": run_d, "run_false": run_f, "trained_seconds": done_before + time.time() - t0,
                     "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args)}, tmp)
         os.replace(tmp, ckpt_path)
 
@@ -433,6 +460,13 @@ def main():
                 ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits) * sel.float().mean()
             loss = loss + args.distill_weight * ld
             run_d = ld.detach() if run_d is None else 0.98 * run_d + 0.02 * ld.detach()
+        if args.nose_false:
+            # off on the views the teacher covers: 0.5.0's maps already hold their noses (docs/adr/0106)
+            elig = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
+            lf, peaked = nose_false_peak_loss(out[1], n, f, elig, radius=args.nose_false_radius)
+            loss = loss + args.nose_false * lf
+            vf = torch.stack([lf.detach(), peaked.float().sum() / elig.float().sum().clamp(min=1)])
+            run_f = vf if run_f is None else 0.98 * run_f + 0.02 * vf
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -441,7 +475,8 @@ def main():
         step += 1
         if step % 100 == 0:
             log(f"step {step} t={el / 60:.1f}min lr={lr:.2e} loss={run[0]:.4f} mask={run[1]:.4f} nose={run[2]:.4f} "
-                f"sticker={run[3]:.4f} quality={run[4]:.4f}" + (f" distill={run_d:.4f}" if run_d is not None else ""))
+                f"sticker={run[3]:.4f} quality={run[4]:.4f}" + (f" distill={run_d:.4f}" if run_d is not None else "")
+                + (f" false={run_f[0]:.4f} false_views={run_f[1]:.3f}" if run_f is not None else ""))
         if step % 600 == 0:
             torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
         if args.steps and time.time() - last_save > args.checkpoint_minutes * 60:
@@ -472,7 +507,8 @@ def main():
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
-    info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight}, "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
+    info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight},
+            "nose_false": args.nose_false and {"weight": args.nose_false, "radius": args.nose_false_radius}, "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
         json.dump(info, fjson, indent=1)
