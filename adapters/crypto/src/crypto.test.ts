@@ -5,9 +5,16 @@ import path from "node:path";
 import { ContentSniffer, PasswordHasher, Random, Secrets } from "@crown/core";
 import { Effect, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import { ARGON2_NICE_INCREMENT, argon2SlotsFor, cryptoLayer, passwordHasherLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets } from "./crypto.ts";
+import { ARGON2_NICE_INCREMENT, argon2SlotsFor, cryptoLayer, loadOrCreateServerSecret, makeContentSniffer, makePasswordHasher, makeRandom, makeSecrets, passwordHasherLayer } from "./crypto.ts";
 
 const SECRET = "test-server-secret-0123456789abcdef";
+/** A thread's nice value, from its line in /proc. */
+const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+/** This process's threads at the hashing pool's lowered priority (its threads, in these tests). */
+const hashingThreads = () => {
+  const lowered = Math.min(19, niceOf(readFileSync("/proc/self/stat", "utf8")) + ARGON2_NICE_INCREMENT);
+  return readdirSync("/proc/self/task").filter((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8")) === lowered);
+};
 const run = <A>(eff: Effect.Effect<A, never, PasswordHasher | Secrets | Random | ContentSniffer>) =>
   Effect.runPromise(Effect.provide(eff, cryptoLayer(SECRET)));
 
@@ -54,7 +61,6 @@ describe("PasswordHasher (argon2id)", () => {
   });
 
   it("hashes on pool threads at a lower CPU priority than the thread that serves requests (ADR 0096)", async () => {
-    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
     const own = niceOf(readFileSync("/proc/self/stat", "utf8"));
     const hasher = makePasswordHasher(1);
     const hash = await Effect.runPromise(hasher.hash("priority-pw"));
@@ -66,39 +72,29 @@ describe("PasswordHasher (argon2id)", () => {
   });
 
   it("starts all its hashing threads with the first hash and keeps them (ADR 0107)", async () => {
-    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-    const hashing = () => {
-      const lowered = Math.min(19, niceOf(readFileSync("/proc/self/stat", "utf8")) + ARGON2_NICE_INCREMENT);
-      return new Set(readdirSync("/proc/self/task").filter((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8")) === lowered));
-    };
-    const before = hashing();
+    const before = new Set(hashingThreads());
     const hasher = makePasswordHasher(2);
     await Effect.runPromise(hasher.hash("first-pw"));
-    const started = [...hashing()].filter((tid) => !before.has(tid));
+    const started = hashingThreads().filter((tid) => !before.has(tid));
     // Both threads at once: the second sign-in of a burst does not pay for starting one.
     expect(started).toHaveLength(2);
     await Effect.runPromise(Effect.all([hasher.hash("second-pw"), hasher.hash("third-pw")], { concurrency: 2 }));
-    expect([...hashing()].filter((tid) => !before.has(tid)).sort()).toEqual(started.sort());
+    expect(hashingThreads().filter((tid) => !before.has(tid)).sort()).toEqual(started.sort());
   });
 
   it("ends its kept threads when the services that own them close", async () => {
-    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-    const hashing = () => {
-      const lowered = Math.min(19, niceOf(readFileSync("/proc/self/stat", "utf8")) + ARGON2_NICE_INCREMENT);
-      return readdirSync("/proc/self/task").filter((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8")) === lowered);
-    };
-    const before = new Set(hashing());
+    const before = new Set(hashingThreads());
     const during: string[] = [];
     await Effect.runPromise(
       Effect.provide(
         Effect.flatMap(PasswordHasher, (hasher) =>
-          Effect.tap(hasher.hash("scoped-pw"), () => Effect.sync(() => during.push(...hashing().filter((tid) => !before.has(tid))))),
+          Effect.tap(hasher.hash("scoped-pw"), () => Effect.sync(() => during.push(...hashingThreads().filter((tid) => !before.has(tid))))),
         ),
         passwordHasherLayer,
       ),
     );
     expect(during.length).toBeGreaterThan(0);
-    expect(hashing().filter((tid) => during.includes(tid))).toEqual([]);
+    expect(hashingThreads().filter((tid) => during.includes(tid))).toEqual([]);
   });
 
   it("hashes on at most half the cores, at least one thread and at most four (ADR 0105)", () => {
