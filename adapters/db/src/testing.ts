@@ -131,6 +131,27 @@ const adminQuery = async (url: string, statement: string) => {
   }
 };
 
+/**
+ * Drops a test database once its sessions have gone. A pool's end() resolves when it has told its clients to
+ * end, not when their backends have exited; `drop ... with (force)` at once terminated a backend still
+ * closing, and its client threw "terminating connection due to administrator command" into the test run.
+ * After five seconds the force ends what is left.
+ */
+const dropWhenIdle = async (url: string, name: string) => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    for (let waited = 0; waited < 5000; waited += 50) {
+      const { rows } = await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+      if (rows[0]!.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await client.end();
+  }
+};
+
 let template: Promise<Blob> | undefined;
 
 /**
@@ -190,7 +211,7 @@ export const createTestDatabase = async (kind: DatabaseKind): Promise<TestDataba
     url: withDatabase(adminUrl, name),
     drop: async () => {
       await connection.close();
-      await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+      await dropWhenIdle(adminUrl, name);
     },
   };
 };
