@@ -126,6 +126,13 @@ class LoadShardsSource(unittest.TestCase):
 
 @unittest.skipUnless(os.path.exists(SHIPPED), "needs the shipped head-contour.onnx")
 class TrainWithDistill(unittest.TestCase):
+    @staticmethod
+    def write_entries(tmp):
+        """Two data entries, `a` and `b`, of 40 views each (scenes 0-39 and 40-79)."""
+        for sub, seed in (("a", 1), ("b", 2)):
+            os.makedirs(f"{tmp}/{sub}")
+            write_shard(f"{tmp}/{sub}/shard_0000.npz", 40, 0 if sub == "a" else 40, seed)
+
     def run_train(self, tmp, *extra, out="out"):
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
         return subprocess.run([sys.executable, os.path.join(HERE, "train.py"), f"{tmp}/a,{tmp}/b", f"{tmp}/{out}",
@@ -134,9 +141,7 @@ class TrainWithDistill(unittest.TestCase):
 
     def test_the_teacher_term_is_on_the_named_entry_only_and_recorded(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for sub, seed in (("a", 1), ("b", 2)):
-                os.makedirs(f"{tmp}/{sub}")
-                write_shard(f"{tmp}/{sub}/shard_0000.npz", 40, 0 if sub == "a" else 40, seed)
+            self.write_entries(tmp)
             r = self.run_train(tmp, "--distill", SHIPPED, "--distill-data", f"{tmp}/b/")
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
             self.assertIn("(40 of 80), weight 1.0", r.stdout)
@@ -148,9 +153,7 @@ class TrainWithDistill(unittest.TestCase):
 
     def test_the_false_peak_term_is_off_by_default_and_recorded_when_on(self):
         with tempfile.TemporaryDirectory() as tmp:
-            for sub, seed in (("a", 1), ("b", 2)):
-                os.makedirs(f"{tmp}/{sub}")
-                write_shard(f"{tmp}/{sub}/shard_0000.npz", 40, 0 if sub == "a" else 40, seed)
+            self.write_entries(tmp)
             r = self.run_train(tmp, "--distill", SHIPPED, "--distill-data", f"{tmp}/b")
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
             self.assertIsNone(torch.load(f"{tmp}/out/checkpoint.pt")["run_false"])

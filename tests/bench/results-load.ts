@@ -251,10 +251,13 @@ const main = async () => {
           lines.push(
             `  ${size.toLocaleString("en").padStart(7)} reports ${search ? `search "${search}"` : "no search      "}  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  max ${ms(r.max)}  (server p50 ${ms(r.serverP50 ?? 0)} p99 ${ms(r.serverP99 ?? 0)})  ${r.rate.toFixed(0)} req/s  non-2xx ${r.non2xx}  errors ${r.errors}  (sent late p99 ${r.sendLagP99.toFixed(1)} ms)`,
           );
-          // Where the tail came from: one stall of a few hundred ms in a 10 s run is its p99.
-          if (r.slowSeconds.length > 0) lines.push(`      seconds with an answer over 50 ms (from ${r.startedAt.toISOString().slice(11, 23)}): ${r.slowSeconds.map(([second, worst]) => `${second}s ${worst} ms`).join(", ")}`);
-          // ...and whose: an answer whose server time is near its latency waited inside Crown (for the database, ADR 0107), one whose server time is small waited before it.
-          if (r.slowSeconds.length > 0) lines.push(`      slowest answers (due at s: latency / server ms): ${r.slowest.slice(0, 5).map(([due, latency, server]) => `${(due / 1000).toFixed(2)}: ${latency.toFixed(0)} / ${server < 0 ? "-" : server.toFixed(0)}`).join(", ")}`);
+          // Where the tail came from (one stall of a few hundred ms in a 10 s run is its p99), and whose: an answer
+          // whose server time is near its latency waited inside Crown (for the database, ADR 0107), one whose server
+          // time is small waited before it.
+          if (r.slowSeconds.length > 0) {
+            lines.push(`      seconds with an answer over 50 ms (from ${r.startedAt.toISOString().slice(11, 23)}): ${r.slowSeconds.map(([second, worst]) => `${second}s ${worst} ms`).join(", ")}`);
+            lines.push(`      slowest answers (due at s: latency / server ms): ${r.slowest.slice(0, 5).map(([due, latency, server]) => `${(due / 1000).toFixed(2)}: ${latency.toFixed(0)} / ${server < 0 ? "-" : server.toFixed(0)}`).join(", ")}`);
+          }
         }
       }
       return rows;

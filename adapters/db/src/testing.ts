@@ -201,7 +201,7 @@ export const createTestDatabase = async (kind: DatabaseKind): Promise<TestDataba
     await migrateToLatest(connection.db);
   } catch (error) {
     await connection.close();
-    await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+    await dropWhenIdle(adminUrl, name);
     throw error;
   }
   return {
