@@ -1,5 +1,6 @@
-"""Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106)
-and data.load_shards' sources.
+"""Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
+tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108) and
+data.load_shards' sources.
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -15,7 +16,7 @@ import numpy as np
 import torch
 
 from data import load_shards
-from train import HeadContourNet, distill_loss, nose_false_peak_loss
+from train import HeadContourNet, distill_loss, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "head-contour.onnx")
@@ -110,6 +111,96 @@ class NoseFalsePeakLoss(unittest.TestCase):
         self.assertEqual(int((n.grad[0] != 0).sum()), 8)
 
 
+class NoseTipFloorLoss(unittest.TestCase):
+    tip = torch.tensor([[80.5, 40.5]])
+    yes = torch.tensor([True])
+
+    def test_a_tip_peak_above_the_floor_costs_nothing(self):
+        l, low = nose_tip_floor_loss(peaks([[(80, 40, math.log(0.65 / 0.35))]]), self.tip, self.yes)
+        self.assertEqual(float(l), 0.0)
+        self.assertFalse(bool(low[0]))
+
+    def test_a_tip_peak_below_the_floor_costs_minus_log_p(self):
+        l, low = nose_tip_floor_loss(peaks([[(80, 40, 0.0)]]), self.tip, self.yes)
+        self.assertAlmostEqual(float(l), math.log(2), places=5)
+        self.assertTrue(bool(low[0]))
+        # the floor is a parameter: p = 0.5 is above a floor of 0.4
+        self.assertEqual(float(nose_tip_floor_loss(peaks([[(80, 40, 0.0)]]), self.tip, self.yes, floor=0.4)[0]), 0.0)
+
+    def test_only_the_tip_counts_not_a_peak_elsewhere(self):
+        # a confident peak 10 px off does not hold the floor: the tip's own best pixel (-6) is what is read
+        l, _ = nose_tip_floor_loss(peaks([[(90, 40, 4.0)]]), self.tip, self.yes)
+        self.assertAlmostEqual(float(l), float(torch.nn.functional.softplus(torch.tensor(6.0))), places=4)
+
+    def test_no_visible_nose_or_not_eligible_costs_nothing_and_gets_no_gradient(self):
+        n = peaks([[(80, 40, -3.0)], [(80, 40, -3.0)], [(80, 40, -3.0)]]).requires_grad_(True)
+        nose = torch.tensor([[80.5, 40.5], [-1.0, -1.0], [80.5, 40.5]])
+        l, low = nose_tip_floor_loss(n, nose, torch.tensor([True, True, False]))
+        l.backward()
+        self.assertEqual(low.tolist(), [True, False, False])
+        self.assertAlmostEqual(float(l), float(torch.nn.functional.softplus(torch.tensor(3.0))) / 3, places=5)
+        self.assertEqual(float(n.grad[1:].abs().sum()), 0.0)
+        # pulled up (negative gradient) only at the tip's best pixels (here the 16 tied ones of the peak, all
+        # within the target's half-height), by -(1 - p) / 3 in all
+        g0 = n.grad[0, 0]
+        ys, xs = torch.nonzero(g0 != 0, as_tuple=True)
+        self.assertEqual(len(xs), 16)
+        self.assertTrue(bool((g0[ys, xs] < 0).all()))
+        self.assertTrue(bool((((xs + 0.5 - 80.5) ** 2 + (ys + 0.5 - 40.5) ** 2) < 2 * 2.5 ** 2 * math.log(2)).all()))
+        self.assertAlmostEqual(float(g0.sum()), -(1 - 1 / (1 + math.exp(3))) / 3, places=5)
+
+
+class NoseMarginLoss(unittest.TestCase):
+    tip = torch.tensor([[80.5, 40.5]])
+    frac = torch.tensor([0.7])  # head 112 px: away beyond 0.08 x 112 = 9 px
+    yes = torch.tensor([True])
+
+    def loss(self, n, nose=None, elig=None, **kw):
+        return nose_margin_loss(n, self.tip if nose is None else nose, self.frac, self.yes if elig is None else elig, **kw)
+
+    def test_zero_when_the_tip_leads_the_best_away_peak_by_the_margin(self):
+        # tip 4, away 1.5 (and the background -6): gap 2.5 >= 2
+        l, short = self.loss(peaks([[(80, 40, 4.0), (30, 120, 1.5)]]))
+        self.assertEqual(float(l), 0.0)
+        self.assertFalse(bool(short[0]))
+        # a peak inside the away radius (6 px off) is not an away peak
+        self.assertEqual(float(self.loss(peaks([[(80, 40, 4.0), (86, 40, 4.0)]]))[0]), 0.0)
+
+    def test_the_shortfall_costs_margin_minus_gap(self):
+        l, short = self.loss(peaks([[(80, 40, 2.0), (30, 120, 1.0)]]))  # gap 1
+        self.assertAlmostEqual(float(l), 1.0, places=5)
+        self.assertTrue(bool(short[0]))
+        # a wrong peak above the tip: gap -3, cost 5
+        self.assertAlmostEqual(float(self.loss(peaks([[(80, 40, 0.0), (92, 40, 3.0)]]))[0]), 5.0, places=5)
+        # the margin is a parameter
+        self.assertAlmostEqual(float(self.loss(peaks([[(80, 40, 2.0), (30, 120, 1.0)]]), margin=3.0)[0]), 2.0, places=5)
+
+    def test_a_constant_shift_of_the_logits_changes_nothing(self):
+        for spots in ([(80, 40, 2.0), (30, 120, 1.0)], [(80, 40, 0.0), (92, 40, 3.0)], [(80, 40, 4.0), (30, 120, 1.5)]):
+            n = peaks([spots])
+            base = float(self.loss(n)[0])
+            for c in (-7.0, -2.5, 3.0, 10.0):
+                self.assertAlmostEqual(float(self.loss(n + c)[0]), base, places=4)
+        # and the gradient sums to zero over the map: no pull on the map's scale
+        n = peaks([[(80, 40, 2.0), (30, 120, 1.0)]]).requires_grad_(True)
+        self.loss(n)[0].backward()
+        self.assertAlmostEqual(float(n.grad.sum()), 0.0, places=6)
+
+    def test_only_eligible_views_with_a_visible_nose_count_and_get_a_gradient(self):
+        n = peaks([[(80, 40, 2.0), (30, 120, 1.0)]] * 3).requires_grad_(True)
+        nose = torch.tensor([[80.5, 40.5], [-1.0, -1.0], [80.5, 40.5]])
+        l, short = nose_margin_loss(n, nose, self.frac.repeat(3), torch.tensor([True, True, False]))
+        l.backward()
+        self.assertEqual(short.tolist(), [True, False, False])
+        self.assertAlmostEqual(float(l), 1.0 / 3, places=5)
+        self.assertEqual(float(n.grad[1:].abs().sum()), 0.0)
+        # the tip's best pixels pulled up, the away peak's pushed down, 1/3 each in all; nothing else
+        g0 = n.grad[0, 0]
+        self.assertAlmostEqual(float(g0[38:42, 78:82].sum()), -1 / 3, places=5)
+        self.assertAlmostEqual(float(g0[118:122, 28:32].sum()), 1 / 3, places=5)
+        self.assertEqual(int((g0 != 0).sum()), 32)
+
+
 class LoadShardsSource(unittest.TestCase):
     def test_each_view_names_its_entry_and_a_repeated_directory_counts_twice(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -164,6 +255,57 @@ class TrainWithDistill(unittest.TestCase):
             self.assertEqual(len(torch.load(f"{tmp}/out2/checkpoint.pt")["run_false"]), 2)
             with open(f"{tmp}/out2/train-info.json") as f:
                 self.assertEqual(json.load(f)["nose_false"], {"weight": 1.0, "radius": 0.08})
+
+    def test_the_floor_and_the_exemption_are_off_by_default_and_recorded_when_on(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--nose-false", "0.3")
+            r = self.run_train(tmp, *base)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck = torch.load(f"{tmp}/out/checkpoint.pt")
+            self.assertIsNone(ck["run_floor"])
+            with open(f"{tmp}/out/train-info.json") as f:
+                info = json.load(f)
+            self.assertFalse(info["nose_floor"])
+            self.assertEqual(info["nose_false"], {"weight": 0.3, "radius": 0.08})
+            r = self.run_train(tmp, *base, "--nose-false-skip-none", "--nose-floor", "0.3", out="out2")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck2 = torch.load(f"{tmp}/out2/checkpoint.pt")
+            self.assertEqual(len(ck2["run_floor"]), 2)
+            with open(f"{tmp}/out2/train-info.json") as f:
+                info2 = json.load(f)
+            self.assertEqual(info2["nose_floor"], {"weight": 0.3, "p": 0.6})
+            self.assertEqual(info2["nose_false"], {"weight": 0.3, "radius": 0.08, "skip_no_nose": True})
+            # no random draw added: the data order and the generators end where the run without them ends
+            self.assertTrue(torch.equal(ck["order"], ck2["order"]))
+            self.assertEqual(ck["ptr"], ck2["ptr"])
+            self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
+            self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
+
+    def test_the_margin_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b")
+            r = self.run_train(tmp, *base)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck = torch.load(f"{tmp}/out/checkpoint.pt")
+            self.assertIsNone(ck["run_margin"])
+            with open(f"{tmp}/out/train-info.json") as f:
+                self.assertFalse(json.load(f)["nose_margin"])
+            self.assertNotIn("margin=", r.stdout)
+            r = self.run_train(tmp, *base, "--nose-margin", "0.3", out="out2")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck2 = torch.load(f"{tmp}/out2/checkpoint.pt")
+            self.assertEqual(len(ck2["run_margin"]), 2)
+            with open(f"{tmp}/out2/train-info.json") as f:
+                self.assertEqual(json.load(f)["nose_margin"], {"weight": 0.3, "m": 2.0, "radius": 0.08})
+            # no random draw added: the data order and the generators end where the run without it ends
+            self.assertTrue(torch.equal(ck["order"], ck2["order"]))
+            self.assertEqual(ck["ptr"], ck2["ptr"])
+            self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
+            self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
+            # the term changes the training (the weights differ), nothing else
+            self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
 
     def test_a_distill_entry_not_in_data_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -237,6 +237,49 @@ def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
     return (per_view * eligible.to(n.dtype)).mean(), (p.amax(1) > thresh) & eligible
 
 
+def nose_tip_floor_loss(n, nose, eligible, floor=0.6):
+    """A floor under the true tip's peak (docs/adr/0108), the false-peak term's counterpart from below: on
+    each eligible view with a visible nose, the highest nose probability within the target's half-height
+    (hm > 0.5, the pixels `--nose-hard` reads as "near the tip"), when below `floor`, costs -log(p) (BCE
+    towards 1; 0 at or above floor). One pixel per view, so a map that lowers its whole nose scale pays
+    here what it saves on the false peaks. Returns the mean over the batch (views not eligible or without a
+    visible nose count 0) and which views were below the floor."""
+    has = nose[:, 0] >= 0
+    near = nose_heatmap(nose.to(n.dtype))[:, 0] > 0.5
+    z = n[:, 0].masked_fill(~near, float("-inf")).flatten(1).amax(1)
+    ok = has & eligible
+    z = torch.where(ok, z, torch.zeros_like(z))  # no tip: a finite stand-in, masked out below
+    low = (z < math.log(floor / (1 - floor))) & ok
+    per_view = F.softplus(-z) * low.to(n.dtype)  # softplus(-z) = -log(sigmoid(z))
+    return per_view.mean(), low
+
+
+def nose_margin_loss(n, nose, frac, eligible, margin=2.0, radius=0.08):
+    """A margin between the true tip's peak and the best peak away from it (docs/adr/0109): on each eligible
+    view with a visible nose, d = (the highest nose logit within the target's half-height, hm > 0.5, the
+    pixels `--nose-hard` and the floor read as "at the tip") - (the highest nose logit farther than
+    `radius` x the head's size from the tip, at least 3 sigma: `nose_false_peak_loss`'s away region); the
+    view costs max(0, margin - d), a hinge in logits. Adding a constant to every logit leaves d, and so the
+    term, unchanged: lowering (or raising) the whole map is no way out; only the tip against the away peak
+    counts, one pixel each, pulled with equal and opposite force. Returns the mean over the batch (views
+    not eligible or without a visible nose count 0) and which views were short of the margin."""
+    B, _, S, _ = n.shape
+    c = torch.arange(S, dtype=n.dtype, device=n.device) + 0.5
+    d2 = (c[None, None, :] - nose[:, 0, None, None]) ** 2 + (c[None, :, None] - nose[:, 1, None, None]) ** 2
+    r = torch.clamp(radius * frac.to(n.dtype) * S, min=3 * NOSE_SIGMA)
+    has = nose[:, 0] >= 0
+    away = d2 > (r ** 2)[:, None, None]
+    near = nose_heatmap(nose.to(n.dtype))[:, 0] > 0.5
+    z = n[:, 0]
+    tip = z.masked_fill(~near, float("-inf")).flatten(1).amax(1)
+    far = z.masked_fill(~away, float("-inf")).flatten(1).amax(1)
+    ok = has & eligible
+    gap = torch.where(ok, tip - far, torch.zeros_like(tip))  # no tip: a finite stand-in, masked out below
+    short = (gap < margin) & ok
+    per_view = F.relu(margin - gap) * short.to(n.dtype)
+    return per_view.mean(), short
+
+
 def distill_loss(out, teacher_logits):
     """How far the student's three maps are from a teacher's on the same views (docs/adr/0104): per pixel
     BCE against the teacher's probability minus the teacher's own entropy (0 when the logits agree),
@@ -289,6 +332,14 @@ def main():
     ap.add_argument("--nose-false", type=float, default=0.0,
                     help="weight of the false-peak term on the nose map (docs/adr/0106; 0: off, the old loss); off on --distill-data's views")
     ap.add_argument("--nose-false-radius", type=float, default=0.08, help="the false-peak term's radius around the true tip, x the head's size")
+    ap.add_argument("--nose-false-skip-none", action="store_true",
+                    help="the false-peak term only on views whose truth has a visible nose (docs/adr/0108)")
+    ap.add_argument("--nose-floor", type=float, default=0.0,
+                    help="weight of a floor under the true tip's peak, on every view with a visible nose (docs/adr/0108; 0: off)")
+    ap.add_argument("--nose-floor-p", type=float, default=0.6, help="the floor: a tip peak below this probability costs -log(p)")
+    ap.add_argument("--nose-margin", type=float, default=0.0,
+                    help="weight of a hinge on the gap between the true tip's best nose logit and the best one away from it (0: off; docs/adr/0109)")
+    ap.add_argument("--nose-margin-m", type=float, default=2.0, help="the margin in logits: a gap below M costs M - gap")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -387,6 +438,8 @@ def main():
     run = None
     run_d = None  # running mean of the teacher term (--distill)
     run_f = None  # running means of the false-peak term and of the share of its views with a false peak (--nose-false)
+    run_t = None  # running means of the tip-floor term and of the share of views below the floor (--nose-floor)
+    run_m = None  # running means of the margin term and of the share of its views short of the margin (--nose-margin)
     done_before = 0.0  # seconds trained in earlier sessions
     ckpt_path = os.path.join(args.out, "checkpoint.pt")
     if args.steps and args.resume and os.path.exists(ckpt_path):
@@ -396,6 +449,8 @@ def main():
         step, ptr, order, run, done_before = ck["step"], ck["ptr"], ck["order"], ck["run"], ck["trained_seconds"]
         run_d = ck.get("run_distill")
         run_f = ck.get("run_false")
+        run_t = ck.get("run_floor")
+        run_m = ck.get("run_margin")
         g.set_state(ck["generator"])
         torch.set_rng_state(ck["torch_rng"])
         if ck["steps"] != args.steps:
@@ -407,7 +462,7 @@ def main():
     def save_checkpoint():
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "steps": args.steps, "ptr": ptr,
-                    "order": order, "run": run, "run_distill": run_d, "run_false": run_f, "trained_seconds": done_before + time.time() - t0,
+                    "order": order, "run": run, "run_distill": run_d, "run_false": run_f, "run_floor": run_t, "run_margin": run_m, "trained_seconds": done_before + time.time() - t0,
                     "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args)}, tmp)
         os.replace(tmp, ckpt_path)
 
@@ -463,10 +518,27 @@ def main():
         if args.nose_false:
             # off on the views the teacher covers: 0.5.0's maps already hold their noses (docs/adr/0106)
             elig = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
+            if args.nose_false_skip_none:  # docs/adr/0108: views without a visible nose are not judged
+                elig = elig & (n[:, 0] >= 0)
             lf, peaked = nose_false_peak_loss(out[1], n, f, elig, radius=args.nose_false_radius)
             loss = loss + args.nose_false * lf
             vf = torch.stack([lf.detach(), peaked.float().sum() / elig.float().sum().clamp(min=1)])
             run_f = vf if run_f is None else 0.98 * run_f + 0.02 * vf
+        if args.nose_floor:
+            # every view with a visible nose, the teacher's too (docs/adr/0108)
+            has_n = n[:, 0] >= 0
+            lt, low = nose_tip_floor_loss(out[1], n, has_n, floor=args.nose_floor_p)
+            loss = loss + args.nose_floor * lt
+            vt = torch.stack([lt.detach(), low.float().sum() / has_n.float().sum().clamp(min=1)])
+            run_t = vt if run_t is None else 0.98 * run_t + 0.02 * vt
+        if args.nose_margin:
+            # views with a visible nose, off on the views the teacher covers (docs/adr/0109)
+            elig = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
+            elig = elig & (n[:, 0] >= 0)
+            lg, short = nose_margin_loss(out[1], n, f, elig, margin=args.nose_margin_m, radius=args.nose_false_radius)
+            loss = loss + args.nose_margin * lg
+            vg = torch.stack([lg.detach(), short.float().sum() / elig.float().sum().clamp(min=1)])
+            run_m = vg if run_m is None else 0.98 * run_m + 0.02 * vg
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -476,7 +548,9 @@ def main():
         if step % 100 == 0:
             log(f"step {step} t={el / 60:.1f}min lr={lr:.2e} loss={run[0]:.4f} mask={run[1]:.4f} nose={run[2]:.4f} "
                 f"sticker={run[3]:.4f} quality={run[4]:.4f}" + (f" distill={run_d:.4f}" if run_d is not None else "")
-                + (f" false={run_f[0]:.4f} false_views={run_f[1]:.3f}" if run_f is not None else ""))
+                + (f" false={run_f[0]:.4f} false_views={run_f[1]:.3f}" if run_f is not None else "")
+                + (f" floor={run_t[0]:.4f} low_views={run_t[1]:.3f}" if run_t is not None else "")
+                + (f" margin={run_m[0]:.4f} short_views={run_m[1]:.3f}" if run_m is not None else ""))
         if step % 600 == 0:
             torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
         if args.steps and time.time() - last_save > args.checkpoint_minutes * 60:
@@ -508,7 +582,11 @@ def main():
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
     info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight},
-            "nose_false": args.nose_false and {"weight": args.nose_false, "radius": args.nose_false_radius}, "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
+            "nose_false": args.nose_false and {"weight": args.nose_false, "radius": args.nose_false_radius,
+                                               **({"skip_no_nose": True} if args.nose_false_skip_none else {})},
+            "nose_floor": args.nose_floor and {"weight": args.nose_floor, "p": args.nose_floor_p},
+            "nose_margin": args.nose_margin and {"weight": args.nose_margin, "m": args.nose_margin_m, "radius": args.nose_false_radius},
+            "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
         json.dump(info, fjson, indent=1)
