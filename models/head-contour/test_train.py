@@ -1,6 +1,6 @@
 """Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
-tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108) and
-data.load_shards' sources.
+tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
+(docs/adr/0109), the surface patterns painted on the head (docs/adr/0110) and data.load_shards' sources.
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from data import load_shards
-from train import HeadContourNet, distill_loss, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss
+from train import HeadContourNet, distill_loss, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "head-contour.onnx")
@@ -201,6 +201,52 @@ class NoseMarginLoss(unittest.TestCase):
         self.assertEqual(int((g0 != 0).sum()), 32)
 
 
+class PaintSurface(unittest.TestCase):
+    @staticmethod
+    def views(B=6, S=160):
+        g = torch.Generator().manual_seed(3)
+        x = torch.rand(B, 3, S, S, generator=g)
+        yy, xx = torch.meshgrid(torch.arange(S) + 0.5, torch.arange(S) + 0.5, indexing="ij")
+        mask = (((xx - 80) ** 2 + (yy - 80) ** 2) < 50 ** 2).float()[None, None].repeat(B, 1, 1, 1)
+        stk = (((xx - 60) ** 2 + (yy - 60) ** 2) < 8 ** 2).float()[None, None].repeat(B, 1, 1, 1)
+        nose = torch.tensor([[100.0, 100.0]] * (B - 1) + [[-1.0, -1.0]])
+        return x, mask, stk, nose
+
+    def test_only_head_pixels_off_the_sticker_and_the_nose_change(self):
+        x, mask, stk, nose = self.views()
+        y, painted = paint_surface(x, mask, stk, nose, torch.ones(6, dtype=torch.bool), torch.Generator().manual_seed(1), p=1.0)
+        self.assertTrue(painted.all())
+        changed = (y != x).any(1)
+        self.assertTrue(changed.any(-1).any(-1).all())  # every view painted somewhere
+        self.assertFalse((changed & (mask[:, 0] <= 0.5)).any())  # never outside the true head
+        self.assertFalse((changed & (stk[:, 0] > 0.5)).any())  # never on the sticker
+        yy, xx = torch.meshgrid(torch.arange(160) + 0.5, torch.arange(160) + 0.5, indexing="ij")
+        near_tip = ((xx - 100) ** 2 + (yy - 100) ** 2) < 7 ** 2
+        self.assertFalse((changed[:5] & near_tip).any())  # never at the true nose tip
+        self.assertTrue(torch.equal(x, self.views()[0]))  # the input is not modified
+
+    def test_views_not_eligible_or_p_zero_are_unchanged(self):
+        x, mask, stk, nose = self.views()
+        elig = torch.tensor([True, False, True, False, True, False])
+        y, painted = paint_surface(x, mask, stk, nose, elig, torch.Generator().manual_seed(1), p=1.0)
+        self.assertTrue(torch.equal(painted, elig))
+        self.assertTrue(torch.equal(y[~elig], x[~elig]))
+        y0, painted0 = paint_surface(x, mask, stk, nose, torch.ones(6, dtype=torch.bool), torch.Generator().manual_seed(1), p=0.0)
+        self.assertFalse(painted0.any())
+        self.assertTrue(torch.equal(y0, x))
+
+    def test_draws_only_from_its_own_generator_the_same_number_whatever_is_painted(self):
+        x, mask, stk, nose = self.views()
+        rng = torch.get_rng_state()
+        ga, gb = torch.Generator().manual_seed(5), torch.Generator().manual_seed(5)
+        ya, _ = paint_surface(x, mask, stk, nose, torch.ones(6, dtype=torch.bool), ga, p=1.0)
+        yb, _ = paint_surface(x, mask, stk, nose, torch.zeros(6, dtype=torch.bool), gb, p=1.0)
+        self.assertTrue(torch.equal(torch.get_rng_state(), rng))
+        self.assertTrue(torch.equal(ga.get_state(), gb.get_state()))
+        yc, _ = paint_surface(x, mask, stk, nose, torch.ones(6, dtype=torch.bool), torch.Generator().manual_seed(5), p=1.0)
+        self.assertTrue(torch.equal(ya, yc))
+
+
 class LoadShardsSource(unittest.TestCase):
     def test_each_view_names_its_entry_and_a_repeated_directory_counts_twice(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -305,6 +351,30 @@ class TrainWithDistill(unittest.TestCase):
             self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
             self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
             # the term changes the training (the weights differ), nothing else
+            self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
+
+    def test_paint_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b")
+            r = self.run_train(tmp, *base)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck = torch.load(f"{tmp}/out/checkpoint.pt")
+            self.assertNotIn("generator_paint", ck)
+            with open(f"{tmp}/out/train-info.json") as f:
+                self.assertFalse(json.load(f)["paint"])
+            self.assertNotIn("painted=", r.stdout)
+            r = self.run_train(tmp, *base, "--paint", "0.5", "--seed", "1", out="out2")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck2 = torch.load(f"{tmp}/out2/checkpoint.pt")
+            self.assertIn("generator_paint", ck2)
+            with open(f"{tmp}/out2/train-info.json") as f:
+                self.assertEqual(json.load(f)["paint"], {"p": 0.5, "generator_seed": 110001})
+            # its own generator: the data order, the training's generator and the global one end where they end without it
+            self.assertTrue(torch.equal(ck["order"], ck2["order"]))
+            self.assertEqual(ck["ptr"], ck2["ptr"])
+            self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
+            self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
             self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
 
     def test_a_distill_entry_not_in_data_is_refused(self):

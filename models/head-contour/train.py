@@ -280,6 +280,39 @@ def nose_margin_loss(n, nose, frac, eligible, margin=2.0, radius=0.08):
     return per_view.mean(), short
 
 
+def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells=28):
+    """Patterns painted on the head's surface (docs/adr/0110): on each eligible view, with probability p, a
+    blotch pattern (uniform noise on a coarse grid of 3-28 cells a side, bilinearly enlarged to the view and
+    cut at a random quantile so that 10-60 % of the pixels are in it: a few large blotches down to many small
+    spots) in one random colour (shaded as the surface under it) at a random opacity (0.5-1), painted only on pixels inside the true head
+    mask (> 0.5), off the sticker and farther than ~7.5 px (3 sigma) from the true nose tip. The truth does
+    not change: the outline, the nose and the sticker stay where they were, so the mask has to be filled
+    whatever the vault's surface looks like. Every random draw comes from `g` (a generator of its own),
+    never from the global one or the training's. Returns the new views (a copy) and which were painted."""
+    B, _, S, _ = x.shape
+    u = torch.rand(B, 4, generator=g)  # apply?, coverage, opacity, cell count
+    cells = torch.randint(min_cells, max_cells + 1, (B,), generator=g)
+    colour = torch.rand(B, 3, generator=g)
+    painted = (u[:, 0] < p) & eligible
+    out = x.clone()
+    far = nose_heatmap(nose.to(x.dtype))[:, 0] < math.exp(-4.5)  # beyond 3 sigma of the true tip (or no nose)
+    region = (mask[:, 0] > 0.5) & (stk[:, 0] <= 0.5) & far
+    for i in range(B):
+        c = int(cells[i])
+        noise = torch.rand(1, 1, c, c, generator=g)
+        if not painted[i]:
+            continue
+        up = F.interpolate(noise, size=(S, S), mode="bilinear", align_corners=False)[0, 0]
+        cover = 0.1 + 0.5 * u[i, 1]
+        blot = (up > torch.quantile(up.flatten(), 1 - float(cover))) & region[i]
+        a = (0.5 + 0.5 * u[i, 2]) * blot.to(x.dtype)
+        # the paint keeps the surface's shading: its colour x the view's brightness there / the head's mean
+        lum = x[i].mean(0)
+        lum = lum / lum[region[i]].mean().clamp(min=1e-3) if region[i].any() else torch.ones_like(lum)
+        out[i] = x[i] * (1 - a) + (colour[i][:, None, None] * lum).clamp(0, 1) * a
+    return out, painted
+
+
 def distill_loss(out, teacher_logits):
     """How far the student's three maps are from a teacher's on the same views (docs/adr/0104): per pixel
     BCE against the teacher's probability minus the teacher's own entropy (0 when the logits agree),
@@ -340,12 +373,16 @@ def main():
     ap.add_argument("--nose-margin", type=float, default=0.0,
                     help="weight of a hinge on the gap between the true tip's best nose logit and the best one away from it (0: off; docs/adr/0109)")
     ap.add_argument("--nose-margin-m", type=float, default=2.0, help="the margin in logits: a gap below M costs M - gap")
+    ap.add_argument("--paint", type=float, default=0.0,
+                    help="share of the non-distilled views given a blotch pattern painted on the head's surface (docs/adr/0110; 0: off)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     random.seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
+    # --paint draws from a generator of its own, so the data order and the other draws stay the same
+    g_paint = torch.Generator().manual_seed(args.seed + 110_000) if args.paint else None
     os.makedirs(args.out, exist_ok=True)
     log_path = os.path.join(args.out, "training-log.txt")
     logf = open(log_path, "a")
@@ -440,6 +477,7 @@ def main():
     run_f = None  # running means of the false-peak term and of the share of its views with a false peak (--nose-false)
     run_t = None  # running means of the tip-floor term and of the share of views below the floor (--nose-floor)
     run_m = None  # running means of the margin term and of the share of its views short of the margin (--nose-margin)
+    run_p = None  # running share of the batch's views painted (--paint)
     done_before = 0.0  # seconds trained in earlier sessions
     ckpt_path = os.path.join(args.out, "checkpoint.pt")
     if args.steps and args.resume and os.path.exists(ckpt_path):
@@ -451,7 +489,10 @@ def main():
         run_f = ck.get("run_false")
         run_t = ck.get("run_floor")
         run_m = ck.get("run_margin")
+        run_p = ck.get("run_paint")
         g.set_state(ck["generator"])
+        if g_paint is not None and ck.get("generator_paint") is not None:
+            g_paint.set_state(ck["generator_paint"])
         torch.set_rng_state(ck["torch_rng"])
         if ck["steps"] != args.steps:
             log(f"resume: the checkpoint's schedule had {ck['steps']} steps, now {args.steps}")
@@ -463,7 +504,8 @@ def main():
         tmp = ckpt_path + ".tmp"
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "steps": args.steps, "ptr": ptr,
                     "order": order, "run": run, "run_distill": run_d, "run_false": run_f, "run_floor": run_t, "run_margin": run_m, "trained_seconds": done_before + time.time() - t0,
-                    "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args)}, tmp)
+                    "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args),
+                    **({"generator_paint": g_paint.get_state(), "run_paint": run_p} if g_paint is not None else {})}, tmp)
         os.replace(tmp, ckpt_path)
 
     last_save = time.time()
@@ -501,6 +543,12 @@ def main():
         ix = order[ptr:ptr + args.batch]
         ptr += args.batch
         x, m, s, n, r, f = batch(ix, True)
+        if args.paint:
+            # not on the views the teacher covers: its maps were made for unpainted 0.5 views (docs/adr/0110)
+            elig_p = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
+            x, painted = paint_surface(x, m, s, n, elig_p, g_paint, p=args.paint)
+            vp = painted.float().mean()
+            run_p = vp if run_p is None else 0.98 * run_p + 0.02 * vp
         model.train()
         out = model(x)
         lm, ln, ls, lq = losses(out, m, s, n, r, f, args.nose_hard, args.edge_band)
@@ -550,7 +598,8 @@ def main():
                 f"sticker={run[3]:.4f} quality={run[4]:.4f}" + (f" distill={run_d:.4f}" if run_d is not None else "")
                 + (f" false={run_f[0]:.4f} false_views={run_f[1]:.3f}" if run_f is not None else "")
                 + (f" floor={run_t[0]:.4f} low_views={run_t[1]:.3f}" if run_t is not None else "")
-                + (f" margin={run_m[0]:.4f} short_views={run_m[1]:.3f}" if run_m is not None else ""))
+                + (f" margin={run_m[0]:.4f} short_views={run_m[1]:.3f}" if run_m is not None else "")
+                + (f" painted={run_p:.3f}" if run_p is not None else ""))
         if step % 600 == 0:
             torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
         if args.steps and time.time() - last_save > args.checkpoint_minutes * 60:
@@ -586,6 +635,7 @@ def main():
                                                **({"skip_no_nose": True} if args.nose_false_skip_none else {})},
             "nose_floor": args.nose_floor and {"weight": args.nose_floor, "p": args.nose_floor_p},
             "nose_margin": args.nose_margin and {"weight": args.nose_margin, "m": args.nose_margin_m, "radius": args.nose_false_radius},
+            "paint": args.paint and {"p": args.paint, "generator_seed": args.seed + 110_000},
             "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
