@@ -276,6 +276,13 @@ class TrainWithDistill(unittest.TestCase):
                                "--steps", "3", "--batch", "8", "--warmup", "1", "--threads", "1", "--qv", "1", *extra],
                               cwd=HERE, env=env, capture_output=True, text=True)
 
+    def assert_same_draws(self, ck, ck2):
+        """Two runs' checkpoints end with the same data order, position and generators (no random draw added)."""
+        self.assertTrue(torch.equal(ck["order"], ck2["order"]))
+        self.assertEqual(ck["ptr"], ck2["ptr"])
+        self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
+        self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
+
     def test_the_teacher_term_is_on_the_named_entry_only_and_recorded(self):
         with tempfile.TemporaryDirectory() as tmp:
             self.write_entries(tmp)
@@ -323,10 +330,7 @@ class TrainWithDistill(unittest.TestCase):
             self.assertEqual(info2["nose_floor"], {"weight": 0.3, "p": 0.6})
             self.assertEqual(info2["nose_false"], {"weight": 0.3, "radius": 0.08, "skip_no_nose": True})
             # no random draw added: the data order and the generators end where the run without them ends
-            self.assertTrue(torch.equal(ck["order"], ck2["order"]))
-            self.assertEqual(ck["ptr"], ck2["ptr"])
-            self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
-            self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
+            self.assert_same_draws(ck, ck2)
 
     def test_the_margin_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -346,10 +350,7 @@ class TrainWithDistill(unittest.TestCase):
             with open(f"{tmp}/out2/train-info.json") as f:
                 self.assertEqual(json.load(f)["nose_margin"], {"weight": 0.3, "m": 2.0, "radius": 0.08})
             # no random draw added: the data order and the generators end where the run without it ends
-            self.assertTrue(torch.equal(ck["order"], ck2["order"]))
-            self.assertEqual(ck["ptr"], ck2["ptr"])
-            self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
-            self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
+            self.assert_same_draws(ck, ck2)
             # the term changes the training (the weights differ), nothing else
             self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
 
@@ -371,10 +372,7 @@ class TrainWithDistill(unittest.TestCase):
             with open(f"{tmp}/out2/train-info.json") as f:
                 self.assertEqual(json.load(f)["paint"], {"p": 0.5, "generator_seed": 110001})
             # its own generator: the data order, the training's generator and the global one end where they end without it
-            self.assertTrue(torch.equal(ck["order"], ck2["order"]))
-            self.assertEqual(ck["ptr"], ck2["ptr"])
-            self.assertTrue(torch.equal(ck["generator"], ck2["generator"]))
-            self.assertTrue(torch.equal(ck["torch_rng"], ck2["torch_rng"]))
+            self.assert_same_draws(ck, ck2)
             self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
 
     def test_a_distill_entry_not_in_data_is_refused(self):

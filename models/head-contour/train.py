@@ -215,6 +215,22 @@ def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
     return l_mask, l_nose, l_stk, l_q
 
 
+def away_from_tip(n, nose, frac, radius):
+    """The pixels farther than `radius` x the head's size in the view (frac x 160 px, at least 3 sigma of the
+    target) from the true tip: where a nose peak is a wrong one (docs/adr/0106, 0109)."""
+    S = n.shape[-1]
+    c = torch.arange(S, dtype=n.dtype, device=n.device) + 0.5
+    d2 = (c[None, None, :] - nose[:, 0, None, None]) ** 2 + (c[None, :, None] - nose[:, 1, None, None]) ** 2
+    r = torch.clamp(radius * frac.to(n.dtype) * S, min=3 * NOSE_SIGMA)
+    return d2 > (r ** 2)[:, None, None]
+
+
+def at_tip(n, nose):
+    """The pixels within the target's half-height (hm > 0.5): what `--nose-hard`, the floor and the margin
+    read as "at the tip"."""
+    return nose_heatmap(nose.to(n.dtype))[:, 0] > 0.5
+
+
 def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
     """Confident false nose peaks (docs/adr/0106), one term per view rather than per pixel: on each eligible
     view, the k highest nose probabilities among the pixels farther than `radius` x the head's size (frac x
@@ -222,12 +238,8 @@ def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
     nose, each above `thresh` costing -log(1 - p) (BCE towards 0; 0 at or below thresh), averaged over
     the k. So one wrong peak weighs a view's O(1), where the per-pixel nose BCE gives its few pixels a
     few 1/25,600ths. Returns the mean over the batch (views not eligible count 0)."""
-    B, _, S, _ = n.shape
-    c = torch.arange(S, dtype=n.dtype, device=n.device) + 0.5
-    d2 = (c[None, None, :] - nose[:, 0, None, None]) ** 2 + (c[None, :, None] - nose[:, 1, None, None]) ** 2
-    r = torch.clamp(radius * frac.to(n.dtype) * S, min=3 * NOSE_SIGMA)
     has = nose[:, 0] >= 0
-    away = (d2 > (r ** 2)[:, None, None]) | ~has[:, None, None]
+    away = away_from_tip(n, nose, frac, radius) | ~has[:, None, None]
     # pixels near the tip can never be picked: their logits are pushed to -inf before the top-k
     z = n[:, 0].masked_fill(~away, float("-inf")).flatten(1)
     top = z.topk(k, dim=1).values
@@ -245,7 +257,7 @@ def nose_tip_floor_loss(n, nose, eligible, floor=0.6):
     here what it saves on the false peaks. Returns the mean over the batch (views not eligible or without a
     visible nose count 0) and which views were below the floor."""
     has = nose[:, 0] >= 0
-    near = nose_heatmap(nose.to(n.dtype))[:, 0] > 0.5
+    near = at_tip(n, nose)
     z = n[:, 0].masked_fill(~near, float("-inf")).flatten(1).amax(1)
     ok = has & eligible
     z = torch.where(ok, z, torch.zeros_like(z))  # no tip: a finite stand-in, masked out below
@@ -263,13 +275,9 @@ def nose_margin_loss(n, nose, frac, eligible, margin=2.0, radius=0.08):
     term, unchanged: lowering (or raising) the whole map is no way out; only the tip against the away peak
     counts, one pixel each, pulled with equal and opposite force. Returns the mean over the batch (views
     not eligible or without a visible nose count 0) and which views were short of the margin."""
-    B, _, S, _ = n.shape
-    c = torch.arange(S, dtype=n.dtype, device=n.device) + 0.5
-    d2 = (c[None, None, :] - nose[:, 0, None, None]) ** 2 + (c[None, :, None] - nose[:, 1, None, None]) ** 2
-    r = torch.clamp(radius * frac.to(n.dtype) * S, min=3 * NOSE_SIGMA)
     has = nose[:, 0] >= 0
-    away = d2 > (r ** 2)[:, None, None]
-    near = nose_heatmap(nose.to(n.dtype))[:, 0] > 0.5
+    away = away_from_tip(n, nose, frac, radius)
+    near = at_tip(n, nose)
     z = n[:, 0]
     tip = z.masked_fill(~near, float("-inf")).flatten(1).amax(1)
     far = z.masked_fill(~away, float("-inf")).flatten(1).amax(1)
@@ -311,6 +319,11 @@ def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells
         lum = lum / lum[region[i]].mean().clamp(min=1e-3) if region[i].any() else torch.ones_like(lum)
         out[i] = x[i] * (1 - a) + (colour[i][:, None, None] * lum).clamp(0, 1) * a
     return out, painted
+
+
+def running(mean, value):
+    """The logged running mean of a term: the first value, then 0.98 of the old mean and 0.02 of the new."""
+    return value if mean is None else 0.98 * mean + 0.02 * value
 
 
 def distill_loss(out, teacher_logits):
@@ -543,12 +556,12 @@ def main():
         ix = order[ptr:ptr + args.batch]
         ptr += args.batch
         x, m, s, n, r, f = batch(ix, True)
+        # the views the teacher does not cover (all of them without --distill)
+        untaught = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
         if args.paint:
             # not on the views the teacher covers: its maps were made for unpainted 0.5 views (docs/adr/0110)
-            elig_p = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
-            x, painted = paint_surface(x, m, s, n, elig_p, g_paint, p=args.paint)
-            vp = painted.float().mean()
-            run_p = vp if run_p is None else 0.98 * run_p + 0.02 * vp
+            x, painted = paint_surface(x, m, s, n, untaught, g_paint, p=args.paint)
+            run_p = running(run_p, painted.float().mean())
         model.train()
         out = model(x)
         lm, ln, ls, lq = losses(out, m, s, n, r, f, args.nose_hard, args.edge_band)
@@ -562,36 +575,35 @@ def main():
                 # a mean over the distilled views, scaled by their share of the batch (as if summed per view)
                 ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits) * sel.float().mean()
             loss = loss + args.distill_weight * ld
-            run_d = ld.detach() if run_d is None else 0.98 * run_d + 0.02 * ld.detach()
+            run_d = running(run_d, ld.detach())
         if args.nose_false:
             # off on the views the teacher covers: 0.5.0's maps already hold their noses (docs/adr/0106)
-            elig = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
+            elig = untaught
             if args.nose_false_skip_none:  # docs/adr/0108: views without a visible nose are not judged
                 elig = elig & (n[:, 0] >= 0)
             lf, peaked = nose_false_peak_loss(out[1], n, f, elig, radius=args.nose_false_radius)
             loss = loss + args.nose_false * lf
             vf = torch.stack([lf.detach(), peaked.float().sum() / elig.float().sum().clamp(min=1)])
-            run_f = vf if run_f is None else 0.98 * run_f + 0.02 * vf
+            run_f = running(run_f, vf)
         if args.nose_floor:
             # every view with a visible nose, the teacher's too (docs/adr/0108)
             has_n = n[:, 0] >= 0
             lt, low = nose_tip_floor_loss(out[1], n, has_n, floor=args.nose_floor_p)
             loss = loss + args.nose_floor * lt
             vt = torch.stack([lt.detach(), low.float().sum() / has_n.float().sum().clamp(min=1)])
-            run_t = vt if run_t is None else 0.98 * run_t + 0.02 * vt
+            run_t = running(run_t, vt)
         if args.nose_margin:
             # views with a visible nose, off on the views the teacher covers (docs/adr/0109)
-            elig = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
-            elig = elig & (n[:, 0] >= 0)
+            elig = untaught & (n[:, 0] >= 0)
             lg, short = nose_margin_loss(out[1], n, f, elig, margin=args.nose_margin_m, radius=args.nose_false_radius)
             loss = loss + args.nose_margin * lg
             vg = torch.stack([lg.detach(), short.float().sum() / elig.float().sum().clamp(min=1)])
-            run_m = vg if run_m is None else 0.98 * run_m + 0.02 * vg
+            run_m = running(run_m, vg)
         opt.zero_grad()
         loss.backward()
         opt.step()
         vals = torch.stack([loss, lm, ln, ls, lq]).detach()
-        run = vals if run is None else 0.98 * run + 0.02 * vals
+        run = running(run, vals)
         step += 1
         if step % 100 == 0:
             log(f"step {step} t={el / 60:.1f}min lr={lr:.2e} loss={run[0]:.4f} mask={run[1]:.4f} nose={run[2]:.4f} "
