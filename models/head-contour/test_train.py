@@ -276,6 +276,14 @@ class TrainWithDistill(unittest.TestCase):
                                "--steps", "3", "--batch", "8", "--warmup", "1", "--threads", "1", "--qv", "1", *extra],
                               cwd=HERE, env=env, capture_output=True, text=True)
 
+    def trained(self, tmp, *extra, out="out"):
+        """A finished run of `run_train`: its output, its checkpoint and its train-info.json."""
+        r = self.run_train(tmp, *extra, out=out)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        with open(f"{tmp}/{out}/train-info.json") as f:
+            info = json.load(f)
+        return r, torch.load(f"{tmp}/{out}/checkpoint.pt"), info
+
     def assert_same_draws(self, ck, ck2):
         """Two runs' checkpoints end with the same data order, position and generators (no random draw added)."""
         self.assertTrue(torch.equal(ck["order"], ck2["order"]))
@@ -336,19 +344,13 @@ class TrainWithDistill(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             self.write_entries(tmp)
             base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b")
-            r = self.run_train(tmp, *base)
-            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-            ck = torch.load(f"{tmp}/out/checkpoint.pt")
+            r, ck, info = self.trained(tmp, *base)
             self.assertIsNone(ck["run_margin"])
-            with open(f"{tmp}/out/train-info.json") as f:
-                self.assertFalse(json.load(f)["nose_margin"])
+            self.assertFalse(info["nose_margin"])
             self.assertNotIn("margin=", r.stdout)
-            r = self.run_train(tmp, *base, "--nose-margin", "0.3", out="out2")
-            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-            ck2 = torch.load(f"{tmp}/out2/checkpoint.pt")
+            _, ck2, info2 = self.trained(tmp, *base, "--nose-margin", "0.3", out="out2")
             self.assertEqual(len(ck2["run_margin"]), 2)
-            with open(f"{tmp}/out2/train-info.json") as f:
-                self.assertEqual(json.load(f)["nose_margin"], {"weight": 0.3, "m": 2.0, "radius": 0.08})
+            self.assertEqual(info2["nose_margin"], {"weight": 0.3, "m": 2.0, "radius": 0.08})
             # no random draw added: the data order and the generators end where the run without it ends
             self.assert_same_draws(ck, ck2)
             # the term changes the training (the weights differ), nothing else
@@ -358,19 +360,13 @@ class TrainWithDistill(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             self.write_entries(tmp)
             base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b")
-            r = self.run_train(tmp, *base)
-            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-            ck = torch.load(f"{tmp}/out/checkpoint.pt")
+            r, ck, info = self.trained(tmp, *base)
             self.assertNotIn("generator_paint", ck)
-            with open(f"{tmp}/out/train-info.json") as f:
-                self.assertFalse(json.load(f)["paint"])
+            self.assertFalse(info["paint"])
             self.assertNotIn("painted=", r.stdout)
-            r = self.run_train(tmp, *base, "--paint", "0.5", "--seed", "1", out="out2")
-            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-            ck2 = torch.load(f"{tmp}/out2/checkpoint.pt")
+            _, ck2, info2 = self.trained(tmp, *base, "--paint", "0.5", "--seed", "1", out="out2")
             self.assertIn("generator_paint", ck2)
-            with open(f"{tmp}/out2/train-info.json") as f:
-                self.assertEqual(json.load(f)["paint"], {"p": 0.5, "generator_seed": 110001})
+            self.assertEqual(info2["paint"], {"p": 0.5, "generator_seed": 110001})
             # its own generator: the data order, the training's generator and the global one end where they end without it
             self.assert_same_draws(ck, ck2)
             self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
