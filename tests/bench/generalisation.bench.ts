@@ -15,6 +15,7 @@ import { analyzePhoto, QUALITY_REASONS, type PhotoAnalysis } from "../../core/sr
 import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
+import { underNoseRule } from "./nose-rule.ts";
 
 interface TruthItem {
   image: string;
@@ -27,6 +28,9 @@ interface TruthItem {
   hair?: string;
   body?: string;
   kind?: string;
+  head_px?: number;
+  head_diam?: number;
+  nose_pixels?: number;
   /** render2: null or { mm, height_mm, ... }; data.py: the disc in pixels (a cap always has the kit's sticker). */
   sticker: { mm: number } | number[] | null;
 }
@@ -90,6 +94,11 @@ split("cap, sticker", good.filter((r) => r.item.cap && stickerMm(r.item) !== nul
 split("cap, no sticker", good.filter((r) => r.item.cap && stickerMm(r.item) === null));
 split("hair, no sticker", good.filter((r) => !r.item.cap && stickerMm(r.item) === null));
 split("hair, sticker", good.filter((r) => !r.item.cap && stickerMm(r.item) !== null));
+if (good.some((r) => underNoseRule(r.item) !== undefined)) {
+  // ADR 0112: render2's good photos whose nose render.py would call not visible, apart.
+  split("nose under render.py rule", good.filter((r) => underNoseRule(r.item) === true));
+  split("nose at render.py rule+", good.filter((r) => underNoseRule(r.item) === false));
+}
 for (const key of ["hair", "body", "kind"] as const) {
   const kinds = [...new Set(good.map((r) => r.item[key]).filter((v): v is string => typeof v === "string"))].sort();
   for (const k of kinds) split(`${key} ${k}`, good.filter((r) => r.item[key] === k));
@@ -116,24 +125,35 @@ QUALITY_REASONS.forEach((reason, i) => {
 });
 
 // The sticker's scale: only good photos whose sticker is the kit's (the pipeline assumes its size).
+/** The section's length in mm as measured over the true one (mm per pixel the pipeline used = cva_mm / (A - B)); null where none was measured. */
+const lengthRatio = (r: Row): number | null =>
+  stickerMm(r.item) === model.card.sticker_diameter_mm && r.a.cva_mm !== null && r.a.length !== null && r.item.length_mm && r.a.diagonals && r.a.diagonals.a - r.a.diagonals.b > 0
+    ? (r.a.length * (r.a.cva_mm / (r.a.diagonals.a - r.a.diagonals.b))) / r.item.length_mm
+    : null;
 const scaled = good.filter((r) => stickerMm(r.item) === model.card.sticker_diameter_mm && r.a.cva_mm !== null && r.a.length !== null && r.item.length_mm);
 if (scaled.length > 0) {
-  // mm per pixel the pipeline used = cva_mm / (A - B); the section length in mm = length px x that.
-  const lengthRatio = scaled
-    .filter((r) => r.a.diagonals && r.a.diagonals.a - r.a.diagonals.b > 0)
-    .map((r) => (r.a.length! * (r.a.cva_mm! / (r.a.diagonals!.a - r.a.diagonals!.b))) / r.item.length_mm!);
-  const within = lengthRatio.filter((x) => Math.abs(x - 1) <= 0.15).length;
+  const ratios = scaled.map(lengthRatio).filter((x): x is number => x !== null);
+  const within = ratios.filter((x) => Math.abs(x - 1) <= 0.15).length;
+  // Only accepted photos get a CVA in mm in a report: their figure is the one a family would see.
+  const acceptedRatios = accepted(scaled).map(lengthRatio).filter((x): x is number => x !== null);
+  const acceptedWithin = acceptedRatios.filter((x) => Math.abs(x - 1) <= 0.15).length;
   // The sticker's own scale, uncorrected for its height above the section (what 0.5.0 shipped).
   const raw = scaled.filter((r) => r.a.sticker).map((r) => (r.a.length! * (model.card.sticker_diameter_mm / (2 * r.a.sticker!.radius))) / r.item.length_mm!);
   const rawWithin = raw.filter((x) => Math.abs(x - 1) <= 0.15).length;
   const big = scaled.filter((r) => (r.item.cva_mm ?? 0) >= 5);
   const cvaRatio = big.map((r) => r.a.cva_mm! / r.item.cva_mm!);
   const cvaErr = scaled.map((r) => Math.abs(r.a.cva_mm! - r.item.cva_mm!));
+  const range = (xs: number[]) => (xs.length === 0 ? "-" : `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`);
   out(`\nCVA scale on good photos with the kit's sticker (n=${scaled.length}, accepted or not):`);
-  out(`  section length in mm, measured / true: median ${median(lengthRatio).toFixed(3)}, range ${Math.min(...lengthRatio).toFixed(2)}-${Math.max(...lengthRatio).toFixed(2)}, within +-15 %: ${pct(within, lengthRatio.length)}`);
-  out(`  uncorrected (the sticker's own scale): median ${median(raw).toFixed(3)}, range ${Math.min(...raw).toFixed(2)}-${Math.max(...raw).toFixed(2)}, within +-15 %: ${pct(rawWithin, raw.length)}`);
+  out(`  section length in mm, measured / true: median ${median(ratios).toFixed(3)}, range ${range(ratios)}, within +-15 %: ${pct(within, ratios.length)}`);
+  out(`  the accepted ones only (n=${acceptedRatios.length}): median ${median(acceptedRatios).toFixed(3)}, range ${range(acceptedRatios)}, within +-15 %: ${pct(acceptedWithin, acceptedRatios.length)}`);
+  out(`  uncorrected (the sticker's own scale): median ${median(raw).toFixed(3)}, range ${range(raw)}, within +-15 %: ${pct(rawWithin, raw.length)}`);
   out(`  CVA mm, measured / true where the true CVA >= 5 mm (n=${big.length}): median ${median(cvaRatio).toFixed(3)}; |error| median ${median(cvaErr).toFixed(2)} mm over all`);
-  summary.cva_scale = { n: lengthRatio.length, median_ratio: median(lengthRatio), within_15: within / lengthRatio.length, raw_median_ratio: median(raw), raw_within_15: rawWithin / raw.length, cva_ratio_median: median(cvaRatio), cva_abs_err_median_mm: median(cvaErr) };
+  summary.cva_scale = {
+    n: ratios.length, median_ratio: median(ratios), within_15: within / ratios.length,
+    accepted_n: acceptedRatios.length, accepted_median_ratio: median(acceptedRatios), accepted_within_15: acceptedWithin / Math.max(1, acceptedRatios.length),
+    raw_median_ratio: median(raw), raw_within_15: rawWithin / raw.length, cva_ratio_median: median(cvaRatio), cva_abs_err_median_mm: median(cvaErr),
+  };
 }
 if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 1));
 if (values.rows) {
@@ -141,6 +161,7 @@ if (values.rows) {
     image: item.image, truth_reasons: item.reasons, cap: item.cap, sticker: stickerMm(item), hair: item.hair ?? null, body: item.body ?? null,
     ci_true: item.ci, cvai_true: item.cvai, verdict: a.verdict, reasons: a.reasons, doubts: a.doubts,
     quality: a.quality.map((q) => Number(q.toFixed(3))), ci: a.ci, cvai: a.cvai, nose: a.noseTip !== null,
+    length_ratio: lengthRatio({ item, a }),
   }));
   writeFileSync(values.rows, perPhoto.map((r) => JSON.stringify(r)).join("\n") + "\n");
 }

@@ -28,6 +28,7 @@ import {
 } from "../../core/src/measurement/index.ts";
 import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
+import { underNoseRule } from "./nose-rule.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
 
 interface TruthItem {
@@ -70,6 +71,8 @@ interface Row {
   hair?: string;
   body?: string;
   nosePixels?: number;
+  /** Fewer nose pixels show than render.py's rule for a visible nose asks (`underNoseRule`); undefined without the counts. */
+  underNoseRule?: boolean;
   /** Distance of the nose the pipeline found to the true tip (share of the head's size). */
   noseError: number | null;
   /** Signed distance of the found nose from the outline as traced (outside > 0), in head radii. */
@@ -122,6 +125,7 @@ for (const item of good) {
     hair: item.hair,
     body: item.body,
     nosePixels: item.nose_pixels,
+    underNoseRule: underNoseRule(item),
     verdict: a.verdict,
     reasons: a.reasons,
     noseFound: a.noseTip !== null,
@@ -200,6 +204,14 @@ out(`  true tip outside the close-up: ${count(noNose, (r) => !r.trueTipInCrop)}`
 if (noNose.some((r) => r.nosePixels !== undefined)) {
   const med = (xs: number[]): number => [...xs].sort((p, q) => p - q)[xs.length >> 1] ?? NaN;
   out(`  visible nose pixels, median: no nose found ${med(noNose.map((r) => r.nosePixels!))}, nose found ${med(found.map((r) => r.nosePixels!))}`);
+}
+if (rows.some((r) => r.underNoseRule !== undefined)) {
+  const under = rows.filter((r) => r.underNoseRule);
+  const rest = rows.filter((r) => r.underNoseRule === false);
+  const accepted = (rs: Row[]) => count(rs, (r) => r.verdict === "accept");
+  out(`\ngood photos whose nose shows fewer pixels than render.py's rule for a visible nose (max(4, (0.02 D)^2)): ${under.length} of ${rows.length}`);
+  out(`  of them: nose found at the true tip ${count(under, (r) => r.noseFound && r.noseError! <= NEAR)}, elsewhere ${count(under, (r) => r.noseFound && r.noseError! > NEAR)}, none ${count(under, (r) => !r.noseFound)}; accepted ${accepted(under)}`);
+  out(`  the other ${rest.length}: accepted ${accepted(rest)} (${((100 * accepted(rest)) / Math.max(1, rest.length)).toFixed(1)} %), no nose found ${count(rest, (r) => !r.noseFound)}, nose elsewhere ${count(rest, (r) => r.noseFound && r.noseError! > NEAR)}`);
 }
 const cut = rows.filter((r) => r.touchesFrameWhole || r.touchesFrameCloseUp || r.solidity < 0.97);
 out(`\noutline cut or bitten (${cut.length}): touches the frame (whole photo) ${count(cut, (r) => r.touchesFrameWhole)}, (close-up) ${count(cut, (r) => r.touchesFrameCloseUp)}, solidity < 0.97 ${count(cut, (r) => r.solidity < 0.97)}; also no nose ${count(cut, (r) => !r.noseFound)}`);
