@@ -51,6 +51,20 @@ describe("findSticker", () => {
     expect(disc.radius).toBeCloseTo(9.4, 1);
   });
 
+  it("keeps the diameter of a sticker seen at an angle: the long axis of its ellipse", () => {
+    const size = 100;
+    const data = new Float32Array(size * size);
+    // A 12-pixel disc tipped 40 degrees about a horizontal axis: 12 across, 9.2 high.
+    const squeeze = Math.cos((40 * Math.PI) / 180);
+    for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) {
+      const d = Math.hypot(x + 0.5 - 50, (y + 0.5 - 40) / squeeze) - 12;
+      data[y * size + x] = Math.min(1, Math.max(0, 0.5 - d / 3));
+    }
+    const disc = findSticker({ width: size, height: size, data }, 0.5)!;
+    expect(disc.radius).toBeCloseTo(12, 0);
+    expect(disc.centre.y).toBeCloseTo(40, 1);
+  });
+
   it("finds no sticker in a blank map or a speck", () => {
     const data = new Float32Array(100);
     expect(findSticker({ width: 10, height: 10, data }, 0.5)).toBeNull();

@@ -1,6 +1,6 @@
 // The nose tip and the sticker, found in the model's heatmap and disc maps.
 import type { Point } from "./image.ts";
-import { largestRegion, polygonArea, polygonCentroid, sigmoid, traceOutline, type ProbabilityMap } from "./outline.ts";
+import { largestRegion, polygonCentroid, polygonSemiMajorAxis, sigmoid, traceOutline, type ProbabilityMap } from "./outline.ts";
 
 export interface NoseTip extends Point {
   /** The heatmap's peak probability. */
@@ -60,8 +60,11 @@ export interface StickerDisc {
 }
 
 /**
- * The sticker: the largest region of the disc map, its centre and radius from the area of its
- * sub-pixel outline. Null when there is none, or it is too small to give a trustworthy scale.
+ * The sticker: the largest region of the disc map, its centre, and its radius as the semi-major axis of
+ * its sub-pixel outline. The sticker is a flat disc on a curved vault: where it sits off the camera's
+ * axis, or the head is tipped, it shows as an ellipse whose long axis keeps the disc's diameter while the
+ * short one shrinks; a radius from the area read such stickers as small and every length as too long
+ * (ADR 0113). Null when there is none, or it is too small to give a trustworthy scale.
  * `level` is 0 for a map of logits (see traceOutline), 0.5 for probabilities.
  */
 export const findSticker = (map: ProbabilityMap, level = 0, minRadius = 2): StickerDisc | null => {
@@ -69,7 +72,7 @@ export const findSticker = (map: ProbabilityMap, level = 0, minRadius = 2): Stic
   if (!region) return null;
   const outline = traceOutline(map, region, level);
   if (outline.length < 3) return null;
-  const radius = Math.sqrt(Math.abs(polygonArea(outline)) / Math.PI);
+  const radius = polygonSemiMajorAxis(outline);
   if (radius < minRadius) return null;
   return { centre: polygonCentroid(outline), radius };
 };

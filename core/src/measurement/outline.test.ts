@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { convexHull, largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, solidity, traceOutline, type ProbabilityMap } from "./outline.ts";
+import { convexHull, largestRegion, logitMap, polygonArea, polygonCentroid, polygonSemiMajorAxis, regionTouches, sigmoid, solidity, traceOutline, type ProbabilityMap } from "./outline.ts";
 
 /** A soft disc: probability 0.5 exactly on the circle, ramping linearly over `edge` pixels. */
 const softDisc = (size: number, cx: number, cy: number, r: number, edge = 2): ProbabilityMap => {
@@ -92,6 +92,48 @@ describe("traceOutline (marching squares)", () => {
     const outline = traceOutline(map, largestRegion(map)!);
     expect(outline.length).toBeGreaterThan(10);
     expect(Math.min(...outline.map((p) => p.x))).toBeCloseTo(0, 0);
+  });
+});
+
+describe("polygonSemiMajorAxis", () => {
+  /** An ellipse as a polygon of n points, either way round. */
+  const ellipse = (cx: number, cy: number, a: number, b: number, angle: number, n: number, clockwise: boolean) =>
+    Array.from({ length: n }, (_, i) => {
+      const t = ((clockwise ? -1 : 1) * 2 * Math.PI * i) / n;
+      const x = a * Math.cos(t);
+      const y = b * Math.sin(t);
+      return { x: cx + x * Math.cos(angle) - y * Math.sin(angle), y: cy + x * Math.sin(angle) + y * Math.cos(angle) };
+    });
+
+  test.prop([
+    fc.double({ min: -500, max: 500, noNaN: true }),
+    fc.double({ min: -500, max: 500, noNaN: true }),
+    fc.double({ min: 2, max: 200, noNaN: true }),
+    fc.double({ min: 0.2, max: 1, noNaN: true }),
+    fc.double({ min: 0, max: Math.PI, noNaN: true }),
+    fc.boolean(),
+  ])("is an ellipse's semi-major axis wherever it lies, however it is turned and traced", (cx, cy, a, squeeze, angle, clockwise) => {
+    expect(polygonSemiMajorAxis(ellipse(cx, cy, a, a * squeeze, angle, 720, clockwise)) / a).toBeCloseTo(1, 3);
+  });
+
+  it("is a traced disc's radius, and a foreshortened disc keeps it while its area shrinks", () => {
+    const size = 100;
+    const data = new Float32Array(size * size);
+    // A disc of radius 20 seen at 50 degrees off its axis: an ellipse 20 x 12.9, turned 30 degrees.
+    const [c, s] = [Math.cos(Math.PI / 6), Math.sin(Math.PI / 6)];
+    for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) {
+      const dx = x + 0.5 - 50;
+      const dy = y + 0.5 - 50;
+      const u = dx * c + dy * s;
+      const v = (-dx * s + dy * c) / Math.cos((50 * Math.PI) / 180);
+      data[y * size + x] = Math.min(1, Math.max(0, 0.5 - (Math.hypot(u, v) - 20) / 4));
+    }
+    const map = { width: size, height: size, data };
+    const outline = traceOutline(map, largestRegion(map)!);
+    expect(polygonSemiMajorAxis(outline)).toBeCloseTo(20, 0);
+    expect(Math.sqrt(Math.abs(polygonArea(outline)) / Math.PI)).toBeLessThan(17);
+    const disc = traceOutline(softDisc(64, 30.3, 33.1, 14), largestRegion(softDisc(64, 30.3, 33.1, 14))!);
+    expect(polygonSemiMajorAxis(disc)).toBeCloseTo(14, 1);
   });
 });
 

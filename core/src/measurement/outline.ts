@@ -145,6 +145,37 @@ export const polygonCentroid = (outline: Outline): Point => {
 };
 
 /**
+ * The semi-major axis of the ellipse with the polygon's area moments (its filled shape's covariance
+ * about the centroid; a filled ellipse with semi-axes a >= b has variances a^2 / 4 and b^2 / 4). For
+ * an ellipse it is the ellipse's own semi-major axis; for a circle, its radius.
+ */
+export const polygonSemiMajorAxis = (outline: Outline): number => {
+  const c = polygonCentroid(outline);
+  let twice = 0;
+  let xx = 0;
+  let yy = 0;
+  let xy = 0;
+  for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
+    const ax = outline[j]!.x - c.x;
+    const ay = outline[j]!.y - c.y;
+    const bx = outline[i]!.x - c.x;
+    const by = outline[i]!.y - c.y;
+    const cross = ax * by - bx * ay;
+    twice += cross;
+    xx += cross * (ax * ax + ax * bx + bx * bx);
+    yy += cross * (ay * ay + ay * by + by * by);
+    xy += cross * (ax * by + 2 * ax * ay + 2 * bx * by + bx * ay);
+  }
+  if (twice === 0) return 0;
+  // Integrals of x^2, y^2 and xy over the shape, divided by its area (2A = twice).
+  const sxx = xx / (6 * twice);
+  const syy = yy / (6 * twice);
+  const sxy = xy / (12 * twice);
+  const larger = (sxx + syy) / 2 + Math.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy);
+  return 2 * Math.sqrt(Math.max(0, larger));
+};
+
+/**
  * The sub-pixel outline of a region: marching squares on the map at `level`, with linear
  * interpolation between pixel centres. Give it the model's logits with level 0 (probability 0.5):
  * log-odds change about linearly across an edge, while probabilities jump from 0 to 1 within a
