@@ -205,6 +205,31 @@ describe("smaller defects (item 13)", () => {
     expect(await page.getByText("No matching provider").count()).toBe(0);
     expect(errors, errors.join("\n")).toEqual([]);
   });
+
+  test("what is typed in the provider search stays; a search the server does not answer is sent once more, then says so instead of 'no match'; typing on searches again", async () => {
+    const { page } = await openTab(browser, server.url);
+    await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
+    await expectPath(page, /\/dashboard$/);
+    await page.goto("/profile");
+    await page.getByRole("button", { name: /Add New Child/ }).click();
+    let asked = 0;
+    // The server out of reach for the search alone (the page's other calls go through).
+    await page.route(/\/api\/v1\/en\/physicians\?/, (route) => {
+      asked++;
+      return route.abort("connectionrefused");
+    });
+    const search = page.getByRole("combobox", { name: "Provider / Practice" });
+    // Typed at once after the form opens: a namespace that finishes loading then must not wipe it.
+    await search.fill("Okafo");
+    await page.getByText("The search did not answer. Keep typing to try again.").waitFor();
+    expect(asked).toBe(2);
+    expect(await search.inputValue()).toBe("Okafo");
+    expect(await page.getByText("No matching provider").count()).toBe(0);
+    await page.unroute(/\/api\/v1\/en\/physicians\?/);
+    await search.fill("Okafor");
+    await page.getByRole("option", { name: /Okafor/ }).waitFor();
+    expect(await page.getByText("The search did not answer. Keep typing to try again.").count()).toBe(0);
+  });
 });
 
 describe("layout (item 9)", () => {

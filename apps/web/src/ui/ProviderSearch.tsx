@@ -5,6 +5,8 @@ import { NO_PHYSICIAN_ID, NO_PHYSICIAN_NAME, searchPhysicians } from "../api/onb
 import type { PhysicianRef } from "../api/types.ts";
 
 const NO_PHYSICIAN: PhysicianRef = { identifier: NO_PHYSICIAN_ID, name: NO_PHYSICIAN_NAME };
+/** A search that failed (the server busy or out of reach) is sent once more after this long. */
+const RETRY_MS = 1500;
 
 /** Provider / practice search: asks the server once more than 2 characters are typed; 'No Physician' is always an option. */
 export function ProviderSearch(p: {
@@ -22,21 +24,27 @@ export function ProviderSearch(p: {
   const [searching, setSearching] = useState(false);
   /** Whether a search has answered for the text as it is: before that the list says nothing (issue 22, item 13). */
   const [answered, setAnswered] = useState(false);
+  /** The search failed twice for the text as it is: the list says so instead of "no match". */
+  const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     setText(p.value ? nameOf(p.value) : "");
+    // `t` only while a provider is chosen ('No Physician' in a new language): a new `t` arrives whenever a
+    // namespace finishes loading, and with no provider chosen it would wipe what the user is typing.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [p.value?.identifier, p.value?.name, t]);
+  }, [p.value?.identifier, p.value?.name, p.value ? t : null]);
 
   useEffect(() => {
     const q = text.trim();
     setAnswered(false);
+    setFailed(false);
     if (q.length <= 2 || (p.value && q === nameOf(p.value))) {
       setItems([]);
       return;
     }
     const ctrl = new AbortController();
-    const timer = window.setTimeout(() => {
+    let timer: number;
+    const search = (attempt: number) => {
       setSearching(true);
       searchPhysicians(q, ctrl.signal)
         .then((r) => {
@@ -44,6 +52,7 @@ export function ProviderSearch(p: {
           if (!list.some((x) => x.identifier === NO_PHYSICIAN_ID || x.name === NO_PHYSICIAN_NAME)) list.push(NO_PHYSICIAN);
           setItems(list);
           setAnswered(true);
+          setSearching(false);
           // Typing the exact name (e.g. No Physician) selects it.
           const exact = list.find((x) => x.name.toLowerCase() === q.toLowerCase() || nameOf(x).toLowerCase() === q.toLowerCase());
           if (exact) p.onChange(exact);
@@ -52,15 +61,29 @@ export function ProviderSearch(p: {
           if (e instanceof DOMException && e.name === "AbortError") return;
           // Without an answer, 'No Physician' still works: it needs no lookup.
           const typedNone = q.toLowerCase() === NO_PHYSICIAN_NAME.toLowerCase() || q.toLowerCase() === t("provider.none").toLowerCase();
-          setItems(typedNone ? [NO_PHYSICIAN] : []);
+          if (typedNone) {
+            setItems([NO_PHYSICIAN]);
+            setAnswered(true);
+            setSearching(false);
+            p.onChange(NO_PHYSICIAN);
+            return;
+          }
+          // A busy or unreachable server is not "no match": ask once more, then say the search failed.
+          if (attempt === 0) {
+            timer = window.setTimeout(() => search(1), RETRY_MS);
+            return;
+          }
+          setItems([]);
+          setFailed(true);
           setAnswered(true);
-          if (typedNone) p.onChange(NO_PHYSICIAN);
-        })
-        .finally(() => setSearching(false));
-    }, 250);
+          setSearching(false);
+        });
+    };
+    timer = window.setTimeout(() => search(0), 250);
     return () => {
       ctrl.abort();
       window.clearTimeout(timer);
+      setSearching(false);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text]);
@@ -103,7 +126,7 @@ export function ProviderSearch(p: {
       <Text slot="description">{searching ? t("provider.searching") : t("provider.hint")}</Text>
       <FieldError>{p.error}</FieldError>
       <Popover className="popover combo-popover">
-        <ListBox className="listbox" renderEmptyState={() => (answered && !searching ? <div className="listbox-empty">{t("provider.noMatch")}</div> : null)}>
+        <ListBox className="listbox" renderEmptyState={() => (answered && !searching ? <div className="listbox-empty">{t(failed ? "provider.failed" : "provider.noMatch")}</div> : null)}>
           {(item: PhysicianRef) => (
             <ListBoxItem id={item.identifier} className="listbox-item" textValue={nameOf(item)}>
               {nameOf(item)}
