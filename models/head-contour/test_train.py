@@ -1,6 +1,7 @@
 """Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
 tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
-(docs/adr/0109), the surface patterns painted on the head (docs/adr/0110) and data.load_shards' sources.
+(docs/adr/0109), the surface patterns painted on the head (docs/adr/0110), the teacher's nose map weighted
+up (docs/adr/0111) and data.load_shards' sources.
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -16,7 +17,7 @@ import numpy as np
 import torch
 
 from data import load_shards
-from train import HeadContourNet, distill_loss, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface
+from train import HeadContourNet, distill_loss, distill_terms, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "head-contour.onnx")
@@ -49,6 +50,29 @@ class DistillLoss(unittest.TestCase):
         self.assertGreater(float(s.grad.abs().sum()), 0)
         # pulled towards the teacher: the gradient's sign is that of (student - teacher) probabilities
         self.assertTrue(bool(((s.grad * (torch.sigmoid(s) - torch.sigmoid(t)).detach()) >= 0).all()))
+
+
+    def test_the_nose_weight_one_is_the_old_term_and_more_raises_the_nose_share(self):
+        g = torch.Generator().manual_seed(1)
+        t = torch.randn(2, 3, 160, 160, generator=g) * 3
+        s = (t + torch.randn(2, 3, 160, 160, generator=g)).requires_grad_(True)
+        maps = (s[:, 0:1], s[:, 1:2], s[:, 2:3])
+        l_mask, l_nose, l_stk = distill_terms(maps, t)
+        # the default is ADR 104's sum, to the bit, value and gradient
+        old = l_mask + l_nose + 0.5 * l_stk
+        one = distill_loss(maps, t)
+        self.assertTrue(torch.equal(one, old))
+        self.assertTrue(torch.equal(distill_loss(maps, t, 1.0), old))
+        g_old, = torch.autograd.grad(old, s, retain_graph=True)
+        g_one, = torch.autograd.grad(one, s, retain_graph=True)
+        self.assertTrue(torch.equal(g_old, g_one))
+        # W = 3: the nose part counted three times, its share of the term larger, the other maps' gradient unchanged
+        three = distill_loss(maps, t, 3.0)
+        self.assertAlmostEqual(float(three - one), float(2 * l_nose), places=5)
+        self.assertGreater(float(3 * l_nose / three), float(l_nose / one))
+        g_three, = torch.autograd.grad(three, s)
+        self.assertTrue(torch.allclose(g_three[:, 1], 3 * g_one[:, 1], rtol=1e-5, atol=1e-12))
+        self.assertTrue(torch.equal(g_three[:, 0::2], g_one[:, 0::2]))
 
 
 def peaks(spots, base=-6.0):
@@ -247,6 +271,26 @@ class PaintSurface(unittest.TestCase):
         self.assertTrue(torch.equal(ya, yc))
 
 
+    def test_a_spill_paints_a_little_past_the_outline_with_the_same_draws(self):
+        x, mask, stk, nose = self.views()
+        on = torch.ones(6, dtype=torch.bool)
+        g0, g8 = torch.Generator().manual_seed(1), torch.Generator().manual_seed(1)
+        y0, p0 = paint_surface(x, mask, stk, nose, on, g0, p=1.0)
+        y00, _ = paint_surface(x, mask, stk, nose, on, torch.Generator().manual_seed(1), p=1.0, spill=0)
+        self.assertTrue(torch.equal(y0, y00))  # spill 0 is ADR 110's painting, to the bit
+        y8, p8 = paint_surface(x, mask, stk, nose, on, g8, p=1.0, spill=8)
+        self.assertTrue(torch.equal(g0.get_state(), g8.get_state()))  # the same draws
+        self.assertTrue(torch.equal(p0, p8))
+        changed = (y8 != x).any(1)
+        yy, xx = torch.meshgrid(torch.arange(160) + 0.5, torch.arange(160) + 0.5, indexing="ij")
+        r = ((xx - 80) ** 2 + (yy - 80) ** 2).sqrt()
+        self.assertTrue((changed & (r > 51)).any())  # past the outline
+        self.assertFalse((changed & (r > 59)).any())  # but not more than 8 px past it
+        self.assertFalse((changed & (stk[:, 0] > 0.5)).any())
+        # inside the head the pattern is the same pixels as without the spill
+        self.assertTrue(torch.equal(changed & (r < 49), (y0 != x).any(1) & (r < 49)))
+
+
 class LoadShardsSource(unittest.TestCase):
     def test_each_view_names_its_entry_and_a_repeated_directory_counts_twice(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -283,6 +327,11 @@ class TrainWithDistill(unittest.TestCase):
         with open(f"{tmp}/{out}/train-info.json") as f:
             info = json.load(f)
         return r, torch.load(f"{tmp}/{out}/checkpoint.pt"), info
+
+    @staticmethod
+    def same_weights(ck, ck2):
+        """Whether two runs' checkpoints hold the same weights, to the bit."""
+        return all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"])
 
     def assert_same_draws(self, ck, ck2):
         """Two runs' checkpoints end with the same data order, position and generators (no random draw added)."""
@@ -354,7 +403,7 @@ class TrainWithDistill(unittest.TestCase):
             # no random draw added: the data order and the generators end where the run without it ends
             self.assert_same_draws(ck, ck2)
             # the term changes the training (the weights differ), nothing else
-            self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
+            self.assertFalse(self.same_weights(ck, ck2))
 
     def test_paint_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -369,7 +418,38 @@ class TrainWithDistill(unittest.TestCase):
             self.assertEqual(info2["paint"], {"p": 0.5, "generator_seed": 110001})
             # its own generator: the data order, the training's generator and the global one end where they end without it
             self.assert_same_draws(ck, ck2)
-            self.assertFalse(all(torch.equal(ck["model"][k], ck2["model"][k]) for k in ck["model"]))
+            self.assertFalse(self.same_weights(ck, ck2))
+
+    def test_the_distill_nose_weight_is_one_by_default_and_recorded_when_on_with_the_same_draws(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b")
+            r, ck, info = self.trained(tmp, *base)
+            self.assertNotIn("nose_weight", info["distill"])
+            self.assertNotIn("run_distill_nose", ck)
+            self.assertNotIn("distill_nose=", r.stdout)
+            # naming the default changes nothing: the same weights to the bit
+            _, ck1, info1 = self.trained(tmp, *base, "--distill-nose", "1", out="out1")
+            self.assertEqual(info1["distill"], info["distill"])
+            self.assertTrue(self.same_weights(ck, ck1))
+            r3, ck3, info3 = self.trained(tmp, *base, "--distill-nose", "3", out="out3")
+            self.assertEqual(info3["distill"]["nose_weight"], 3.0)
+            self.assertIn(", nose map x 3.0", r3.stdout)
+            self.assertIsNotNone(ck3["run_distill_nose"])
+            self.assert_same_draws(ck, ck3)
+            self.assertFalse(self.same_weights(ck, ck3))
+
+    def test_the_spill_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--paint", "0.5", "--seed", "1")
+            _, ck, info = self.trained(tmp, *base)
+            self.assertEqual(info["paint"], {"p": 0.5, "generator_seed": 110001})
+            _, ck2, info2 = self.trained(tmp, *base, "--paint-spill", "8", out="out2")
+            self.assertEqual(info2["paint"], {"p": 0.5, "generator_seed": 110001, "spill_px": 8.0})
+            self.assert_same_draws(ck, ck2)
+            self.assertTrue(torch.equal(ck["generator_paint"], ck2["generator_paint"]))
+            self.assertFalse(self.same_weights(ck, ck2))
 
     def test_a_distill_entry_not_in_data_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -288,7 +288,7 @@ def nose_margin_loss(n, nose, frac, eligible, margin=2.0, radius=0.08):
     return per_view.mean(), short
 
 
-def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells=28):
+def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells=28, spill=0):
     """Patterns painted on the head's surface (docs/adr/0110): on each eligible view, with probability p, a
     blotch pattern (uniform noise on a coarse grid of 3-28 cells a side, bilinearly enlarged to the view and
     cut at a random quantile so that 10-60 % of the pixels are in it: a few large blotches down to many small
@@ -296,7 +296,10 @@ def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells
     mask (> 0.5), off the sticker and farther than ~7.5 px (3 sigma) from the true nose tip. The truth does
     not change: the outline, the nose and the sticker stay where they were, so the mask has to be filled
     whatever the vault's surface looks like. Every random draw comes from `g` (a generator of its own),
-    never from the global one or the training's. Returns the new views (a copy) and which were painted."""
+    never from the global one or the training's. Returns the new views (a copy) and which were painted.
+    spill > 0 (docs/adr/0111): the pattern runs on up to `spill` px past the true outline onto the
+    surroundings (a disc dilation of the head mask; the truth still unchanged), so a patterned surface is
+    not "head" by itself; the same draws, the shading still against the head's own mean brightness."""
     B, _, S, _ = x.shape
     u = torch.rand(B, 4, generator=g)  # apply?, coverage, opacity, cell count
     cells = torch.randint(min_cells, max_cells + 1, (B,), generator=g)
@@ -305,6 +308,13 @@ def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells
     out = x.clone()
     far = nose_heatmap(nose.to(x.dtype))[:, 0] < math.exp(-4.5)  # beyond 3 sigma of the true tip (or no nose)
     region = (mask[:, 0] > 0.5) & (stk[:, 0] <= 0.5) & far
+    head = region
+    if spill > 0:
+        r = int(spill)
+        yy, xx = torch.meshgrid(torch.arange(-r, r + 1), torch.arange(-r, r + 1), indexing="ij")
+        disc = ((xx ** 2 + yy ** 2) <= spill ** 2).to(x.dtype)[None, None]
+        grown = F.conv2d((mask > 0.5).to(x.dtype), disc, padding=r)[:, 0] > 0.5
+        region = grown & (stk[:, 0] <= 0.5) & far
     for i in range(B):
         c = int(cells[i])
         noise = torch.rand(1, 1, c, c, generator=g)
@@ -316,7 +326,7 @@ def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells
         a = (0.5 + 0.5 * u[i, 2]) * blot.to(x.dtype)
         # the paint keeps the surface's shading: its colour x the view's brightness there / the head's mean
         lum = x[i].mean(0)
-        lum = lum / lum[region[i]].mean().clamp(min=1e-3) if region[i].any() else torch.ones_like(lum)
+        lum = lum / lum[head[i]].mean().clamp(min=1e-3) if head[i].any() else torch.ones_like(lum)
         out[i] = x[i] * (1 - a) + (colour[i][:, None, None] * lum).clamp(0, 1) * a
     return out, painted
 
@@ -326,11 +336,11 @@ def running(mean, value):
     return value if mean is None else 0.98 * mean + 0.02 * value
 
 
-def distill_loss(out, teacher_logits):
-    """How far the student's three maps are from a teacher's on the same views (docs/adr/0104): per pixel
-    BCE against the teacher's probability minus the teacher's own entropy (0 when the logits agree),
-    weighted as the truth losses weight their maps: the mask on the teacher's outline, the nose near
-    the teacher's peak (x 10), the sticker at half weight."""
+def distill_terms(out, teacher_logits):
+    """How far the student's three maps are from a teacher's on the same views (docs/adr/0104), map by map:
+    per pixel BCE against the teacher's probability minus the teacher's own entropy (0 when the logits
+    agree), weighted as the truth losses weight their maps: the mask on the teacher's outline, the nose
+    near the teacher's peak (x 10). Returns (mask, nose, sticker)."""
     def kl(logit, t_logit):
         p = torch.sigmoid(t_logit)
         return (F.binary_cross_entropy_with_logits(logit, p, reduction="none")
@@ -340,7 +350,14 @@ def distill_loss(out, teacher_logits):
     l_mask = (kl(out[0], teacher_logits[:, 0:1]) * (1 + 3 * edge.float())).mean()
     l_nose = (kl(out[1], teacher_logits[:, 1:2]) * (1 + 40 * torch.sigmoid(teacher_logits[:, 1:2]))).mean() * 10
     l_stk = kl(out[2], teacher_logits[:, 2:3]).mean()
-    return l_mask + l_nose + 0.5 * l_stk
+    return l_mask, l_nose, l_stk
+
+
+def distill_loss(out, teacher_logits, nose_weight=1.0):
+    """The teacher term: mask + nose_weight x nose + half the sticker (distill_terms). nose_weight > 1 holds
+    the nose map closer to the teacher's than the other maps (docs/adr/0111); 1 is ADR 104's term."""
+    l_mask, l_nose, l_stk = distill_terms(out, teacher_logits)
+    return l_mask + nose_weight * l_nose + 0.5 * l_stk
 
 
 def export_onnx(model, path):
@@ -375,6 +392,8 @@ def main():
     ap.add_argument("--distill", default=None, help="teacher ONNX: hold the maps of --distill-data's views close to its maps (docs/adr/0104)")
     ap.add_argument("--distill-data", default="", help="comma-separated entries of DATA whose views get the teacher term")
     ap.add_argument("--distill-weight", type=float, default=1.0)
+    ap.add_argument("--distill-nose", type=float, default=1.0,
+                    help="weight of the nose map in the teacher term, relative to the other maps (docs/adr/0111; 1: ADR 104's term)")
     ap.add_argument("--nose-false", type=float, default=0.0,
                     help="weight of the false-peak term on the nose map (docs/adr/0106; 0: off, the old loss); off on --distill-data's views")
     ap.add_argument("--nose-false-radius", type=float, default=0.08, help="the false-peak term's radius around the true tip, x the head's size")
@@ -388,6 +407,8 @@ def main():
     ap.add_argument("--nose-margin-m", type=float, default=2.0, help="the margin in logits: a gap below M costs M - gap")
     ap.add_argument("--paint", type=float, default=0.0,
                     help="share of the non-distilled views given a blotch pattern painted on the head's surface (docs/adr/0110; 0: off)")
+    ap.add_argument("--paint-spill", type=float, default=0.0,
+                    help="with --paint: the pattern runs on this many px past the true outline, the truth unchanged (docs/adr/0111; 0: on the head only)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -463,7 +484,8 @@ def main():
         teacher = load_shipped_maps(HeadContourNet(qv=1), args.distill).eval()
         for p_ in teacher.parameters():
             p_.requires_grad_(False)
-        log(f"distill: maps of {args.distill} on the views of {sorted(wanted)} ({int(T['distil'].sum())} of {N}), weight {args.distill_weight}")
+        log(f"distill: maps of {args.distill} on the views of {sorted(wanted)} ({int(T['distil'].sum())} of {N}), weight {args.distill_weight}"
+            + (f", nose map x {args.distill_nose}" if args.distill_nose != 1 else ""))
     n_params = sum(p.numel() for p in model.parameters())
     log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
         + (f"steps={args.steps} " if args.steps else f"budget={args.minutes}min ") + f"lr={args.lr}")
@@ -487,6 +509,7 @@ def main():
     order = tr_idx[torch.randperm(len(tr_idx), generator=g)]
     run = None
     run_d = None  # running mean of the teacher term (--distill)
+    run_dn = None  # of its nose part, with --distill-nose other than 1
     run_f = None  # running means of the false-peak term and of the share of its views with a false peak (--nose-false)
     run_t = None  # running means of the tip-floor term and of the share of views below the floor (--nose-floor)
     run_m = None  # running means of the margin term and of the share of its views short of the margin (--nose-margin)
@@ -502,6 +525,7 @@ def main():
         run_f = ck.get("run_false")
         run_t = ck.get("run_floor")
         run_m = ck.get("run_margin")
+        run_dn = ck.get("run_distill_nose")
         run_p = ck.get("run_paint")
         g.set_state(ck["generator"])
         if g_paint is not None and ck.get("generator_paint") is not None:
@@ -518,7 +542,8 @@ def main():
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "steps": args.steps, "ptr": ptr,
                     "order": order, "run": run, "run_distill": run_d, "run_false": run_f, "run_floor": run_t, "run_margin": run_m, "trained_seconds": done_before + time.time() - t0,
                     "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args),
-                    **({"generator_paint": g_paint.get_state(), "run_paint": run_p} if g_paint is not None else {})}, tmp)
+                    **({"generator_paint": g_paint.get_state(), "run_paint": run_p} if g_paint is not None else {}),
+                    **({"run_distill_nose": run_dn} if run_dn is not None else {})}, tmp)
         os.replace(tmp, ckpt_path)
 
     last_save = time.time()
@@ -560,7 +585,7 @@ def main():
         untaught = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
         if args.paint:
             # not on the views the teacher covers: its maps were made for unpainted 0.5 views (docs/adr/0110)
-            x, painted = paint_surface(x, m, s, n, untaught, g_paint, p=args.paint)
+            x, painted = paint_surface(x, m, s, n, untaught, g_paint, p=args.paint, spill=args.paint_spill)
             run_p = running(run_p, painted.float().mean())
         model.train()
         out = model(x)
@@ -573,7 +598,10 @@ def main():
                 with torch.no_grad():
                     t_logits = teacher.trunk(x[sel])[0]
                 # a mean over the distilled views, scaled by their share of the batch (as if summed per view)
-                ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits) * sel.float().mean()
+                ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits, args.distill_nose) * sel.float().mean()
+                if args.distill_nose != 1:  # the nose map's share of the term, for the log
+                    ldn = args.distill_nose * distill_terms(tuple(o[sel] for o in out[:3]), t_logits)[1].detach()
+                    run_dn = running(run_dn, ldn * sel.float().mean())
             loss = loss + args.distill_weight * ld
             run_d = running(run_d, ld.detach())
         if args.nose_false:
@@ -608,6 +636,7 @@ def main():
         if step % 100 == 0:
             log(f"step {step} t={el / 60:.1f}min lr={lr:.2e} loss={run[0]:.4f} mask={run[1]:.4f} nose={run[2]:.4f} "
                 f"sticker={run[3]:.4f} quality={run[4]:.4f}" + (f" distill={run_d:.4f}" if run_d is not None else "")
+                + (f" distill_nose={run_dn:.4f}" if run_dn is not None else "")
                 + (f" false={run_f[0]:.4f} false_views={run_f[1]:.3f}" if run_f is not None else "")
                 + (f" floor={run_t[0]:.4f} low_views={run_t[1]:.3f}" if run_t is not None else "")
                 + (f" margin={run_m[0]:.4f} short_views={run_m[1]:.3f}" if run_m is not None else "")
@@ -642,12 +671,14 @@ def main():
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
-    info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight},
+    info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight,
+                                                                                  **({"nose_weight": args.distill_nose} if args.distill_nose != 1 else {})},
             "nose_false": args.nose_false and {"weight": args.nose_false, "radius": args.nose_false_radius,
                                                **({"skip_no_nose": True} if args.nose_false_skip_none else {})},
             "nose_floor": args.nose_floor and {"weight": args.nose_floor, "p": args.nose_floor_p},
             "nose_margin": args.nose_margin and {"weight": args.nose_margin, "m": args.nose_margin_m, "radius": args.nose_false_radius},
-            "paint": args.paint and {"p": args.paint, "generator_seed": args.seed + 110_000},
+            "paint": args.paint and {"p": args.paint, "generator_seed": args.seed + 110_000,
+                                     **({"spill_px": args.paint_spill} if args.paint_spill else {})},
             "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
