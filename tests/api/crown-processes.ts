@@ -33,15 +33,21 @@ export const spawnCrown = (args: string[], env: Record<string, string>, dataDirP
 /** Polls `check` until it holds; fails with the process's output if it exits or time runs out. */
 export const waitUntil = async (what: string, p: CrownProcess, check: () => Promise<boolean> | boolean, timeoutMs = 120_000) => {
   const deadline = Date.now() + timeoutMs;
+  let unreached = 0;
   for (;;) {
     if (p.child.exitCode !== null) throw new Error(`${what}: the process exited with ${p.child.exitCode}:\n${p.output()}`);
     let held: boolean;
     try {
       held = await check();
+      unreached = 0;
     } catch (error) {
-      // A check that cannot reach the server: say whether it died, with what it printed (a refused connection alone tells nothing).
       await new Promise((r) => setTimeout(r, 500));
-      throw new Error(`${what}: ${String(error)} (process ${p.child.exitCode === null ? "still running" : `exited with ${p.child.exitCode}`}):\n${p.output()}`, { cause: error });
+      // One call that did not reach a running server is the client's connection, not the server: after a
+      // kill -9 this process's fetch may still hold a pooled connection to the process that died. Twice in
+      // a row, or a dead process: say whether it died, with what it printed.
+      if (++unreached < 2 && p.child.exitCode === null) continue;
+      const why = error instanceof Error && error.cause ? `${String(error)}: ${String(error.cause)}` : String(error);
+      throw new Error(`${what}: ${why} (process ${p.child.exitCode === null ? "still running" : `exited with ${p.child.exitCode}`}):\n${p.output()}`, { cause: error });
     }
     if (held) return;
     if (Date.now() > deadline) throw new Error(`${what}: timed out:\n${p.output()}`);
