@@ -1,6 +1,6 @@
 """int8 QDQ version of a shipped model (issue 18 item 5): weights per channel, activations per tensor.
 
-    quantize.py IN.onnx OUT.onnx CALIB(shard dirs) [--views 256] [--keep-float maps,quality]
+    quantize.py IN.onnx OUT.onnx CALIB(shard dirs) [--views 256] [--keep-float maps,quality] [--observer moving-average]
                 [--finetune-steps N --finetune-data DIRS --finetune-lr 1e-4]
 
 The model is rebuilt in torch from IN.onnx (onnx_init.load_shipped, exact), prepared with torch's FX
@@ -15,7 +15,7 @@ import argparse
 import numpy as np
 import torch
 import torch.nn as nn
-from torch.ao.quantization import (FakeQuantize, MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver, QConfig,
+from torch.ao.quantization import (FakeQuantize, HistogramObserver, MovingAverageMinMaxObserver, MovingAveragePerChannelMinMaxObserver, QConfig,
                                    QConfigMapping, disable_observer)
 from torch.ao.quantization.quantize_fx import prepare_qat_fx
 
@@ -99,14 +99,35 @@ def scalar_per_tensor_qparams(prepared):
     return n
 
 
+MAP_UPSAMPLE_CALL = 4  # HeadContourNet.trunk: four nearest-neighbour upsamplings in the decoder, then the maps' bilinear one
+
+ACTIVATION_OBSERVERS = {
+    # min/max of each batch, averaged (5 % per batch): the ranges ADR 82 and 93 measured
+    "moving-average": dict(observer=MovingAverageMinMaxObserver, averaging_constant=0.05),
+    # a histogram of every value seen; the range is the one that minimises the L2 error of the
+    # quantised histogram, so rare outliers are clipped and the common values keep more resolution
+    "histogram": dict(observer=HistogramObserver),
+}
+
+
+def activation_fake_quant(observer="moving-average"):
+    """uint8 activations per tensor (affine: nearly all activations follow a ReLU or are the image, so
+    a symmetric range would waste half the codes), ranges recorded by the named observer."""
+    return FakeQuantize.with_args(quant_min=0, quant_max=255, dtype=torch.quint8, qscheme=torch.per_tensor_affine,
+                                  **ACTIVATION_OBSERVERS[observer])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("inp")
     ap.add_argument("out")
     ap.add_argument("calib")
     ap.add_argument("--views", type=int, default=256)
-    ap.add_argument("--keep-float", default="maps,quality")
+    ap.add_argument("--keep-float", default="maps,quality",
+                    help="modules left float (e.g. maps,quality,stem or stem.0); map-outputs: the map logits leave the model unquantised")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--observer", choices=list(ACTIVATION_OBSERVERS), default="moving-average",
+                    help="activation range observer: moving-average min/max (default) or histogram (L2-optimal clipping)")
     ap.add_argument("--finetune-steps", type=int, default=0, help="quantisation-aware fine-tune of the map branch (0: none)")
     ap.add_argument("--finetune-data", default="", help="shard dirs for the fine-tune (default: CALIB)")
     ap.add_argument("--finetune-lr", type=float, default=1e-4)
@@ -118,13 +139,18 @@ def main():
     model = fold_batch_norms(load_shipped(HeadContourNet(qv=4), args.inp))
     # plain FakeQuantize (the fused observer of the default configuration does not export): uint8
     # activations per tensor, int8 symmetric weights per output channel, as onnxruntime's QDQ kernels want
-    act = FakeQuantize.with_args(observer=MovingAverageMinMaxObserver, quant_min=0, quant_max=255, dtype=torch.quint8,
-                                 qscheme=torch.per_tensor_affine, averaging_constant=0.05)
+    act = activation_fake_quant(args.observer)
     wgt = FakeQuantize.with_args(observer=MovingAveragePerChannelMinMaxObserver, quant_min=-128, quant_max=127, dtype=torch.qint8,
                                  qscheme=torch.per_channel_symmetric, ch_axis=0)
     qmap = QConfigMapping().set_global(QConfig(activation=act, weight=wgt)).set_object_type(torch.sigmoid, None).set_object_type(torch.nn.functional.avg_pool2d, None)
     for name in filter(None, args.keep_float.split(",")):
-        qmap = qmap.set_module_name(name, None)
+        if name == "map-outputs":
+            # the map logits' 2x bilinear upsampling (the fifth interpolate of the trunk, after the four
+            # decoder ones) unquantised: the mask, nose and sticker logits leave the model in float
+            # instead of in uint8 steps of ~0.24 logit, so the 0.5 iso-line and the nose peak are not rounded
+            qmap = qmap.set_module_name_object_type_order("", torch.nn.functional.interpolate, MAP_UPSAMPLE_CALL, None)
+        else:
+            qmap = qmap.set_module_name(name, None)
     example = (torch.zeros(1, 3, SIZE, SIZE),)
     model.train()  # prepare_qat_fx wants a training-mode model; evaluation mode right after
     prepared = prepare_qat_fx(model, qmap, example)

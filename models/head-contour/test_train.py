@@ -461,5 +461,38 @@ class TrainWithDistill(unittest.TestCase):
             self.assertIn("names none of DATA's entries", r.stdout + r.stderr)
 
 
+@unittest.skipUnless(os.path.exists(SHIPPED), "needs the shipped head-contour.onnx")
+class QuantizeOptions(unittest.TestCase):
+    """quantize.py --observer histogram and --keep-float map-outputs change what they say they change;
+    the defaults stay as they were."""
+
+    def quantize(self, tmp, name, *extra):
+        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "quantize.py"), SHIPPED, f"{tmp}/{name}.onnx", f"{tmp}/calib.npz",
+                            "--views", "8", *extra], cwd=HERE, env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        state = torch.load(f"{tmp}/{name}.onnx.calibration.pt")
+        with open(f"{tmp}/{name}.onnx", "rb") as f:
+            return {k: v for k, v in state.items() if k.startswith("activation_post_process_") and k.endswith(".scale")}, f.read()
+
+    def test_the_options_change_the_ranges_or_the_observed_tensors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_shard(f"{tmp}/calib.npz", 8, 0, 1)
+            default, default_file = self.quantize(tmp, "default")
+            named, named_file = self.quantize(tmp, "named", "--observer", "moving-average", "--keep-float", "maps,quality")
+            self.assertEqual(default_file, named_file)  # the defaults are these
+            hist, hist_file = self.quantize(tmp, "hist", "--observer", "histogram")
+            self.assertEqual(default.keys(), hist.keys())
+            self.assertGreater(len(default), 10)
+            self.assertTrue(any(not torch.allclose(default[k], hist[k]) for k in default))
+            self.assertNotEqual(default_file, hist_file)
+            # the map logits' output is observed (quantised) by default, twice (before and after the
+            # upsampling, zero point near the middle: logits of both signs); map-outputs removes both
+            out, out_file = self.quantize(tmp, "out", "--keep-float", "maps,quality,map-outputs")
+            self.assertEqual(len(out), len(default) - 2)
+            self.assertNotEqual(default_file, out_file)
+            self.assertLess(len(out_file), len(default_file))
+
+
 if __name__ == "__main__":
     unittest.main()
