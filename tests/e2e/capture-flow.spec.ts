@@ -1,3 +1,4 @@
+import { AUTO_CAPTURE_REFERRED } from "@crown/core/capture/rules";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright";
@@ -243,9 +244,14 @@ describe("parent: quiz, capture and upload", () => {
     await page.getByText(/Good shots: \d+ of 10/).waitFor();
     await screenshotBoth(page, "capture-auto");
     await page.getByRole("heading", { name: "Select good shots" }).waitFor({ timeout: 300_000 });
-    expect(await page.locator(".shot").count()).toBe(10);
+    // Ten good shots, selected; beside them up to three frames the model was unsure of, kept, flagged and
+    // not selected (AUTO_CAPTURE_REFERRED): a busy machine's frames are sometimes judged "refer".
     expect(await page.locator(".shot-verdict.good").count()).toBe(10);
+    const unsure = await page.locator(".shot-verdict.unsure").count();
+    expect(unsure).toBeLessThanOrEqual(AUTO_CAPTURE_REFERRED);
+    expect(await page.locator(".shot").count()).toBe(10 + unsure);
     expect(await page.locator(".shot input:checked").count()).toBe(10);
+    expect(await page.locator(".shot.chosen .shot-verdict.good").count()).toBe(10);
     noErrors(tab);
     await tab.context.close();
   }, 480_000);

@@ -1,5 +1,5 @@
 import { captureMachine, minimumShots, selectedShots } from "@crown/core/capture/machine";
-import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS } from "@crown/core/capture/rules";
+import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, goodShotCount } from "@crown/core/capture/rules";
 import { UPLOAD_ACCEPT } from "@crown/core/capture/limits";
 import { frameMessages } from "@crown/core/measurement/verdict";
 import { useMachine } from "@xstate/react";
@@ -140,7 +140,8 @@ export default function CapturePage() {
         </p>
         {state === "capturing" && context.mode === "auto" ? (
           <p className="muted">
-            {t("page.goodShots", { count: context.shots.length, total: AUTO_CAPTURE_SHOTS })}
+            {/* Referred frames are kept beside the good ones but are not good shots (capture/rules.ts). */}
+            {t("page.goodShots", { count: goodShotCount(context.shots), total: AUTO_CAPTURE_SHOTS })}
           </p>
         ) : null}
         <div className="page-actions">
