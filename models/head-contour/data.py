@@ -161,8 +161,9 @@ def eval_scene(args):
     cv2.imwrite(os.path.join(out_dir, f"{idx:04d}_mask.png"), r["mask"] * 255)
     # the section's own size, for the CVA-in-mm figures (cm in the renderer, mm in the truth)
     g = measure_head(*R.truth_outline(p["shape"]))
+    # nose_pixels: how many nose pixels the renderer drew (render.py's visibility rule counts them; ADR 0116)
     return {"image": name, "ci": r["ci"], "cvai": r["cvai"], "reasons": r["reasons"], "nose": r["nose"],
-            "cva_mm": 10 * (g["A"] - g["B"]), "length_mm": 10 * g["L"],
+            "nose_pixels": int(r["dbg"][3]), "cva_mm": 10 * (g["A"] - g["B"]), "length_mm": 10 * g["L"],
             "sticker": r["sticker"], "bbox": r["bbox"], "cap": p["cap"], "kind": p["shape"]["kind"],
             "head_diam": r["head_diam"], "width": int(r["image"].shape[1]), "height": int(r["image"].shape[0])}
 

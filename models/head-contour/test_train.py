@@ -1,7 +1,7 @@
 """Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
 tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
 (docs/adr/0109), the surface patterns painted on the head (docs/adr/0110), the teacher's nose map weighted
-up (docs/adr/0111) and data.load_shards' sources.
+up (docs/adr/0111), data.load_shards' sources and the nose pixels of data.py eval's truth (docs/adr/0116).
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -303,6 +303,28 @@ class LoadShardsSource(unittest.TestCase):
             self.assertEqual(n, 4)
             self.assertEqual(d["source"].tolist(), [0] * 5 + [1] * 4 + [2] * 4)
             self.assertNotIn("source", load_shards(a)[0])
+
+
+class EvalTruthNosePixels(unittest.TestCase):
+    """data.py eval's truth records how many nose pixels the renderer drew (docs/adr/0116), and a nose tip
+    is given exactly when render.py's visibility rule holds for that count."""
+
+    def test_every_scene_records_its_nose_pixels_consistently_with_the_rule(self):
+        import cv2
+        import data
+        cv2.setNumThreads(1)
+        ss = np.random.SeedSequence(700001)
+        seeds = [int(s.generate_state(1)[0]) for s in ss.spawn(6)]
+        with tempfile.TemporaryDirectory() as tmp:
+            items = [data.eval_scene((i, seeds[i], tmp)) for i in range(6)]
+        with_nose = 0
+        for it in items:
+            self.assertIsInstance(it["nose_pixels"], int)
+            self.assertGreaterEqual(it["nose_pixels"], 0)
+            if it["nose"] is not None:
+                with_nose += 1
+                self.assertGreaterEqual(it["nose_pixels"], max(4, (0.02 * it["head_diam"]) ** 2))
+        self.assertGreater(with_nose, 0)
 
 
 @unittest.skipUnless(os.path.exists(SHIPPED), "needs the shipped head-contour.onnx")

@@ -28,7 +28,7 @@ import {
 } from "../../core/src/measurement/index.ts";
 import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
-import { underNoseRule } from "./nose-rule.ts";
+import { NOSE_SIZE_BANDS, noseRuleRatio, underNoseRule } from "./nose-rule.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
 
 interface TruthItem {
@@ -73,6 +73,8 @@ interface Row {
   nosePixels?: number;
   /** Fewer nose pixels show than render.py's rule for a visible nose asks (`underNoseRule`); undefined without the counts. */
   underNoseRule?: boolean;
+  /** The nose's pixels over render.py's threshold (`noseRuleRatio`); undefined without the counts. */
+  noseRuleRatio?: number;
   /** Distance of the nose the pipeline found to the true tip (share of the head's size). */
   noseError: number | null;
   /** Signed distance of the found nose from the outline as traced (outside > 0), in head radii. */
@@ -126,6 +128,7 @@ for (const item of good) {
     body: item.body,
     nosePixels: item.nose_pixels,
     underNoseRule: underNoseRule(item),
+    noseRuleRatio: noseRuleRatio(item),
     verdict: a.verdict,
     reasons: a.reasons,
     noseFound: a.noseTip !== null,
@@ -212,6 +215,16 @@ if (rows.some((r) => r.underNoseRule !== undefined)) {
   out(`\ngood photos whose nose shows fewer pixels than render.py's rule for a visible nose (max(4, (0.02 D)^2)): ${under.length} of ${rows.length}`);
   out(`  of them: nose found at the true tip ${count(under, (r) => r.noseFound && r.noseError! <= NEAR)}, elsewhere ${count(under, (r) => r.noseFound && r.noseError! > NEAR)}, none ${count(under, (r) => !r.noseFound)}; accepted ${accepted(under)}`);
   out(`  the other ${rest.length}: accepted ${accepted(rest)} (${((100 * accepted(rest)) / Math.max(1, rest.length)).toFixed(1)} %), no nose found ${count(rest, (r) => !r.noseFound)}, nose elsewhere ${count(rest, (r) => r.noseFound && r.noseError! > NEAR)}`);
+}
+if (rows.some((r) => r.noseRuleRatio !== undefined)) {
+  // Which noses the maps lose, by how much nose shows (ADR 0116): on both families the losses are the slivers.
+  out(`\nnose found at the true tip, by visible nose size (its pixels over render.py's threshold max(4, (0.02 D)^2)):`);
+  for (const [label, lo, hi] of NOSE_SIZE_BANDS) {
+    const band = rows.filter((r) => r.noseRuleRatio !== undefined && r.noseRuleRatio >= lo && r.noseRuleRatio < hi);
+    if (band.length === 0) continue;
+    const lost = band.filter((r) => !r.noseFound).map((r) => r.image.replace(/\.\w+$/, ""));
+    out(`  ${label.padEnd(24)} ${count(band, (r) => r.noseFound && r.noseError! <= NEAR)} of ${band.length}; elsewhere ${count(band, (r) => r.noseFound && r.noseError! > NEAR)}; none ${lost.length}${lost.length > 0 && lost.length <= 8 ? ` (${lost.join(", ")})` : ""}`);
+  }
 }
 const cut = rows.filter((r) => r.touchesFrameWhole || r.touchesFrameCloseUp || r.solidity < 0.97);
 out(`\noutline cut or bitten (${cut.length}): touches the frame (whole photo) ${count(cut, (r) => r.touchesFrameWhole)}, (close-up) ${count(cut, (r) => r.touchesFrameCloseUp)}, solidity < 0.97 ${count(cut, (r) => r.solidity < 0.97)}; also no nose ${count(cut, (r) => !r.noseFound)}`);
