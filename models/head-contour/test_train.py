@@ -1,10 +1,12 @@
 """Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
 tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
 (docs/adr/0109), the surface patterns painted on the head (docs/adr/0110), the teacher's nose map weighted
-up (docs/adr/0111), data.load_shards' sources and the nose pixels of data.py eval's truth (docs/adr/0116).
+up (docs/adr/0111), random convolutions of the training views (docs/adr/0115), data.load_shards' sources and the
+nose pixels of data.py eval's truth (docs/adr/0116).
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
+import gc
 import json
 import math
 import os
@@ -12,12 +14,15 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
+from unittest import mock
 
 import numpy as np
 import torch
 
 from data import load_shards
-from train import HeadContourNet, distill_loss, distill_terms, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface
+import train
+from train import HeadContourNet, distill_loss, distill_terms, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface, random_convolution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "head-contour.onnx")
@@ -291,6 +296,67 @@ class PaintSurface(unittest.TestCase):
         self.assertTrue(torch.equal(changed & (r < 49), (y0 != x).any(1) & (r < 49)))
 
 
+class RandomConvolution(unittest.TestCase):
+    @staticmethod
+    def views(B=8, S=160):
+        """Random views with a letterbox: the top 20 and bottom 20 rows exactly 0 in all channels."""
+        g = torch.Generator().manual_seed(4)
+        x = torch.rand(B, 3, S, S, generator=g) * 0.8 + 0.1
+        x[:, :, :20] = 0
+        x[:, :, -20:] = 0
+        return x
+
+    def test_p_one_changes_every_view_keeps_the_padding_at_zero_and_values_in_0_1(self):
+        x = self.views()
+        x0 = x.clone()
+        y, done = random_convolution(x, torch.Generator().manual_seed(1), p=1.0)
+        self.assertTrue(torch.equal(x, x0))  # the input is not modified
+        self.assertTrue(done.all())
+        inside = x.sum(1) != 0
+        for i in range(len(x)):
+            self.assertFalse(torch.equal(y[i], x[i]))
+            self.assertTrue(bool((y[i][:, ~inside[i]] == 0).all()))  # the letterbox stays exactly 0
+            v = y[i][:, inside[i]]
+            self.assertGreaterEqual(float(v.min()), 0.0)
+            self.assertLessEqual(float(v.max()), 1.0)
+            # rescaled by its own minimum and maximum over the view's non-padding pixels
+            self.assertAlmostEqual(float(v.min()), 0.0, places=5)
+            self.assertAlmostEqual(float(v.max()), 1.0, places=5)
+
+    def test_p_zero_changes_nothing_and_p_half_some(self):
+        x = self.views(B=32)
+        y0, d0 = random_convolution(x, torch.Generator().manual_seed(1), p=0.0)
+        self.assertFalse(d0.any())
+        self.assertTrue(torch.equal(y0, x))
+        y, d = random_convolution(x, torch.Generator().manual_seed(1), p=0.5)
+        self.assertTrue(0 < int(d.sum()) < 32)
+        self.assertTrue(torch.equal(y[~d], x[~d]))
+        self.assertFalse(any(torch.equal(y[i], x[i]) for i in torch.nonzero(d)[:, 0].tolist()))
+
+    def test_draws_only_from_its_own_generator_the_same_number_whatever_is_convolved(self):
+        x = self.views()
+        rng = torch.get_rng_state()
+        ga, gb = torch.Generator().manual_seed(5), torch.Generator().manual_seed(5)
+        ya, _ = random_convolution(x, ga, p=1.0)
+        random_convolution(x, gb, p=0.0)
+        self.assertTrue(torch.equal(torch.get_rng_state(), rng))
+        self.assertTrue(torch.equal(ga.get_state(), gb.get_state()))
+        yc, _ = random_convolution(x, torch.Generator().manual_seed(5), p=1.0)
+        self.assertTrue(torch.equal(ya, yc))  # reproducible from the generator's seed
+
+    def test_shapes_stay_where_they_were(self):
+        # a dark disc on a light ground: whatever the kernel, the convolved view still tells the disc from the ground
+        S = 160
+        yy, xx = torch.meshgrid(torch.arange(S) + 0.5, torch.arange(S) + 0.5, indexing="ij")
+        disc = ((xx - 80) ** 2 + (yy - 80) ** 2) < 40 ** 2
+        x = torch.where(disc, 0.2, 0.8)[None, None].repeat(16, 3, 1, 1)
+        y, done = random_convolution(x, torch.Generator().manual_seed(2), p=1.0)
+        ring = (((xx - 80) ** 2 + (yy - 80) ** 2).sqrt() - 40).abs() < 5  # kernels up to 7 px blur the edge only
+        for i in torch.nonzero(done)[:, 0].tolist():
+            a, b = y[i][:, disc & ~ring].mean(), y[i][:, ~disc & ~ring].mean()
+            self.assertGreater(float((a - b).abs()), 1e-3)
+
+
 class LoadShardsSource(unittest.TestCase):
     def test_each_view_names_its_entry_and_a_repeated_directory_counts_twice(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -472,6 +538,83 @@ class TrainWithDistill(unittest.TestCase):
             self.assert_same_draws(ck, ck2)
             self.assertTrue(torch.equal(ck["generator_paint"], ck2["generator_paint"]))
             self.assertFalse(self.same_weights(ck, ck2))
+
+    def test_randconv_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--paint", "0.5", "--seed", "1")
+            r, ck, info = self.trained(tmp, *base)
+            self.assertNotIn("randconv", info)
+            self.assertNotIn("generator_randconv", ck)
+            self.assertNotIn("randconv: p", r.stdout)
+            self.assertNotIn("randconv=", r.stdout)
+            # naming the default changes nothing: the same weights to the bit, the same record
+            _, ck0, info0 = self.trained(tmp, *base, "--randconv", "0", out="out0")
+            self.assertTrue(self.same_weights(ck, ck0))
+            self.assert_same_draws(ck, ck0)
+            self.assertEqual({k: v for k, v in info0.items() if k != "train_minutes"}, {k: v for k, v in info.items() if k != "train_minutes"})
+            r2, ck2, info2 = self.trained(tmp, *base, "--randconv", "0.5", out="out2")
+            self.assertEqual(info2["randconv"]["p"], 0.5)
+            self.assertEqual(info2["randconv"]["generator_seed"], 115001)
+            self.assertEqual(info2["randconv"]["kernels"], [1, 3, 5, 7])
+            self.assertIn("generator_randconv", ck2)
+            self.assertIsNotNone(ck2["run_randconv"])
+            self.assertIn("randconv: p 0.5 per view", r2.stdout)
+            # its own generator: the data order, the training's, the painting's and the global one end where they end without it
+            self.assert_same_draws(ck, ck2)
+            self.assertTrue(torch.equal(ck["generator_paint"], ck2["generator_paint"]))
+            self.assertFalse(self.same_weights(ck, ck2))
+
+    def test_randconv_resumes_from_its_checkpoint_as_one_session(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--randconv", "0.5", "--seed", "2", "--steps", "4", "--checkpoint-minutes", "0")
+            _, whole, _ = self.trained(tmp, *base, out="whole")
+            # a run of two steps (its checkpoint), then resumed to 4: the random convolutions' generator goes on
+            r = self.run_train(tmp, "--randconv", "0.5", "--seed", "2", "--steps", "2", out="split")
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            _, split, _ = self.trained(tmp, *base, "--resume", out="split")
+            # (the schedule's length differs between the sessions, so the weights do: the draws must not)
+            self.assertTrue(torch.equal(whole["generator_randconv"], split["generator_randconv"]))
+            self.assert_same_draws(whole, split)
+
+    def test_with_randconv_the_teacher_sees_the_original_views(self):
+        """In-process: every view the teacher's trunk is given is one of the step's views before the random
+        convolution, and (p = 1) none of the convolved ones the student is given."""
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            steps = []  # per step: (views before, views after) the random convolution
+            teacher_in = {}  # step index: the views the teacher's trunk was given
+            real_rc, real_trunk = train.random_convolution, HeadContourNet.trunk
+
+            def rc(x, g, p=0.5, **kw):
+                y, done = real_rc(x, g, p=p, **kw)
+                steps.append((x.clone(), y.clone()))
+                return y, done
+
+            def trunk(self_, x):
+                if not self_.training and not torch.is_grad_enabled() and len(steps) - 1 not in teacher_in and len(steps) > 0:
+                    teacher_in[len(steps) - 1] = x.clone()  # the teacher's call of the latest step (validation comes after)
+                return real_trunk(self_, x)
+
+            argv = ["train.py", f"{tmp}/a,{tmp}/b", f"{tmp}/out", "--steps", "3", "--batch", "8", "--warmup", "1",
+                    "--threads", "1", "--qv", "1", "--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--randconv", "1"]
+            threads = torch.get_num_threads()
+            try:
+                with mock.patch.object(sys, "argv", argv), mock.patch.object(train, "random_convolution", rc), \
+                        mock.patch.object(HeadContourNet, "trunk", trunk), mock.patch("builtins.print"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ResourceWarning)  # main()'s log file is left to the process's end
+                    train.main()
+                    gc.collect()
+            finally:
+                torch.set_num_threads(threads)
+            self.assertEqual(len(steps), 3)
+            self.assertGreater(len(teacher_in), 0)
+            for i, t in teacher_in.items():
+                before, after = steps[i]
+                for v in t:
+                    self.assertTrue(any(torch.equal(v, b) for b in before))
+                    self.assertFalse(any(torch.equal(v, a) for a in after))
 
     def test_a_distill_entry_not_in_data_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:

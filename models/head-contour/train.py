@@ -331,6 +331,45 @@ def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells
     return out, painted
 
 
+RANDCONV_KERNELS = (1, 3, 5, 7)
+
+
+def random_convolution(x, g, p=0.5, kernels=RANDCONV_KERNELS):
+    """Random convolutions (docs/adr/0115; the idea of Xu et al., ICLR 2021): on each view, with probability
+    p, the view is replaced by a * view + (1 - a) * rc(view), a ~ U(0, 1), rc a freshly drawn 3 -> 3
+    convolution without bias, its kernel size drawn from `kernels`, its weights ~ N(0, 1 / (3 k^2)), 'same'
+    (zero) padding; the result is then rescaled to [0, 1] by its own minimum and maximum over the view's
+    pixels that are not letterbox padding (all three channels together), and the padding (pixels exactly 0
+    in all channels of the input) is kept at exactly 0. Local texture and colour change, shapes stay where
+    they were; the truth is not touched. Every random draw comes from `g`, the same number per view whether
+    it is convolved or not (one apply draw, one mix weight, one kernel size, the kernel's weights), never
+    from the global generator or the training's. A view whose mix is constant (nothing to rescale) is left
+    as it was. Returns the new views (a copy) and which were convolved."""
+    B = x.shape[0]
+    u = torch.rand(B, 2, generator=g)  # apply?, mix weight a
+    ks = torch.randint(0, len(kernels), (B,), generator=g)
+    pad = x.sum(1) == 0  # (B, S, S) the letterbox
+    out = x.clone()
+    done = torch.zeros(B, dtype=torch.bool)
+    for i in range(B):
+        k = int(kernels[int(ks[i])])
+        w = torch.randn(3, 3, k, k, generator=g, dtype=x.dtype) / math.sqrt(3 * k * k)
+        if not u[i, 0] < p:
+            continue
+        a = u[i, 1].to(x.dtype)
+        y = a * x[i] + (1 - a) * F.conv2d(x[i:i + 1], w, padding=k // 2)[0]
+        inside = ~pad[i]
+        if not inside.any():
+            continue
+        v = y[:, inside]
+        lo, hi = v.min(), v.max()
+        if not hi - lo > 1e-6:
+            continue
+        out[i] = ((y - lo) / (hi - lo)).clamp(0, 1).masked_fill(pad[i][None], 0.0)
+        done[i] = True
+    return out, done
+
+
 def running(mean, value):
     """The logged running mean of a term: the first value, then 0.98 of the old mean and 0.02 of the new."""
     return value if mean is None else 0.98 * mean + 0.02 * value
@@ -409,6 +448,8 @@ def main():
                     help="share of the non-distilled views given a blotch pattern painted on the head's surface (docs/adr/0110; 0: off)")
     ap.add_argument("--paint-spill", type=float, default=0.0,
                     help="with --paint: the pattern runs on this many px past the true outline, the truth unchanged (docs/adr/0111; 0: on the head only)")
+    ap.add_argument("--randconv", type=float, default=0.0,
+                    help="share of the training views (all, the teacher's too) given a random convolution mixed with the view; the teacher sees the original (docs/adr/0115; 0: off)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -417,6 +458,8 @@ def main():
     g = torch.Generator().manual_seed(args.seed)
     # --paint draws from a generator of its own, so the data order and the other draws stay the same
     g_paint = torch.Generator().manual_seed(args.seed + 110_000) if args.paint else None
+    # --randconv too (docs/adr/0115): off, no generator and no draw at all
+    g_rc = torch.Generator().manual_seed(args.seed + 115_000) if args.randconv else None
     os.makedirs(args.out, exist_ok=True)
     log_path = os.path.join(args.out, "training-log.txt")
     logf = open(log_path, "a")
@@ -486,6 +529,8 @@ def main():
             p_.requires_grad_(False)
         log(f"distill: maps of {args.distill} on the views of {sorted(wanted)} ({int(T['distil'].sum())} of {N}), weight {args.distill_weight}"
             + (f", nose map x {args.distill_nose}" if args.distill_nose != 1 else ""))
+    if args.randconv:
+        log(f"randconv: p {args.randconv} per view, kernels {list(RANDCONV_KERNELS)}, generator seed {args.seed + 115_000}; the teacher sees the original views")
     n_params = sum(p.numel() for p in model.parameters())
     log(f"start: data={args.data} samples={N} (val {n_val}) params={n_params} seed={args.seed} batch={args.batch} "
         + (f"steps={args.steps} " if args.steps else f"budget={args.minutes}min ") + f"lr={args.lr}")
@@ -514,6 +559,7 @@ def main():
     run_t = None  # running means of the tip-floor term and of the share of views below the floor (--nose-floor)
     run_m = None  # running means of the margin term and of the share of its views short of the margin (--nose-margin)
     run_p = None  # running share of the batch's views painted (--paint)
+    run_rc = None  # running share of the batch's views convolved (--randconv)
     done_before = 0.0  # seconds trained in earlier sessions
     ckpt_path = os.path.join(args.out, "checkpoint.pt")
     if args.steps and args.resume and os.path.exists(ckpt_path):
@@ -530,6 +576,9 @@ def main():
         g.set_state(ck["generator"])
         if g_paint is not None and ck.get("generator_paint") is not None:
             g_paint.set_state(ck["generator_paint"])
+        run_rc = ck.get("run_randconv")
+        if g_rc is not None and ck.get("generator_randconv") is not None:
+            g_rc.set_state(ck["generator_randconv"])
         torch.set_rng_state(ck["torch_rng"])
         if ck["steps"] != args.steps:
             log(f"resume: the checkpoint's schedule had {ck['steps']} steps, now {args.steps}")
@@ -543,7 +592,8 @@ def main():
                     "order": order, "run": run, "run_distill": run_d, "run_false": run_f, "run_floor": run_t, "run_margin": run_m, "trained_seconds": done_before + time.time() - t0,
                     "generator": g.get_state(), "torch_rng": torch.get_rng_state(), "args": vars(args),
                     **({"generator_paint": g_paint.get_state(), "run_paint": run_p} if g_paint is not None else {}),
-                    **({"run_distill_nose": run_dn} if run_dn is not None else {})}, tmp)
+                    **({"run_distill_nose": run_dn} if run_dn is not None else {}),
+                    **({"generator_randconv": g_rc.get_state(), "run_randconv": run_rc} if g_rc is not None else {})}, tmp)
         os.replace(tmp, ckpt_path)
 
     last_save = time.time()
@@ -587,6 +637,11 @@ def main():
             # not on the views the teacher covers: its maps were made for unpainted 0.5 views (docs/adr/0110)
             x, painted = paint_surface(x, m, s, n, untaught, g_paint, p=args.paint, spill=args.paint_spill)
             run_p = running(run_p, painted.float().mean())
+        x_teacher = x  # the teacher always sees the view before any random convolution (docs/adr/0115)
+        if args.randconv:
+            # every view, the teacher's too: the student learns 0.5.0's maps from a convolved view of the original
+            x, convolved = random_convolution(x, g_rc, p=args.randconv)
+            run_rc = running(run_rc, convolved.float().mean())
         model.train()
         out = model(x)
         lm, ln, ls, lq = losses(out, m, s, n, r, f, args.nose_hard, args.edge_band)
@@ -596,7 +651,7 @@ def main():
             ld = torch.zeros(())
             if sel.any():
                 with torch.no_grad():
-                    t_logits = teacher.trunk(x[sel])[0]
+                    t_logits = teacher.trunk(x_teacher[sel])[0]
                 # a mean over the distilled views, scaled by their share of the batch (as if summed per view)
                 ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits, args.distill_nose) * sel.float().mean()
                 if args.distill_nose != 1:  # the nose map's share of the term, for the log
@@ -640,7 +695,8 @@ def main():
                 + (f" false={run_f[0]:.4f} false_views={run_f[1]:.3f}" if run_f is not None else "")
                 + (f" floor={run_t[0]:.4f} low_views={run_t[1]:.3f}" if run_t is not None else "")
                 + (f" margin={run_m[0]:.4f} short_views={run_m[1]:.3f}" if run_m is not None else "")
-                + (f" painted={run_p:.3f}" if run_p is not None else ""))
+                + (f" painted={run_p:.3f}" if run_p is not None else "")
+                + (f" randconv={run_rc:.3f}" if run_rc is not None else ""))
         if step % 600 == 0:
             torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
         if args.steps and time.time() - last_save > args.checkpoint_minutes * 60:
@@ -679,6 +735,9 @@ def main():
             "nose_margin": args.nose_margin and {"weight": args.nose_margin, "m": args.nose_margin_m, "radius": args.nose_false_radius},
             "paint": args.paint and {"p": args.paint, "generator_seed": args.seed + 110_000,
                                      **({"spill_px": args.paint_spill} if args.paint_spill else {})},
+            **({"randconv": {"p": args.randconv, "kernels": list(RANDCONV_KERNELS), "weights_std": "1/sqrt(3 k^2)",
+                             "mix": "a ~ U(0,1)", "rescale": "min-max over the view's non-padding pixels",
+                             "generator_seed": args.seed + 115_000}} if args.randconv else {}),
             "schedule_steps": args.steps or None, "params": n_params, "steps": step, "train_minutes": round(train_min, 2), "batch": args.batch, "seed": args.seed,
             "samples": int(N), "val_mask_iou": round(iou, 4), "onnx_bytes": os.path.getsize(onnx_path)}
     with open(os.path.join(args.out, "train-info.json"), "w") as fjson:
