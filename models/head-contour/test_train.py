@@ -1,8 +1,8 @@
 """Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
 tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
 (docs/adr/0109), the surface patterns painted on the head (docs/adr/0110), the teacher's nose map weighted
-up (docs/adr/0111), random convolutions of the training views (docs/adr/0115), data.load_shards' sources and the
-nose pixels of data.py eval's truth (docs/adr/0116).
+up (docs/adr/0111), random convolutions of the training views (docs/adr/0115), data.load_shards' sources, the
+nose pixels of data.py eval's truth (docs/adr/0116) and the false-peak term on painted views only (docs/adr/0117).
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -22,7 +22,7 @@ import torch
 
 from data import load_shards
 import train
-from train import HeadContourNet, distill_loss, distill_terms, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface, random_convolution
+from train import HeadContourNet, distill_loss, distill_terms, nose_false_eligible, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface, random_convolution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "head-contour.onnx")
@@ -138,6 +138,60 @@ class NoseFalsePeakLoss(unittest.TestCase):
         # of the map untouched
         self.assertEqual(int((n.grad[0, 0, 118:122, 28:32] > 0).sum()), 8)
         self.assertEqual(int((n.grad[0] != 0).sum()), 8)
+
+
+class NoseFalsePaintedOnly(unittest.TestCase):
+    """docs/adr/0117: the false-peak term restricted to the views --paint painted this step."""
+    B = 6
+    tip = torch.tensor([[80.5, 40.5]]).repeat(6, 1)
+    frac = torch.full((6,), 0.7)
+
+    def maps(self):
+        # a confident false peak on every view, of a different height each, and one view without a nose
+        n = peaks([[(80, 40, 4.0), (30, 120, 1.0 + 0.5 * b)] for b in range(self.B)])
+        nose = self.tip.clone()
+        nose[4] = -1.0
+        return n, nose
+
+    def test_the_eligible_views_are_the_plain_ones_and_painted(self):
+        _, nose = self.maps()
+        untaught = torch.tensor([True, True, True, True, True, False])
+        painted = torch.tensor([True, False, True, False, True, False])
+        plain = nose_false_eligible(untaught, nose, skip_none=True)
+        self.assertEqual(plain.tolist(), [True, True, True, True, False, False])
+        self.assertTrue(torch.equal(nose_false_eligible(untaught, nose, True, None), plain))
+        self.assertEqual(nose_false_eligible(untaught, nose, True, painted).tolist(), [True, False, True, False, False, False])
+        self.assertEqual(nose_false_eligible(untaught, nose, False, painted).tolist(), [True, False, True, False, True, False])
+
+    def test_zero_without_a_painted_view_and_the_plain_term_restricted_to_the_painted_ones(self):
+        n, nose = self.maps()
+        untaught = torch.tensor([True, True, True, True, True, False])
+        plain = nose_false_eligible(untaught, nose, skip_none=True)
+        lp, _ = nose_false_peak_loss(n, nose, self.frac, plain)
+        self.assertGreater(float(lp), 0.0)
+        # no painted view: the term is zero and pushes on nothing
+        nz = n.clone().requires_grad_(True)
+        l0, peaked0 = nose_false_peak_loss(nz, nose, self.frac, nose_false_eligible(untaught, nose, True, torch.zeros(self.B, dtype=torch.bool)))
+        l0.backward()
+        self.assertEqual(float(l0), 0.0)
+        self.assertFalse(bool(peaked0.any()))
+        self.assertEqual(float(nz.grad.abs().sum()), 0.0)
+        # some painted: the plain term's per-view parts on the painted views only, over the whole batch
+        painted = torch.tensor([True, False, True, True, True, True])
+        nz = n.clone().requires_grad_(True)
+        l1, peaked1 = nose_false_peak_loss(nz, nose, self.frac, nose_false_eligible(untaught, nose, True, painted))
+        l1.backward()
+        per_view = [float(nose_false_peak_loss(n[b:b + 1], nose[b:b + 1], self.frac[b:b + 1], plain[b:b + 1])[0]) for b in range(self.B)]
+        keep = (plain & painted).tolist()
+        self.assertEqual(keep, [True, False, True, True, False, False])
+        self.assertAlmostEqual(float(l1), sum(v for v, k in zip(per_view, keep) if k) / self.B, places=6)
+        self.assertAlmostEqual(float(l1), float(torch.nn.functional.softplus(torch.tensor([1.0, 2.0, 2.5])).sum() / self.B), places=5)
+        self.assertEqual(peaked1.tolist(), keep)
+        # the gradient only on the painted (and plainly eligible) views
+        self.assertEqual([bool(nz.grad[b].abs().sum() > 0) for b in range(self.B)], keep)
+        # every view painted: the plain term
+        l2, _ = nose_false_peak_loss(n, nose, self.frac, nose_false_eligible(untaught, nose, True, torch.ones(self.B, dtype=torch.bool)))
+        self.assertEqual(float(l2), float(lp))
 
 
 class NoseTipFloorLoss(unittest.TestCase):
@@ -564,6 +618,54 @@ class TrainWithDistill(unittest.TestCase):
             self.assert_same_draws(ck, ck2)
             self.assertTrue(torch.equal(ck["generator_paint"], ck2["generator_paint"]))
             self.assertFalse(self.same_weights(ck, ck2))
+
+    def test_the_painted_only_false_peak_term_is_off_by_default_and_recorded_when_on_with_the_same_draws(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            base = ("--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--paint", "0.5", "--seed", "1",
+                    "--nose-false", "0.3", "--nose-false-skip-none")
+            r, ck, info = self.trained(tmp, *base)
+            self.assertEqual(info["nose_false"], {"weight": 0.3, "radius": 0.08, "skip_no_nose": True})
+            self.assertNotIn("painted this step", r.stdout)
+            r2, ck2, info2 = self.trained(tmp, *base, "--nose-false-painted-only", out="out2")
+            self.assertEqual(info2["nose_false"], {"weight": 0.3, "radius": 0.08, "skip_no_nose": True, "painted_only": True})
+            self.assertIn("nose-false: on the views --paint painted this step only", r2.stdout)
+            # no random draw added: the data order and every generator end where they end without it
+            self.assert_same_draws(ck, ck2)
+            self.assertTrue(torch.equal(ck["generator_paint"], ck2["generator_paint"]))
+            self.assertFalse(self.same_weights(ck, ck2))
+            # with every view painted (--paint 1) the flag changes nothing: the same weights to the bit
+            _, ck3, _ = self.trained(tmp, *base[:4], "--paint", "1", *base[6:], out="out3")
+            _, ck4, _ = self.trained(tmp, *base[:4], "--paint", "1", *base[6:], "--nose-false-painted-only", out="out4")
+            self.assertTrue(self.same_weights(ck3, ck4))
+            # refused without --paint or without --nose-false
+            for extra in (base[:4] + ("--nose-false", "0.3"), base[:6]):
+                r5 = self.run_train(tmp, *extra, "--nose-false-painted-only", out="out5")
+                self.assertEqual(r5.returncode, 2)
+                self.assertIn("needs --nose-false and --paint", r5.stderr)
+
+    def test_the_flag_absent_trains_as_the_code_before_adr_0117(self):
+        """Off = the old training bit for bit: a short NDP-like run with --nose-false against train.py as it
+        was before docs/adr/0117 (from git; skipped where the history is not at hand)."""
+        old = subprocess.run(["git", "show", "7341351107dbec1bd401191180b782f4795842da:models/head-contour/train.py"],
+                             cwd=HERE, capture_output=True, text=True)
+        if old.returncode != 0:
+            self.skipTest("train.py before docs/adr/0117 not in this checkout's history")
+        with tempfile.TemporaryDirectory() as tmp:
+            self.write_entries(tmp)
+            with open(f"{tmp}/train_before_0117.py", "w") as f:
+                f.write(old.stdout)
+            args = [f"{tmp}/a,{tmp}/b", "--steps", "3", "--batch", "8", "--warmup", "1", "--threads", "1", "--qv", "1",
+                    "--distill", SHIPPED, "--distill-data", f"{tmp}/b", "--paint", "0.5", "--seed", "1",
+                    "--nose-false", "0.3", "--nose-false-skip-none"]
+            env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONPATH=HERE)
+            for script, out in ((f"{tmp}/train_before_0117.py", "old"), (os.path.join(HERE, "train.py"), "new")):
+                r = subprocess.run([sys.executable, script, args[0], f"{tmp}/{out}", *args[1:]],
+                                   cwd=HERE, env=env, capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            ck, ck2 = torch.load(f"{tmp}/old/checkpoint.pt"), torch.load(f"{tmp}/new/checkpoint.pt")
+            self.assertTrue(self.same_weights(ck, ck2))
+            self.assert_same_draws(ck, ck2)
 
     def test_randconv_resumes_from_its_checkpoint_as_one_session(self):
         with tempfile.TemporaryDirectory() as tmp:

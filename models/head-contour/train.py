@@ -249,6 +249,19 @@ def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
     return (per_view * eligible.to(n.dtype)).mean(), (p.amax(1) > thresh) & eligible
 
 
+def nose_false_eligible(untaught, nose, skip_none=False, painted=None):
+    """The views the false-peak term counts on: those the teacher does not cover (docs/adr/0106), with
+    skip_none only those whose truth has a visible nose (docs/adr/0108), and with `painted` (a mask of the
+    views `--paint` painted this step; docs/adr/0117) only those, so the term is aimed at the painted 0.6v
+    views and unpainted views' nose maps are left to the other losses. No random draw."""
+    elig = untaught
+    if skip_none:
+        elig = elig & (nose[:, 0] >= 0)
+    if painted is not None:
+        elig = elig & painted
+    return elig
+
+
 def nose_tip_floor_loss(n, nose, eligible, floor=0.6):
     """A floor under the true tip's peak (docs/adr/0108), the false-peak term's counterpart from below: on
     each eligible view with a visible nose, the highest nose probability within the target's half-height
@@ -438,6 +451,8 @@ def main():
     ap.add_argument("--nose-false-radius", type=float, default=0.08, help="the false-peak term's radius around the true tip, x the head's size")
     ap.add_argument("--nose-false-skip-none", action="store_true",
                     help="the false-peak term only on views whose truth has a visible nose (docs/adr/0108)")
+    ap.add_argument("--nose-false-painted-only", action="store_true",
+                    help="with --paint: the false-peak term only on the views painted this step (docs/adr/0117)")
     ap.add_argument("--nose-floor", type=float, default=0.0,
                     help="weight of a floor under the true tip's peak, on every view with a visible nose (docs/adr/0108; 0: off)")
     ap.add_argument("--nose-floor-p", type=float, default=0.6, help="the floor: a tip peak below this probability costs -log(p)")
@@ -451,6 +466,8 @@ def main():
     ap.add_argument("--randconv", type=float, default=0.0,
                     help="share of the training views (all, the teacher's too) given a random convolution mixed with the view; the teacher sees the original (docs/adr/0115; 0: off)")
     args = ap.parse_args()
+    if args.nose_false_painted_only and not (args.nose_false and args.paint):
+        ap.error("--nose-false-painted-only needs --nose-false and --paint")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
@@ -529,6 +546,8 @@ def main():
             p_.requires_grad_(False)
         log(f"distill: maps of {args.distill} on the views of {sorted(wanted)} ({int(T['distil'].sum())} of {N}), weight {args.distill_weight}"
             + (f", nose map x {args.distill_nose}" if args.distill_nose != 1 else ""))
+    if args.nose_false_painted_only:
+        log("nose-false: on the views --paint painted this step only (docs/adr/0117)")
     if args.randconv:
         log(f"randconv: p {args.randconv} per view, kernels {list(RANDCONV_KERNELS)}, generator seed {args.seed + 115_000}; the teacher sees the original views")
     n_params = sum(p.numel() for p in model.parameters())
@@ -661,9 +680,10 @@ def main():
             run_d = running(run_d, ld.detach())
         if args.nose_false:
             # off on the views the teacher covers: 0.5.0's maps already hold their noses (docs/adr/0106)
-            elig = untaught
-            if args.nose_false_skip_none:  # docs/adr/0108: views without a visible nose are not judged
-                elig = elig & (n[:, 0] >= 0)
+            # docs/adr/0108: views without a visible nose are not judged (--nose-false-skip-none);
+            # docs/adr/0117: only the views painted this step (--nose-false-painted-only)
+            elig = nose_false_eligible(untaught, n, args.nose_false_skip_none,
+                                       painted if args.nose_false_painted_only else None)
             lf, peaked = nose_false_peak_loss(out[1], n, f, elig, radius=args.nose_false_radius)
             loss = loss + args.nose_false * lf
             vf = torch.stack([lf.detach(), peaked.float().sum() / elig.float().sum().clamp(min=1)])
@@ -730,7 +750,8 @@ def main():
     info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight,
                                                                                   **({"nose_weight": args.distill_nose} if args.distill_nose != 1 else {})},
             "nose_false": args.nose_false and {"weight": args.nose_false, "radius": args.nose_false_radius,
-                                               **({"skip_no_nose": True} if args.nose_false_skip_none else {})},
+                                               **({"skip_no_nose": True} if args.nose_false_skip_none else {}),
+                                               **({"painted_only": True} if args.nose_false_painted_only else {})},
             "nose_floor": args.nose_floor and {"weight": args.nose_floor, "p": args.nose_floor_p},
             "nose_margin": args.nose_margin and {"weight": args.nose_margin, "m": args.nose_margin_m, "radius": args.nose_false_radius},
             "paint": args.paint and {"p": args.paint, "generator_seed": args.seed + 110_000,
