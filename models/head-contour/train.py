@@ -405,11 +405,16 @@ def distill_terms(out, teacher_logits):
     return l_mask, l_nose, l_stk
 
 
+def distill_sum(terms, nose_weight=1.0):
+    """The teacher term from distill_terms' parts: mask + nose_weight x nose + half the sticker."""
+    l_mask, l_nose, l_stk = terms
+    return l_mask + nose_weight * l_nose + 0.5 * l_stk
+
+
 def distill_loss(out, teacher_logits, nose_weight=1.0):
     """The teacher term: mask + nose_weight x nose + half the sticker (distill_terms). nose_weight > 1 holds
     the nose map closer to the teacher's than the other maps (docs/adr/0111); 1 is ADR 104's term."""
-    l_mask, l_nose, l_stk = distill_terms(out, teacher_logits)
-    return l_mask + nose_weight * l_nose + 0.5 * l_stk
+    return distill_sum(distill_terms(out, teacher_logits), nose_weight)
 
 
 def export_onnx(model, path):
@@ -672,10 +677,10 @@ def main():
                 with torch.no_grad():
                     t_logits = teacher.trunk(x_teacher[sel])[0]
                 # a mean over the distilled views, scaled by their share of the batch (as if summed per view)
-                ld = distill_loss(tuple(o[sel] for o in out[:3]), t_logits, args.distill_nose) * sel.float().mean()
-                if args.distill_nose != 1:  # the nose map's share of the term, for the log
-                    ldn = args.distill_nose * distill_terms(tuple(o[sel] for o in out[:3]), t_logits)[1].detach()
-                    run_dn = running(run_dn, ldn * sel.float().mean())
+                terms = distill_terms(tuple(o[sel] for o in out[:3]), t_logits)
+                ld = distill_sum(terms, args.distill_nose) * sel.float().mean()
+                if args.distill_nose != 1:  # the nose map's share of the term, for the log (the same parts, not recomputed)
+                    run_dn = running(run_dn, args.distill_nose * terms[1].detach() * sel.float().mean())
             loss = loss + args.distill_weight * ld
             run_d = running(run_d, ld.detach())
         if args.nose_false:
