@@ -13,13 +13,13 @@ import sys
 
 import torch
 
-from train import HeadContourNet, export_onnx
+from train import HeadContourNet, export_onnx, widths
 
 if __name__ == "__main__":
     torch.set_num_threads(1)
     ck = torch.load(sys.argv[1])
     qv = ck["args"].get("qv", 1)
-    model = HeadContourNet(qv=qv)
+    model = HeadContourNet(ch=widths(ck["args"].get("widen")), qv=qv)
     model.load_state_dict(ck["model"])
     os.makedirs(sys.argv[2], exist_ok=True)
     export_onnx(model, os.path.join(sys.argv[2], "head-contour.onnx"))

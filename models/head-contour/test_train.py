@@ -761,5 +761,69 @@ class QuantizeOptions(unittest.TestCase):
             self.assertLess(len(out_file), len(default_file))
 
 
+class Widen(unittest.TestCase):
+    """widen.py (docs/adr/0121): a wider map branch that starts as the narrow one's maps exactly."""
+
+    WIDE = (20, 32, 56, 80, 104)
+
+    @staticmethod
+    def narrow_net():
+        torch.manual_seed(3)
+        net = HeadContourNet(qv=1)
+        with torch.no_grad():  # batch norms that are not the identity, so copying them matters
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.running_mean.uniform_(-0.5, 0.5)
+                    m.running_var.uniform_(0.5, 2.0)
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.uniform_(-0.2, 0.2)
+        return net.eval()
+
+    def test_the_wide_network_computes_the_narrow_maps(self):
+        from widen import widen_maps
+        narrow = self.narrow_net()
+        wide = widen_maps(HeadContourNet(ch=self.WIDE, qv=1), narrow, self.WIDE, train.DEFAULT_CH).eval()
+        self.assertGreater(sum(p.numel() for p in wide.parameters()), 1.5 * sum(p.numel() for p in narrow.parameters()))
+        x = torch.rand(2, 3, 160, 160)
+        with torch.no_grad():
+            a, b = narrow.trunk(x)[0], wide.trunk(x)[0]
+        self.assertLess((a - b).abs().max().item(), 1e-4)
+        self.assertGreater(a.abs().max().item(), 0.1)
+
+    def test_the_new_channels_get_a_gradient(self):
+        from widen import widen_maps
+        wide = widen_maps(HeadContourNet(ch=self.WIDE, qv=1), self.narrow_net(), self.WIDE, train.DEFAULT_CH).train()
+        wide.trunk(torch.rand(2, 3, 160, 160))[0].square().mean().backward()
+        # new y2 channels (24-31 of d1's input) into the old outputs, and the map logits from the new channels
+        self.assertGreater(wide.d1[0].weight.grad[:16, 24:32].abs().sum().item(), 0)
+        self.assertGreater(wide.maps.weight.grad[:, 16:].abs().sum().item(), 0)
+
+    def test_narrower_widths_are_refused(self):
+        from widen import widen_maps
+        with self.assertRaises(AssertionError):
+            widen_maps(HeadContourNet(ch=(12, 24, 40, 56, 72), qv=1), self.narrow_net(), (12, 24, 40, 56, 72), train.DEFAULT_CH)
+        with self.assertRaises(SystemExit):
+            train.widths("16,24,40")
+
+    @unittest.skipUnless(os.path.exists(SHIPPED), "needs the shipped head-contour.onnx")
+    def test_train_records_the_widths_and_the_checkpoint_exports(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            TrainWithDistill.write_entries(tmp)
+            env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+            r = subprocess.run([sys.executable, os.path.join(HERE, "train.py"), f"{tmp}/a,{tmp}/b", f"{tmp}/out", "--steps", "2",
+                                "--batch", "8", "--warmup", "1", "--threads", "1", "--qv", "1", "--init-onnx", SHIPPED,
+                                "--widen", ",".join(map(str, self.WIDE))], cwd=HERE, env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+            self.assertIn("widened from [16, 24, 40, 56, 72] to [20, 32, 56, 80, 104] (the same maps)", r.stdout)
+            with open(f"{tmp}/out/train-info.json") as f:
+                self.assertEqual(json.load(f)["widths"], list(self.WIDE))
+            ck = torch.load(f"{tmp}/out/checkpoint.pt")
+            self.assertEqual(tuple(ck["model"]["d1.0.weight"].shape), (20, 52, 3, 3))
+            e = subprocess.run([sys.executable, os.path.join(HERE, "checkpoint_onnx.py"), f"{tmp}/out/checkpoint.pt", f"{tmp}/onnx"],
+                               cwd=HERE, env=env, capture_output=True, text=True)
+            self.assertEqual(e.returncode, 0, e.stderr[-2000:])
+            self.assertGreater(os.path.getsize(f"{tmp}/onnx/head-contour.onnx"), os.path.getsize(SHIPPED) // 2)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -37,12 +37,26 @@ def conv_block(cin, cout):
     )
 
 
+DEFAULT_CH = (16, 24, 40, 56, 72)  # 0.5.0's widths
+
+
+def widths(spec):
+    """--widen's "C1,C2,C3,C4,C5" as a tuple (None: 0.5.0's widths)."""
+    if not spec:
+        return DEFAULT_CH
+    ch = tuple(int(c) for c in str(spec).split(","))
+    if len(ch) != 5 or min(ch) < 1:
+        raise SystemExit(f"--widen takes five positive widths, got {spec!r}")
+    return ch
+
+
 class HeadContourNet(nn.Module):
     """U-Net-like encoder-decoder. A stride-2 stem works at 80 x 80; the decoder returns to 80 x 80
     and the three map logits are bilinearly upsampled to 160 x 160 (smooth logits give sub-pixel
     iso-lines). The quality head pools the two deepest feature maps."""
 
-    def __init__(self, ch=(16, 24, 40, 56, 72), qv=2):
+    def __init__(self, ch=None, qv=2):
+        ch = tuple(ch or DEFAULT_CH)
         super().__init__()
         c1, c2, c3, c4, c5 = ch
         self.qv = qv
@@ -439,6 +453,8 @@ def main():
     ap.add_argument("--qweight", type=float, default=0.5)
     ap.add_argument("--init", default=None, help="optional state dict to start from (fine-tuning)")
     ap.add_argument("--init-onnx", default=None, help="start from a shipped model's ONNX weights (onnx_init.py)")
+    ap.add_argument("--widen", default=None,
+                    help="C1,C2,C3,C4,C5: a wider map branch; with --init-onnx it starts as the shipped maps exactly (widen.py, docs/adr/0121)")
     ap.add_argument("--steps", type=int, default=0, help="step-based, resumable schedule of this many steps (0: --minutes)")
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--session-minutes", type=float, default=0, help="with --steps: stop this session (checkpoint kept) after M minutes")
@@ -523,7 +539,7 @@ def main():
     val_idx = torch.nonzero(is_val)[:, 0]
     tr_idx = torch.nonzero(~is_val)[:, 0]
     n_val = len(val_idx)
-    model = HeadContourNet(qv=args.qv)
+    model = HeadContourNet(ch=widths(args.widen), qv=args.qv)
     if args.init:
         own = model.state_dict()
         loaded = torch.load(args.init)
@@ -540,8 +556,15 @@ def main():
     if args.init_onnx and not resuming:  # a resumed run takes its weights from the checkpoint
         from onnx_init import load_shipped_maps
         views = torch.from_numpy(d["img"][tr_idx[:240].numpy()]).permute(0, 3, 1, 2).float() / 255
-        load_shipped_maps(model, args.init_onnx, views)
-        log(f"init from {args.init_onnx}: the map branch's weights, batch norms recalibrated on 240 training views")
+        if args.widen:
+            from widen import widen_maps
+            narrow = load_shipped_maps(HeadContourNet(qv=1), args.init_onnx, views)
+            widen_maps(model, narrow, widths(args.widen), DEFAULT_CH)
+            log(f"init from {args.init_onnx}: the map branch's weights widened from {list(DEFAULT_CH)} to {list(widths(args.widen))} "
+                "(the same maps), batch norms recalibrated on 240 training views")
+        else:
+            load_shipped_maps(model, args.init_onnx, views)
+            log(f"init from {args.init_onnx}: the map branch's weights, batch norms recalibrated on 240 training views")
     teacher = None
     if args.distill:
         from onnx_init import load_shipped_maps
@@ -752,7 +775,7 @@ def main():
     torch.save(model.state_dict(), os.path.join(args.out, "model.pt"))
     onnx_path = os.path.join(args.out, "head-contour.onnx")
     export_onnx(model, onnx_path)
-    info = {"qv": args.qv, "init": args.init or args.init_onnx, "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight,
+    info = {"qv": args.qv, "init": args.init or args.init_onnx, **({"widths": list(widths(args.widen))} if args.widen else {}), "distill": args.distill and {"teacher": args.distill, "data": args.distill_data, "weight": args.distill_weight,
                                                                                   **({"nose_weight": args.distill_nose} if args.distill_nose != 1 else {})},
             "nose_false": args.nose_false and {"weight": args.nose_false, "radius": args.nose_false_radius,
                                                **({"skip_no_nose": True} if args.nose_false_skip_none else {}),
