@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 
 from data import load_shards
-from train import HeadContourNet, export_onnx
+from train import HeadContourNet, export_onnx, widths_of
 
 TURNS = 4
 
@@ -95,11 +95,17 @@ def main():
         logf.write(line + "\n")
         logf.flush()
 
-    model = HeadContourNet(qv=args.qv)
+    maps = torch.load(args.maps_model)
+    # the head's widths follow the maps' (a --widen run's maps are wider than 0.5.0's; docs/adr/0121)
+    model = HeadContourNet(ch=widths_of(maps), qv=args.qv)
     own = model.state_dict()
-    sd = {k: v for k, v in torch.load(args.maps_model).items()
-          if k in own and own[k].shape == v.shape and not k.startswith(("quality", "qconv", "q_"))}
+    sd = {k: v for k, v in maps.items() if k in own and own[k].shape == v.shape and not k.startswith(("quality", "qconv", "q_"))}
+    trunk = [k for k in own if not k.startswith(("quality", "qconv", "q_"))]
+    missing = [k for k in trunk if k not in sd]
+    if missing:
+        raise SystemExit(f"{args.maps_model} lacks {len(missing)} map weights of this network, e.g. {missing[:3]}")
     model.load_state_dict(sd, strict=False)
+    log(f"maps: {len(sd)} weights from {args.maps_model}, widths {list(widths_of(maps))}")
     model.quality[2].p = args.dropout
     model.eval()
     d, nf = load_shards(args.data)

@@ -798,6 +798,11 @@ class Widen(unittest.TestCase):
         self.assertGreater(wide.d1[0].weight.grad[:16, 24:32].abs().sum().item(), 0)
         self.assertGreater(wide.maps.weight.grad[:, 16:].abs().sum().item(), 0)
 
+    def test_the_widths_are_read_back_from_the_weights(self):
+        wide = HeadContourNet(ch=self.WIDE, qv=1)
+        self.assertEqual(train.widths_of(wide.state_dict()), self.WIDE)
+        self.assertEqual(train.widths_of(HeadContourNet(qv=4).state_dict()), train.DEFAULT_CH)
+
     def test_narrower_widths_are_refused(self):
         from widen import widen_maps
         with self.assertRaises(AssertionError):

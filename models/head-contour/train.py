@@ -50,6 +50,11 @@ def widths(spec):
     return ch
 
 
+def widths_of(state_dict):
+    """A map branch's widths (C1..C5) from its weights: each level's first convolution's outputs."""
+    return tuple(state_dict[f"{level}.0.weight"].shape[0] for level in ("stem", "e2", "e3", "e4", "e5"))
+
+
 class HeadContourNet(nn.Module):
     """U-Net-like encoder-decoder. A stride-2 stem works at 80 x 80; the decoder returns to 80 x 80
     and the three map logits are bilinearly upsampled to 160 x 160 (smooth logits give sub-pixel
