@@ -25,7 +25,8 @@ import torch
 import torch.nn.functional as F
 
 from data import load_shards
-from train import HeadContourNet, export_onnx, widths_of
+from onnx_init import widths_of
+from train import HeadContourNet, export_onnx
 
 TURNS = 4
 

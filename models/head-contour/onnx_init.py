@@ -14,10 +14,19 @@ import torch.nn as nn
 from onnx_weights import initializers
 
 
+# The map branch's levels, in the order the export wrote their convolutions.
+TRUNK_LEVELS = ("stem", "e2", "e3", "e4", "e5", "d4", "d3", "d2", "d1")
+
+
+def widths_of(state_dict):
+    """A map branch's widths (C1..C5) from its weights: each encoder level's first convolution's outputs."""
+    return tuple(state_dict[f"{level}.0.weight"].shape[0] for level in TRUNK_LEVELS[:5])
+
+
 def trunk_pairs(model):
     """(conv, batchnorm) pairs of the map branch, in the order the export wrote them."""
     pairs = []
-    for name in ("stem", "e2", "e3", "e4", "e5", "d4", "d3", "d2", "d1"):
+    for name in TRUNK_LEVELS:
         mods = list(getattr(model, name).modules())
         convs = [m for m in mods if isinstance(m, nn.Conv2d)]
         bns = [m for m in mods if isinstance(m, nn.BatchNorm2d)]

@@ -22,6 +22,7 @@ import torch
 
 from data import load_shards
 import train
+from onnx_init import widths_of
 from train import HeadContourNet, distill_loss, distill_terms, nose_false_eligible, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface, random_convolution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -782,7 +783,7 @@ class Widen(unittest.TestCase):
     def test_the_wide_network_computes_the_narrow_maps(self):
         from widen import widen_maps
         narrow = self.narrow_net()
-        wide = widen_maps(HeadContourNet(ch=self.WIDE, qv=1), narrow, self.WIDE, train.DEFAULT_CH).eval()
+        wide = widen_maps(HeadContourNet(ch=self.WIDE, qv=1), narrow).eval()
         self.assertGreater(sum(p.numel() for p in wide.parameters()), 1.5 * sum(p.numel() for p in narrow.parameters()))
         x = torch.rand(2, 3, 160, 160)
         with torch.no_grad():
@@ -792,7 +793,7 @@ class Widen(unittest.TestCase):
 
     def test_the_new_channels_get_a_gradient(self):
         from widen import widen_maps
-        wide = widen_maps(HeadContourNet(ch=self.WIDE, qv=1), self.narrow_net(), self.WIDE, train.DEFAULT_CH).train()
+        wide = widen_maps(HeadContourNet(ch=self.WIDE, qv=1), self.narrow_net()).train()
         wide.trunk(torch.rand(2, 3, 160, 160))[0].square().mean().backward()
         # new y2 channels (24-31 of d1's input) into the old outputs, and the map logits from the new channels
         self.assertGreater(wide.d1[0].weight.grad[:16, 24:32].abs().sum().item(), 0)
@@ -800,13 +801,13 @@ class Widen(unittest.TestCase):
 
     def test_the_widths_are_read_back_from_the_weights(self):
         wide = HeadContourNet(ch=self.WIDE, qv=1)
-        self.assertEqual(train.widths_of(wide.state_dict()), self.WIDE)
-        self.assertEqual(train.widths_of(HeadContourNet(qv=4).state_dict()), train.DEFAULT_CH)
+        self.assertEqual(widths_of(wide.state_dict()), self.WIDE)
+        self.assertEqual(widths_of(HeadContourNet(qv=4).state_dict()), train.DEFAULT_CH)
 
     def test_narrower_widths_are_refused(self):
         from widen import widen_maps
         with self.assertRaises(AssertionError):
-            widen_maps(HeadContourNet(ch=(12, 24, 40, 56, 72), qv=1), self.narrow_net(), (12, 24, 40, 56, 72), train.DEFAULT_CH)
+            widen_maps(HeadContourNet(ch=(12, 24, 40, 56, 72), qv=1), self.narrow_net())
         with self.assertRaises(SystemExit):
             train.widths("16,24,40")
 
@@ -814,10 +815,7 @@ class Widen(unittest.TestCase):
     def test_train_records_the_widths_and_the_checkpoint_exports(self):
         with tempfile.TemporaryDirectory() as tmp:
             TrainWithDistill.write_entries(tmp)
-            env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-            r = subprocess.run([sys.executable, os.path.join(HERE, "train.py"), f"{tmp}/a,{tmp}/b", f"{tmp}/out", "--steps", "2",
-                                "--batch", "8", "--warmup", "1", "--threads", "1", "--qv", "1", "--init-onnx", SHIPPED,
-                                "--widen", ",".join(map(str, self.WIDE))], cwd=HERE, env=env, capture_output=True, text=True)
+            r = TrainWithDistill.run_train(self, tmp, "--init-onnx", SHIPPED, "--widen", ",".join(map(str, self.WIDE)))
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
             self.assertIn("widened from [16, 24, 40, 56, 72] to [20, 32, 56, 80, 104] (the same maps)", r.stdout)
             with open(f"{tmp}/out/train-info.json") as f:
@@ -825,7 +823,7 @@ class Widen(unittest.TestCase):
             ck = torch.load(f"{tmp}/out/checkpoint.pt")
             self.assertEqual(tuple(ck["model"]["d1.0.weight"].shape), (20, 52, 3, 3))
             e = subprocess.run([sys.executable, os.path.join(HERE, "checkpoint_onnx.py"), f"{tmp}/out/checkpoint.pt", f"{tmp}/onnx"],
-                               cwd=HERE, env=env, capture_output=True, text=True)
+                               cwd=HERE, env=dict(os.environ, OMP_NUM_THREADS="1"), capture_output=True, text=True)
             self.assertEqual(e.returncode, 0, e.stderr[-2000:])
             self.assertGreater(os.path.getsize(f"{tmp}/onnx/head-contour.onnx"), os.path.getsize(SHIPPED) // 2)
 

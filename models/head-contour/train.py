@@ -50,11 +50,6 @@ def widths(spec):
     return ch
 
 
-def widths_of(state_dict):
-    """A map branch's widths (C1..C5) from its weights: each level's first convolution's outputs."""
-    return tuple(state_dict[f"{level}.0.weight"].shape[0] for level in ("stem", "e2", "e3", "e4", "e5"))
-
-
 class HeadContourNet(nn.Module):
     """U-Net-like encoder-decoder. A stride-2 stem works at 80 x 80; the decoder returns to 80 x 80
     and the three map logits are bilinearly upsampled to 160 x 160 (smooth logits give sub-pixel
@@ -564,7 +559,7 @@ def main():
         if args.widen:
             from widen import widen_maps
             narrow = load_shipped_maps(HeadContourNet(qv=1), args.init_onnx, views)
-            widen_maps(model, narrow, widths(args.widen), DEFAULT_CH)
+            widen_maps(model, narrow)
             log(f"init from {args.init_onnx}: the map branch's weights widened from {list(DEFAULT_CH)} to {list(widths(args.widen))} "
                 "(the same maps), batch norms recalibrated on 240 training views")
         else:

@@ -9,9 +9,7 @@ The quality head is not copied (stage 1 trains its simple head from scratch, as 
 """
 import torch
 
-from onnx_init import trunk_pairs
-
-LEVELS = ("stem", "e2", "e3", "e4", "e5", "d4", "d3", "d2", "d1")
+from onnx_init import TRUNK_LEVELS, trunk_pairs, widths_of
 
 
 def _inputs(ch):
@@ -21,7 +19,7 @@ def _inputs(ch):
     firsts = {"stem": [3], "e2": [c1], "e3": [c2], "e4": [c3], "e5": [c4],
               "d4": [c5, c4], "d3": [c4, c3], "d2": [c3, c2], "d1": [c2, c1]}
     outs = {"stem": c1, "e2": c2, "e3": c3, "e4": c4, "e5": c5, "d4": c4, "d3": c3, "d2": c2, "d1": c1}
-    return [s for name in LEVELS for s in (firsts[name], [outs[name]])]
+    return [s for name in TRUNK_LEVELS for s in (firsts[name], [outs[name]])]
 
 
 def _old_index(narrow_parts, wide_parts):
@@ -33,8 +31,9 @@ def _old_index(narrow_parts, wide_parts):
     return torch.tensor(index)
 
 
-def widen_maps(wide, narrow, wide_ch, narrow_ch):
+def widen_maps(wide, narrow):
     """Copy narrow's map branch (convolutions, batch norms, map logits) into wide (see the module doc)."""
+    wide_ch, narrow_ch = widths_of(wide.state_dict()), widths_of(narrow.state_dict())
     assert all(w >= n for w, n in zip(wide_ch, narrow_ch)), "every level must be at least as wide"
     pairs_w, pairs_n = trunk_pairs(wide), trunk_pairs(narrow)
     with torch.no_grad():
