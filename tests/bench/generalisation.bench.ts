@@ -1,7 +1,7 @@
 // Generalisation figures: the shipped model through the shipped TypeScript pipeline (what the server
 // and `crown analyze` run) on a held-out rendered set, split by what the photo shows.
 //   pnpm tsx tests/bench/generalisation.bench.ts DIR [--limit N] [--json out.json] [--rows rows.json] [--two-outcome] [--nose-presence P]
-// (--rows writes one line per photo: truth, verdict, reasons, probabilities, CI/CVAI, to see why a photo was sent back.)
+// (--rows writes one line per photo: truth, verdict, reasons, probabilities, CI/CVAI, the outline and nose found, to see why a photo was sent back.)
 // DIR holds truth.json and the photos: models/head-contour/render2/build_set.py writes such a set from
 // the second renderer family (never trained on); models/head-contour/data.py eval from the first.
 // Prints, per split (cap with / without a sticker, hair with / without one; hair model; body placement):
@@ -157,11 +157,15 @@ if (scaled.length > 0) {
 }
 if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 1));
 if (values.rows) {
+  const round1 = (v: number): number => Math.round(v * 10) / 10;
   const perPhoto = rows.map(({ item, a }) => ({
     image: item.image, truth_reasons: item.reasons, cap: item.cap, sticker: stickerMm(item), hair: item.hair ?? null, body: item.body ?? null,
     ci_true: item.ci, cvai_true: item.cvai, verdict: a.verdict, reasons: a.reasons, doubts: a.doubts,
     quality: a.quality.map((q) => Number(q.toFixed(3))), ci: a.ci, cvai: a.cvai, nose: a.noseTip !== null,
     length_ratio: lengthRatio({ item, a }),
+    // where the pipeline put the outline and the nose (photo pixels), for probes that start from them (ADR 0124)
+    nose_at: a.noseTip === null ? null : [round1(a.noseTip.x), round1(a.noseTip.y)],
+    outline: a.outline.map((p) => [round1(p.x), round1(p.y)]),
   }));
   writeFileSync(values.rows, perPhoto.map((r) => JSON.stringify(r)).join("\n") + "\n");
 }
