@@ -152,7 +152,7 @@ def label_of(item, rim):
     return float(np.clip(k, 0, K - 1)), float(j)
 
 
-def build(out, specs, truth_too=True):
+def build(out, specs):
     strips, labels, meta = [], [], []
     far = 0
     for spec in specs:
@@ -162,10 +162,9 @@ def build(out, specs, truth_too=True):
             outlines = []
             if rows is not None and rows.get(item["image"], {}).get("outline"):
                 outlines.append(("pipeline", rows[item["image"]]["outline"]))
-            if truth_too:
-                t = truth_outline(d, item)
-                if t is not None:
-                    outlines.append(("truth", t))
+            t = truth_outline(d, item)
+            if t is not None:
+                outlines.append(("truth", t))
             for src, o in outlines:
                 if len(o) < 8:
                     continue
