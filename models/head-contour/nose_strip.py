@@ -98,6 +98,14 @@ class Rim:
         return self.c + r * np.array([math.cos(th), math.sin(th)])
 
 
+def rim_of(outline):
+    """The Rim of an outline, or None when the outline is too short or too small to unroll."""
+    if outline is None or len(outline) < 8:
+        return None
+    rim = Rim(outline)
+    return rim if rim.ok else None
+
+
 def sample_strip(img, rim):
     """(K, A, 4) uint8: RGB along the rim, and 255 where the sample lies inside the photo."""
     mx, my = rim.grid()
@@ -166,10 +174,8 @@ def build(out, specs):
             if t is not None:
                 outlines.append(("truth", t))
             for src, o in outlines:
-                if len(o) < 8:
-                    continue
-                rim = Rim(o)
-                if not rim.ok:
+                rim = rim_of(o)
+                if rim is None:
                     continue
                 lab = label_of(item, rim)
                 if lab == "far":
@@ -418,10 +424,9 @@ def judge(model, specs):
                             "either_tip", "pipe_only_tip", "strip_only_tip")}
         for item in truth:
             row = rows.get(item["image"]) if rows else None
-            outline = row["outline"] if row else []
-            rim = Rim(outline) if len(outline) >= 8 else None
+            rim = rim_of(row["outline"]) if row else None
             found = None
-            if rim is not None and rim.ok:
+            if rim is not None:
                 img = cv2.imread(os.path.join(d, item["image"]))[..., ::-1].copy()
                 p = pick(net, sample_strip(img, rim)[None])[0]
                 if p is not None:
