@@ -85,23 +85,32 @@ describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
     });
 
     it.runIf(kind === "postgres")("reads the practices waiting from their partial index, not every account (20,000 users seeded)", async () => {
-      const db = t.db;
-      await sql`insert into users (id, email, password_hash, type, status, first_name, last_name, password_changed_at, created_at, updated_at, practice_verified_at)
-        select 'seed-' || g, 'seed-' || g || '@example.com', 'x', case when g % 4 = 0 then 'physician' else 'parent' end,
-          case when g % 50 = 0 then 'EmailVerificationRequired' else 'Active' end, 'Seed', 'User', now(), now() - g * interval '1 minute', now(),
-          case when g % 400 = 0 then null when g % 4 = 0 then now() else null end
-        from generate_series(1, 20000) g`.execute(db);
-      await sql`analyze users`.execute(db);
-      const plan = async (query: ReturnType<typeof sql>) => (await sql<{ "QUERY PLAN": string }>`explain ${query}`.execute(db)).rows.map((r) => r["QUERY PLAN"]).join("\n");
-      // Bound parameters, as the repository sends them (each unnamed statement is planned with its values).
-      const waiting = sql`from users where type = ${"physician"} and status = ${"Active"} and practice_verified_at is null`;
-      const page = await plan(sql`select * ${waiting} order by created_at, id offset ${20} limit ${10}`);
-      const count = await plan(sql`select count(*) ${waiting}`);
-      for (const p of [page, count]) {
-        expect(p).toContain("users_practices_awaiting_verification");
-        expect(p).not.toMatch(/Seq Scan on users/);
-      }
-      await sql`delete from users where id like 'seed-%'`.execute(db);
+      // Seeded in a transaction that is rolled back: deleting 20,000 users afterwards runs every
+      // foreign key's check per row and took over a minute on a loaded CI machine.
+      await t.db.connection().execute(async (db) => {
+        await sql`begin`.execute(db);
+        try {
+          await sql`insert into users (id, email, password_hash, type, status, first_name, last_name, password_changed_at, created_at, updated_at, practice_verified_at)
+            select 'seed-' || g, 'seed-' || g || '@example.com', 'x', case when g % 4 = 0 then 'physician' else 'parent' end,
+              case when g % 50 = 0 then 'EmailVerificationRequired' else 'Active' end, 'Seed', 'User', now(), now() - g * interval '1 minute', now(),
+              case when g % 400 = 0 then null when g % 4 = 0 then now() else null end
+            from generate_series(1, 20000) g`.execute(db);
+          await sql`analyze users`.execute(db);
+          const plan = async (query: ReturnType<typeof sql>) => (await sql<{ "QUERY PLAN": string }>`explain ${query}`.execute(db)).rows.map((r) => r["QUERY PLAN"]).join("\n");
+          // Bound parameters, as the repository sends them (each unnamed statement is planned with its values).
+          const waiting = sql`from users where type = ${"physician"} and status = ${"Active"} and practice_verified_at is null`;
+          const page = await plan(sql`select * ${waiting} order by created_at, id offset ${20} limit ${10}`);
+          const count = await plan(sql`select count(*) ${waiting}`);
+          for (const p of [page, count]) {
+            expect(p).toContain("users_practices_awaiting_verification");
+            expect(p).not.toMatch(/Seq Scan on users/);
+          }
+        } finally {
+          await sql`rollback`.execute(db);
+        }
+      });
+      const { rows } = await sql<{ n: string }>`select count(*) as n from users where id like 'seed-%'`.execute(t.db);
+      expect(Number(rows[0]?.n)).toBe(0);
     });
   });
 
