@@ -38,6 +38,9 @@ STICKER_DIAMETER_CM = 3.0
 # unequal ears), drawn after every 0.5 parameter so the rest of each scene stays the same. "0.6e": the
 # 0.6 scenes with slivers of nose, cloth and thin hair at the vault's edge in a share of them (ADR 0097).
 SCENES = os.environ.get("CROWN_SCENES", "0.5")
+# Half the photos that are not blurry softened once more by up to this many head diameters (docs/adr/0126);
+# 0 (the default) renders every set exactly as before.
+SOFTEN_GOOD = float(os.environ.get("CROWN_SOFTEN_GOOD", "0"))
 
 # Labels in the z-buffer.
 L_BG, L_VAULT, L_LOWER, L_EAR, L_NOSE, L_CHEEK, L_BODY, L_HAND, L_BRIM, L_STICKER, L_HAIR = range(11)
@@ -792,6 +795,11 @@ def render(p, max_side=None):
             img = cv2.GaussianBlur(img, (0, 0), 0.004 * head_diam + 0.3)
     else:
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 0.5) + rng.uniform(0, 0.003) * head_diam)
+        if SOFTEN_GOOD > 0:  # its own generator: the scene is otherwise the same photo (ADR 0126)
+            soften = np.random.default_rng([int(p["seed"]), 126])
+            sigma = soften.uniform(0, SOFTEN_GOOD) * head_diam if soften.random() < 0.5 else 0.0
+            if sigma > 0.05:
+                img = cv2.GaussianBlur(img, (0, 0), sigma)
     noise = np.empty(img.shape, np.float32)
     cv2.randn(noise, 0, rng.uniform(0.003, 0.025))
     img8 = (np.clip(img + noise, 0, 1) * 255 + 0.5).astype(np.uint8)
