@@ -36,8 +36,11 @@ def _contrast(gain):
     return lambda im: np.clip(128 + gain * (im.astype(np.float32) - 128), 0, 255).astype(np.uint8)
 
 
-def _noise(im, rng=np.random.default_rng(0)):
-    return np.clip(im.astype(np.float32) + rng.normal(0, 8, im.shape), 0, 255).astype(np.uint8)
+NOISE = np.random.default_rng(0)  # one stream across the set's photos, so a copy is the same each time
+
+
+def _noise(im):
+    return np.clip(im.astype(np.float32) + NOISE.normal(0, 8, im.shape), 0, 255).astype(np.uint8)
 
 
 GLOBAL = {

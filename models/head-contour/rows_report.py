@@ -13,9 +13,10 @@ import sys
 import cv2
 import numpy as np
 
-BLURRY = "Image is blurry"
-INCOMPLETE = "Head contour is incomplete (obstructed by hand, finger, or outside the frame)"
-INCOMPLETE_INDEX = 2  # in model.json's reasons, the order of the rows' quality probabilities
+from render import REASONS  # model.json's order: the rows' truth_reasons and quality probabilities
+
+BLURRY_INDEX, INCOMPLETE_INDEX = 0, 2
+BLURRY, INCOMPLETE = REASONS[BLURRY_INDEX], REASONS[INCOMPLETE_INDEX]
 MIN_SOLIDITY = 0.97  # core/src/measurement/analyze.ts minSolidity
 
 
@@ -31,7 +32,7 @@ def measured(path):
     m = [r for r in good if r["ci"] is not None]
     ci = np.mean([abs(r["ci"] - r["ci_true"]) for r in m])
     cvai = np.mean([abs(r["cvai"] - r["cvai_true"]) for r in m])
-    truly = [r for r in rows if 0 in r["truth_reasons"]]
+    truly = [r for r in rows if BLURRY_INDEX in r["truth_reasons"]]
     held = sum(1 for r in truly if r["verdict"] != "accept")
     return (f"good accepted {accepted}/{len(good)}, said blurry {blurry}; measured {len(m)}: CI MAE {ci:.2f}, "
             f"CVAI MAE {cvai:.2f}; blurry photos held back {held}/{len(truly)}")
