@@ -18,6 +18,7 @@ from render import REASONS  # model.json's order: the rows' truth_reasons and qu
 BLURRY_INDEX, INCOMPLETE_INDEX = 0, 2
 BLURRY, INCOMPLETE = REASONS[BLURRY_INDEX], REASONS[INCOMPLETE_INDEX]
 MIN_SOLIDITY = 0.97  # core/src/measurement/analyze.ts minSolidity
+INCOMPLETE_THRESHOLD = 0.5  # core/src/measurement/verdict.ts DEFAULT_REASON_THRESHOLDS
 
 
 def read(path):
@@ -50,7 +51,7 @@ def incomplete(path):
         if r["truth_reasons"] or INCOMPLETE not in r["reasons"]:
             continue
         why = []
-        if r["quality"][INCOMPLETE_INDEX] >= 0.5:
+        if r["quality"][INCOMPLETE_INDEX] >= INCOMPLETE_THRESHOLD:
             why.append("quality head")
         if r["outline"] and len(r["outline"]) >= 3 and solidity(r["outline"]) < MIN_SOLIDITY:
             why.append("bitten outline")
