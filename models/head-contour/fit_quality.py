@@ -26,7 +26,7 @@ import torch.nn.functional as F
 
 from data import load_shards
 from onnx_init import widths_of
-from train import HeadContourNet, export_onnx
+from train import HeadContourNet, export_onnx, paint_surface
 
 TURNS = 4
 
@@ -68,6 +68,26 @@ def extract(model, img, qv, turns, bs=48):
     return cache, row
 
 
+def paint_views(d, p, seed, chunk=256):
+    """Paint blotch patterns on the head of a share `p` of the views without the blur label, in place
+    (train.paint_surface, docs/adr/0110 and 0128): labels and truth unchanged. Blurry views are left as they
+    are, so that sharp-edged blotches never sit on a view labelled blurry. A generator of its own."""
+    g = torch.Generator().manual_seed(128_000 + seed)
+    img = d["img"]
+    painted = 0
+    for i in range(0, len(img), chunk):
+        sl = slice(i, i + chunk)
+        x = torch.from_numpy(img[sl]).permute(0, 3, 1, 2).float() / 255
+        mask = torch.from_numpy(d["mask"][sl])[:, None].float() / 255
+        stk = torch.from_numpy(d["sticker"][sl])[:, None].float() / 255
+        nose = torch.from_numpy(d["nose"][sl]).float()
+        eligible = torch.from_numpy(d["reasons"][sl, 0] == 0)
+        out, done = paint_surface(x, mask, stk, nose, eligible, g, p=p)
+        img[sl] = (out * 255 + 0.5).clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).numpy()
+        painted += int(done.sum())
+    return painted
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("maps_model")
@@ -81,6 +101,8 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--train-turns", type=int, default=2, choices=(2, 4))
     ap.add_argument("--dropout", type=float, default=0.2)
+    ap.add_argument("--paint", type=float, default=0.0,
+                    help="share of the views without the blur label painted with blotches on the head before fitting (docs/adr/0128; 0: off)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--session-minutes", type=float, default=0)
     args = ap.parse_args()
@@ -111,6 +133,8 @@ def main():
     model.eval()
     d, nf = load_shards(args.data)
     t0 = time.time()
+    if args.paint > 0:
+        log(f"painted {paint_views(d, args.paint, args.seed)} of {len(d['img'])} views (--paint {args.paint})")
     Y = torch.from_numpy(d["reasons"]).float()
     frac = torch.from_numpy(d["frac"]).float()
     scene = d["scene"] + 100000 * np.cumsum(np.r_[0, np.diff(d["scene"]) < -50])  # distinct ids across shard dirs

@@ -2,7 +2,8 @@
 tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
 (docs/adr/0109), the surface patterns painted on the head (docs/adr/0110), the teacher's nose map weighted
 up (docs/adr/0111), random convolutions of the training views (docs/adr/0115), data.load_shards' sources, the
-nose pixels of data.py eval's truth (docs/adr/0116) and the false-peak term on painted views only (docs/adr/0117).
+nose pixels of data.py eval's truth (docs/adr/0116), the false-peak term on painted views only (docs/adr/0117)
+and fit_quality.py's painted views (docs/adr/0128).
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -410,6 +411,40 @@ class RandomConvolution(unittest.TestCase):
         for i in torch.nonzero(done)[:, 0].tolist():
             a, b = y[i][:, disc & ~ring].mean(), y[i][:, ~disc & ~ring].mean()
             self.assertGreater(float((a - b).abs()), 1e-3)
+
+
+class FitQualityPaint(unittest.TestCase):
+    """fit_quality.paint_views (docs/adr/0128): painted in place, on the head only, never on a blurry view."""
+
+    def shards(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_shard(os.path.join(tmp, "shard_0000.npz"), 40, 0, seed=3)
+            d, _ = load_shards(tmp)
+        d["reasons"][:10, 0] = 1  # the first ten views are blurry
+        return d
+
+    def test_only_head_pixels_of_views_not_blurry_change_and_labels_stay(self):
+        from fit_quality import paint_views
+        d = self.shards()
+        before = {k: v.copy() for k, v in d.items()}
+        n = paint_views(d, 1.0, seed=6)
+        self.assertEqual(n, 30)
+        changed = (d["img"] != before["img"]).any(3)
+        self.assertFalse(changed[:10].any())
+        self.assertTrue(changed[10:].any(axis=(1, 2)).all())
+        self.assertFalse((changed & (before["mask"] == 0)).any())
+        for k in ("mask", "sticker", "nose", "reasons", "frac", "scene"):
+            np.testing.assert_array_equal(d[k], before[k])
+
+    def test_p_zero_changes_nothing_and_a_seed_paints_the_same(self):
+        from fit_quality import paint_views
+        d = self.shards()
+        img = d["img"].copy()
+        self.assertEqual(paint_views(d, 0.0, seed=6), 0)
+        np.testing.assert_array_equal(d["img"], img)
+        a, b = self.shards(), self.shards()
+        self.assertEqual(paint_views(a, 0.5, seed=6), paint_views(b, 0.5, seed=6))
+        np.testing.assert_array_equal(a["img"], b["img"])
 
 
 class LoadShardsSource(unittest.TestCase):
