@@ -9,7 +9,10 @@ precision and the head is fitted on them. Each reason's logit is then shifted so
 head-crop views with the logits averaged over the four quarter turns as the measurement does, at most
 `--fpr` of good views are flagged for it.
 
-usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S] [--qv 4] [--resume]
+usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S] [--qv 4] [--paint P] [--resume]
+
+`--paint P` paints blotch patterns on the head of a share P of the views not labelled blurry before the
+features are extracted (docs/adr/0128; off by default, so earlier fits are unchanged).
 
 After every epoch OUT_DIR/quality-checkpoint.pt holds the head, the optimiser, the epoch and the random
 generator; `--resume` re-extracts the (deterministic) features and goes on from the next epoch, and
