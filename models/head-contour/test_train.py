@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from data import load_shards
+from fit_quality import paint_views
 import train
 from onnx_init import widths_of
 from train import HeadContourNet, distill_loss, distill_terms, nose_false_eligible, nose_false_peak_loss, nose_margin_loss, nose_tip_floor_loss, paint_surface, random_convolution
@@ -424,7 +425,6 @@ class FitQualityPaint(unittest.TestCase):
         return d
 
     def test_only_head_pixels_of_views_not_blurry_change_and_labels_stay(self):
-        from fit_quality import paint_views
         d = self.shards()
         before = {k: v.copy() for k, v in d.items()}
         n = paint_views(d, 1.0, seed=6)
@@ -437,7 +437,6 @@ class FitQualityPaint(unittest.TestCase):
             np.testing.assert_array_equal(d[k], before[k])
 
     def test_p_zero_changes_nothing_and_a_seed_paints_the_same(self):
-        from fit_quality import paint_views
         d = self.shards()
         img = d["img"].copy()
         self.assertEqual(paint_views(d, 0.0, seed=6), 0)
