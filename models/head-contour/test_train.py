@@ -862,5 +862,47 @@ class Widen(unittest.TestCase):
             self.assertGreater(os.path.getsize(f"{tmp}/onnx/head-contour.onnx"), os.path.getsize(SHIPPED) // 2)
 
 
+class Soup(unittest.TestCase):
+    """soup.py (docs/adr/0132): two map branches mixed in weight space, BatchNorms folded first."""
+
+    @staticmethod
+    def net(seed):
+        torch.manual_seed(seed)
+        net = HeadContourNet(qv=1)
+        with torch.no_grad():  # batch norms that are not the identity, and unlike between the two
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.running_mean.uniform_(-0.5, 0.5)
+                    m.running_var.uniform_(0.5, 2.0)
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.uniform_(-0.2, 0.2)
+        return net.eval()
+
+    def test_the_ends_compute_each_parent_and_the_middle_neither(self):
+        from soup import soup
+        a, b, x = self.net(3), self.net(4), torch.rand(2, 3, 160, 160)
+        with torch.no_grad():
+            ya, yb = a.trunk(x)[0], b.trunk(x)[0]
+            self.assertGreater((ya - yb).abs().max().item(), 0.1)
+            self.assertLess((soup(a.state_dict(), b.state_dict(), 0.0).trunk(x)[0] - ya).abs().max().item(), 1e-4)
+            self.assertLess((soup(a.state_dict(), b.state_dict(), 1.0).trunk(x)[0] - yb).abs().max().item(), 1e-4)
+            mid = soup(a.state_dict(), b.state_dict(), 0.5).trunk(x)[0]
+            self.assertGreater(min((mid - ya).abs().max().item(), (mid - yb).abs().max().item()), 1e-3)
+
+    def test_the_folded_weights_are_mixed_linearly_and_b_keeps_its_head(self):
+        from soup import folded, soup
+        a, b = self.net(3), self.net(4)
+        mixed = soup(a.state_dict(), b.state_dict(), 0.25)
+        for (wa, ba), (wb, bb), (wm, bm) in zip(folded(a), folded(b), folded(mixed)):
+            self.assertLess((wm - (0.75 * wa + 0.25 * wb)).abs().max().item(), 1e-5)
+            self.assertLess((bm - (0.75 * ba + 0.25 * bb)).abs().max().item(), 1e-5)
+        self.assertTrue(torch.equal(mixed.quality[0].weight, b.quality[0].weight))
+
+    def test_unequal_widths_are_refused(self):
+        from soup import soup
+        with self.assertRaises(SystemExit):
+            soup(self.net(3).state_dict(), HeadContourNet(ch=Widen.WIDE, qv=1).state_dict(), 0.5)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,88 @@
+"""Two map branches mixed in weight space: (1 - a) x A + a x B (docs/adr/0132).
+
+    soup.py A.pt B.pt ALPHA OUT_DIR
+
+A, B: map weights of one width, either a state dict (onnx_init.py's output, fit_quality.py's MAPS) or a
+train.py checkpoint (its "model"). Before mixing, each convolution's BatchNorm is folded into it, so
+both are in the form the ONNX export computes (a state dict's running statistics and scale are not
+comparable between two runs that recalibrated differently; the folded functions are). The mix is
+written back as onnx_init.py writes the shipped maps: each BatchNorm only adds the folded bias, exact
+in evaluation mode, where fit_quality.py keeps the maps. B's own stage-1 quality head (qv 1), if it has
+one, rides along so the bench can run OUT_DIR's ONNX; its acceptance is a rough guide only.
+
+Writes OUT_DIR/maps.pt (for fit_quality.py), OUT_DIR/head-contour.onnx and OUT_DIR/model.json (the
+shipped card, version marked, sha256 cleared) for tests/bench with CROWN_MODEL.
+"""
+import json
+import os
+import sys
+
+import torch
+
+from onnx_init import trunk_pairs, widths_of
+from train import HeadContourNet, export_onnx
+
+
+def map_weights(path):
+    """A map state dict from a state-dict file or a train.py checkpoint."""
+    obj = torch.load(path)
+    return obj["model"] if isinstance(obj, dict) and "model" in obj and isinstance(obj["model"], dict) else obj
+
+
+def folded(net):
+    """[(weight, bias)] of every conv of the map branch with its BatchNorm folded in, then the map logits'."""
+    out = []
+    with torch.no_grad():
+        for conv, bn in trunk_pairs(net):
+            scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+            bias = bn.bias - bn.running_mean * scale
+            if conv.bias is not None:
+                bias = bias + conv.bias * scale
+            out.append((conv.weight * scale[:, None, None, None], bias))
+        out.append((net.maps.weight.clone(), net.maps.bias.clone()))
+    return out
+
+
+def soup(sd_a, sd_b, alpha):
+    """A qv-1 network whose map branch is (1 - alpha) x A + alpha x B, folded; B's qv-1 head if it has one."""
+    if widths_of(sd_a) != widths_of(sd_b):
+        raise SystemExit(f"widths differ: {widths_of(sd_a)} against {widths_of(sd_b)}")
+    nets = []
+    for sd in (sd_a, sd_b):
+        net = HeadContourNet(ch=widths_of(sd), qv=1)
+        own = net.state_dict()
+        net.load_state_dict({k: v for k, v in sd.items() if k in own and own[k].shape == v.shape}, strict=False)
+        nets.append(net.eval())
+    out = HeadContourNet(ch=widths_of(sd_a), qv=1)
+    head, own_head = {k[len("quality."):]: v for k, v in sd_b.items() if k.startswith("quality.")}, out.quality.state_dict()
+    if head.keys() == own_head.keys() and all(head[k].shape == own_head[k].shape for k in head):
+        out.quality.load_state_dict(head)
+    with torch.no_grad():
+        mixed = [((1 - alpha) * wa + alpha * wb, (1 - alpha) * ba + alpha * bb)
+                 for (wa, ba), (wb, bb) in zip(folded(nets[0]), folded(nets[1]))]
+        for (conv, bn), (w, b) in zip(trunk_pairs(out), mixed[:-1]):
+            conv.weight.copy_(w)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        out.maps.weight.copy_(mixed[-1][0])
+        out.maps.bias.copy_(mixed[-1][1])
+    return out.eval()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        raise SystemExit(__doc__)
+    torch.set_num_threads(1)
+    a_path, b_path, alpha, out_dir = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+    if not 0.0 <= alpha <= 1.0:
+        raise SystemExit("ALPHA must be within 0..1")
+    net = soup(map_weights(a_path), map_weights(b_path), alpha)
+    os.makedirs(out_dir, exist_ok=True)
+    torch.save(net.state_dict(), os.path.join(out_dir, "maps.pt"))
+    export_onnx(net, os.path.join(out_dir, "head-contour.onnx"))
+    card = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "model.json")))
+    card.update(version=f"soup-{alpha:g}", sha256=None)
+    json.dump(card, open(os.path.join(out_dir, "model.json"), "w"), indent=1)
+    print(f"{out_dir}: (1 - {alpha:g}) x {a_path} + {alpha:g} x {b_path}")
