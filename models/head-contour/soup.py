@@ -1,6 +1,6 @@
 """Two map branches mixed in weight space: (1 - a) x A + a x B (docs/adr/0132).
 
-    soup.py A.pt B.pt ALPHA OUT_DIR
+    soup.py A.pt B.pt ALPHA OUT_DIR [--head-from SHIPPED.onnx]
 
 A, B: map weights of one width, either a state dict (onnx_init.py's output, fit_quality.py's MAPS) or a
 train.py checkpoint (its "model"). Before mixing, each convolution's BatchNorm is folded into it, so
@@ -8,7 +8,8 @@ both are in the form the ONNX export computes (a state dict's running statistics
 comparable between two runs that recalibrated differently; the folded functions are). The mix is
 written back as onnx_init.py writes the shipped maps: each BatchNorm only adds the folded bias, exact
 in evaluation mode, where fit_quality.py keeps the maps. B's own stage-1 quality head (qv 1), if it has
-one, rides along so the bench can run OUT_DIR's ONNX; its acceptance is a rough guide only.
+one, rides along so the bench can run OUT_DIR's ONNX; its acceptance is a rough guide only. With
+--head-from, the ONNX instead carries that file's fitted quality head (qv 4) unchanged on the mixed maps.
 
 Writes OUT_DIR/maps.pt (for fit_quality.py), OUT_DIR/head-contour.onnx and OUT_DIR/model.json (the
 shipped card, version marked, sha256 cleared) for tests/bench with CROWN_MODEL.
@@ -19,7 +20,7 @@ import sys
 
 import torch
 
-from onnx_init import trunk_pairs, widths_of
+from onnx_init import load_shipped, trunk_pairs, widths_of
 from train import HeadContourNet, export_onnx
 
 
@@ -71,18 +72,33 @@ def soup(sd_a, sd_b, alpha):
     return out.eval()
 
 
+def with_fitted_head(maps_net, onnx_path):
+    """A qv-4 network: onnx_path's fitted quality head (and its feature scaling) on maps_net's map branch."""
+    full = load_shipped(HeadContourNet(ch=widths_of(maps_net.state_dict()), qv=4), onnx_path)
+    own = full.state_dict()
+    full.load_state_dict({k: v for k, v in maps_net.state_dict().items()
+                          if k in own and not k.startswith(("quality", "qconv", "q_"))}, strict=False)
+    return full.eval()
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
+    args = sys.argv[1:]
+    head_from = None
+    if "--head-from" in args:
+        i = args.index("--head-from")
+        head_from = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 4:
         raise SystemExit(__doc__)
     torch.set_num_threads(1)
-    a_path, b_path, alpha, out_dir = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+    a_path, b_path, alpha, out_dir = args[0], args[1], float(args[2]), args[3]
     if not 0.0 <= alpha <= 1.0:
         raise SystemExit("ALPHA must be within 0..1")
     net = soup(map_weights(a_path), map_weights(b_path), alpha)
     os.makedirs(out_dir, exist_ok=True)
     torch.save(net.state_dict(), os.path.join(out_dir, "maps.pt"))
-    export_onnx(net, os.path.join(out_dir, "head-contour.onnx"))
+    export_onnx(with_fitted_head(net, head_from) if head_from else net, os.path.join(out_dir, "head-contour.onnx"))
     card = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "model.json")))
-    card.update(version=f"soup-{alpha:g}", sha256=None)
+    card.update(version=f"soup-{alpha:g}" + ("-fitted-head" if head_from else ""), sha256=None)
     json.dump(card, open(os.path.join(out_dir, "model.json"), "w"), indent=1)
     print(f"{out_dir}: (1 - {alpha:g}) x {a_path} + {alpha:g} x {b_path}")

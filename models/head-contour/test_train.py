@@ -898,6 +898,22 @@ class Soup(unittest.TestCase):
             self.assertLess((bm - (0.75 * ba + 0.25 * bb)).abs().max().item(), 1e-5)
         self.assertTrue(torch.equal(mixed.quality[0].weight, b.quality[0].weight))
 
+    @unittest.skipUnless(os.path.exists(SHIPPED), "needs the shipped head-contour.onnx")
+    def test_a_fitted_head_rides_on_the_mixed_maps(self):
+        from onnx_init import load_shipped, load_shipped_maps
+        from soup import soup, with_fitted_head
+        shipped = load_shipped(HeadContourNet(qv=4), SHIPPED)
+        maps = load_shipped_maps(HeadContourNet(qv=1), SHIPPED).state_dict()
+        x = torch.rand(2, 3, 160, 160)
+        with torch.no_grad():
+            want = shipped(x)
+            same = with_fitted_head(soup(maps, self.net(4).state_dict(), 0.0), SHIPPED)(x)
+            other = with_fitted_head(soup(maps, self.net(4).state_dict(), 0.5), SHIPPED)(x)
+        for w, g in zip(want, same):
+            self.assertLess((w - g).abs().max().item(), 1e-4)
+        self.assertGreater((want[0] - other[0]).abs().max().item(), 1e-2)
+        self.assertTrue(torch.equal(with_fitted_head(soup(maps, maps, 0.5), SHIPPED).quality[0].weight, shipped.quality[0].weight))
+
     def test_unequal_widths_are_refused(self):
         from soup import soup
         with self.assertRaises(SystemExit):
