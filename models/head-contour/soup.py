@@ -3,7 +3,8 @@
     soup.py A.pt B.pt ALPHA OUT_DIR [--head-from SHIPPED.onnx]
 
 A, B: map weights of one width, either a state dict (onnx_init.py's output, fit_quality.py's MAPS) or a
-train.py checkpoint (its "model"). Before mixing, each convolution's BatchNorm is folded into it, so
+train.py checkpoint (its "model"). B may name several files, comma-separated: their folded weights are
+averaged first (a uniform "model soup" of runs fine-tuned from one start), and that average is B. Before mixing, each convolution's BatchNorm is folded into it, so
 both are in the form the ONNX export computes (a state dict's running statistics and scale are not
 comparable between two runs that recalibrated differently; the folded functions are). The mix is
 written back as onnx_init.py writes the shipped maps: each BatchNorm only adds the folded bias, exact
@@ -45,22 +46,27 @@ def folded(net):
 
 
 def soup(sd_a, sd_b, alpha):
-    """A qv-1 network whose map branch is (1 - alpha) x A + alpha x B, folded; B's qv-1 head if it has one."""
-    if widths_of(sd_a) != widths_of(sd_b):
-        raise SystemExit(f"widths differ: {widths_of(sd_a)} against {widths_of(sd_b)}")
+    """A qv-1 network whose map branch is (1 - alpha) x A + alpha x B, folded; B's qv-1 head if it has one.
+    sd_b may be a list of state dicts: B is then their folded average (its head the first one's)."""
+    bs = sd_b if isinstance(sd_b, list) else [sd_b]
+    for sd in bs:
+        if widths_of(sd_a) != widths_of(sd):
+            raise SystemExit(f"widths differ: {widths_of(sd_a)} against {widths_of(sd)}")
     nets = []
-    for sd in (sd_a, sd_b):
+    for sd in [sd_a, *bs]:
         net = HeadContourNet(ch=widths_of(sd), qv=1)
         own = net.state_dict()
         net.load_state_dict({k: v for k, v in sd.items() if k in own and own[k].shape == v.shape}, strict=False)
         nets.append(net.eval())
     out = HeadContourNet(ch=widths_of(sd_a), qv=1)
-    head, own_head = {k[len("quality."):]: v for k, v in sd_b.items() if k.startswith("quality.")}, out.quality.state_dict()
+    head, own_head = {k[len("quality."):]: v for k, v in bs[0].items() if k.startswith("quality.")}, out.quality.state_dict()
     if head.keys() == own_head.keys() and all(head[k].shape == own_head[k].shape for k in head):
         out.quality.load_state_dict(head)
     with torch.no_grad():
-        mixed = [((1 - alpha) * wa + alpha * wb, (1 - alpha) * ba + alpha * bb)
-                 for (wa, ba), (wb, bb) in zip(folded(nets[0]), folded(nets[1]))]
+        parts = [folded(net) for net in nets]
+        share = alpha / len(bs)
+        mixed = [((1 - alpha) * wa + share * sum(p[i][0] for p in parts[1:]), (1 - alpha) * ba + share * sum(p[i][1] for p in parts[1:]))
+                 for i, (wa, ba) in enumerate(parts[0])]
         for (conv, bn), (w, b) in zip(trunk_pairs(out), mixed[:-1]):
             conv.weight.copy_(w)
             bn.weight.fill_(1.0)
@@ -94,7 +100,8 @@ if __name__ == "__main__":
     a_path, b_path, alpha, out_dir = args[0], args[1], float(args[2]), args[3]
     if not 0.0 <= alpha <= 1.0:
         raise SystemExit("ALPHA must be within 0..1")
-    net = soup(map_weights(a_path), map_weights(b_path), alpha)
+    b_paths = b_path.split(",")
+    net = soup(map_weights(a_path), [map_weights(p) for p in b_paths] if len(b_paths) > 1 else map_weights(b_path), alpha)
     os.makedirs(out_dir, exist_ok=True)
     torch.save(net.state_dict(), os.path.join(out_dir, "maps.pt"))
     export_onnx(with_fitted_head(net, head_from) if head_from else net, os.path.join(out_dir, "head-contour.onnx"))

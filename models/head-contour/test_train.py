@@ -914,6 +914,15 @@ class Soup(unittest.TestCase):
         self.assertGreater((want[0] - other[0]).abs().max().item(), 1e-2)
         self.assertTrue(torch.equal(with_fitted_head(soup(maps, maps, 0.5), SHIPPED).quality[0].weight, shipped.quality[0].weight))
 
+    def test_several_b_are_averaged_first(self):
+        from soup import folded, soup
+        a, b, c = self.net(3), self.net(4), self.net(5)
+        mixed = soup(a.state_dict(), [b.state_dict(), c.state_dict()], 0.5)
+        for (wa, ba), (wb, bb), (wc, bc), (wm, bm) in zip(folded(a), folded(b), folded(c), folded(mixed)):
+            self.assertLess((wm - (0.5 * wa + 0.25 * wb + 0.25 * wc)).abs().max().item(), 1e-5)
+            self.assertLess((bm - (0.5 * ba + 0.25 * bb + 0.25 * bc)).abs().max().item(), 1e-5)
+        self.assertTrue(torch.equal(mixed.quality[0].weight, b.quality[0].weight))
+
     def test_unequal_widths_are_refused(self):
         from soup import soup
         with self.assertRaises(SystemExit):
