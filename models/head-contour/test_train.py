@@ -42,6 +42,21 @@ def write_shard(path, n, scene0, seed):
              frac=np.full(n, 0.6, np.float32), scene=np.arange(scene0, scene0 + n), ci=np.zeros(n), cvai=np.zeros(n))
 
 
+def random_batch_norm_net(seed):
+    """A qv-1 network whose batch norms are not the identity (so copying, folding or mixing them matters),
+    different for each seed."""
+    torch.manual_seed(seed)
+    net = HeadContourNet(qv=1)
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.2, 0.2)
+    return net.eval()
+
+
 class DistillLoss(unittest.TestCase):
     def test_zero_when_the_maps_agree_and_positive_otherwise(self):
         g = torch.Generator().manual_seed(0)
@@ -803,16 +818,7 @@ class Widen(unittest.TestCase):
 
     @staticmethod
     def narrow_net():
-        torch.manual_seed(3)
-        net = HeadContourNet(qv=1)
-        with torch.no_grad():  # batch norms that are not the identity, so copying them matters
-            for m in net.modules():
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.running_mean.uniform_(-0.5, 0.5)
-                    m.running_var.uniform_(0.5, 2.0)
-                    m.weight.uniform_(0.5, 1.5)
-                    m.bias.uniform_(-0.2, 0.2)
-        return net.eval()
+        return random_batch_norm_net(3)
 
     def test_the_wide_network_computes_the_narrow_maps(self):
         from widen import widen_maps
@@ -867,16 +873,7 @@ class Soup(unittest.TestCase):
 
     @staticmethod
     def net(seed):
-        torch.manual_seed(seed)
-        net = HeadContourNet(qv=1)
-        with torch.no_grad():  # batch norms that are not the identity, and unlike between the two
-            for m in net.modules():
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.running_mean.uniform_(-0.5, 0.5)
-                    m.running_var.uniform_(0.5, 2.0)
-                    m.weight.uniform_(0.5, 1.5)
-                    m.bias.uniform_(-0.2, 0.2)
-        return net.eval()
+        return random_batch_norm_net(seed)
 
     def test_the_ends_compute_each_parent_and_the_middle_neither(self):
         from soup import soup
