@@ -4,8 +4,9 @@
 
 A, B: map weights of one width, either a state dict (onnx_init.py's output, fit_quality.py's MAPS) or a
 train.py checkpoint (its "model"). B may name several files, comma-separated: their folded weights are
-averaged first (a uniform "model soup" of runs fine-tuned from one start), and that average is B. Before mixing, each convolution's BatchNorm is folded into it, so
-both are in the form the ONNX export computes (a state dict's running statistics and scale are not
+averaged first (a uniform "model soup" of runs fine-tuned from one start), and that average is B.
+Before mixing, each convolution's BatchNorm is folded into it, so both are in the form the ONNX
+export computes (a state dict's running statistics and scale are not
 comparable between two runs that recalibrated differently; the folded functions are). The mix is
 written back as onnx_init.py writes the shipped maps: each BatchNorm only adds the folded bias, exact
 in evaluation mode, where fit_quality.py keeps the maps. B's own stage-1 quality head (qv 1), if it has
@@ -17,7 +18,6 @@ shipped card, version marked, sha256 cleared) for tests/bench with CROWN_MODEL.
 """
 import json
 import os
-import sys
 
 import torch
 
@@ -65,8 +65,8 @@ def soup(sd_a, sd_b, alpha):
     with torch.no_grad():
         parts = [folded(net) for net in nets]
         share = alpha / len(bs)
-        mixed = [((1 - alpha) * wa + share * sum(p[i][0] for p in parts[1:]), (1 - alpha) * ba + share * sum(p[i][1] for p in parts[1:]))
-                 for i, (wa, ba) in enumerate(parts[0])]
+        mixed = [tuple((1 - alpha) * a + share * sum(p[i][j] for p in parts[1:]) for j, a in enumerate(pair))
+                 for i, pair in enumerate(parts[0])]
         for (conv, bn), (w, b) in zip(trunk_pairs(out), mixed[:-1]):
             conv.weight.copy_(w)
             bn.weight.fill_(1.0)
@@ -88,24 +88,23 @@ def with_fitted_head(maps_net, onnx_path):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    head_from = None
-    if "--head-from" in args:
-        i = args.index("--head-from")
-        head_from = args[i + 1]
-        del args[i:i + 2]
-    if len(args) != 4:
-        raise SystemExit(__doc__)
+    import argparse
+
+    ap = argparse.ArgumentParser(description="(1 - a) x A + a x B, map branches mixed in weight space (docs/adr/0132)")
+    ap.add_argument("a_path", metavar="A.pt")
+    ap.add_argument("b_path", metavar="B.pt[,B2.pt...]")
+    ap.add_argument("alpha", metavar="ALPHA", type=float)
+    ap.add_argument("out_dir", metavar="OUT_DIR")
+    ap.add_argument("--head-from", metavar="SHIPPED.onnx", help="carry this file's fitted quality head (qv 4) on the mixed maps")
+    args = ap.parse_args()
+    if not 0.0 <= args.alpha <= 1.0:
+        ap.error("ALPHA must be within 0..1")
     torch.set_num_threads(1)
-    a_path, b_path, alpha, out_dir = args[0], args[1], float(args[2]), args[3]
-    if not 0.0 <= alpha <= 1.0:
-        raise SystemExit("ALPHA must be within 0..1")
-    b_paths = b_path.split(",")
-    net = soup(map_weights(a_path), [map_weights(p) for p in b_paths] if len(b_paths) > 1 else map_weights(b_path), alpha)
-    os.makedirs(out_dir, exist_ok=True)
-    torch.save(net.state_dict(), os.path.join(out_dir, "maps.pt"))
-    export_onnx(with_fitted_head(net, head_from) if head_from else net, os.path.join(out_dir, "head-contour.onnx"))
+    net = soup(map_weights(args.a_path), [map_weights(p) for p in args.b_path.split(",")], args.alpha)
+    os.makedirs(args.out_dir, exist_ok=True)
+    torch.save(net.state_dict(), os.path.join(args.out_dir, "maps.pt"))
+    export_onnx(with_fitted_head(net, args.head_from) if args.head_from else net, os.path.join(args.out_dir, "head-contour.onnx"))
     card = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "model.json")))
-    card.update(version=f"soup-{alpha:g}" + ("-fitted-head" if head_from else ""), sha256=None)
-    json.dump(card, open(os.path.join(out_dir, "model.json"), "w"), indent=1)
-    print(f"{out_dir}: (1 - {alpha:g}) x {a_path} + {alpha:g} x {b_path}")
+    card.update(version=f"soup-{args.alpha:g}" + ("-fitted-head" if args.head_from else ""), sha256=None)
+    json.dump(card, open(os.path.join(args.out_dir, "model.json"), "w"), indent=1)
+    print(f"{args.out_dir}: (1 - {args.alpha:g}) x {args.a_path} + {args.alpha:g} x {args.b_path}")
