@@ -244,14 +244,16 @@ describe("parent: quiz, capture and upload", () => {
     await page.getByText(/Good shots: \d+ of 10/).waitFor();
     await screenshotBoth(page, "capture-auto");
     await page.getByRole("heading", { name: "Select good shots" }).waitFor({ timeout: 300_000 });
-    // Ten good shots, selected; beside them up to three frames the model was unsure of, kept, flagged and
-    // not selected (AUTO_CAPTURE_REFERRED): a busy machine's frames are sometimes judged "refer".
+    // Ten good shots; beside them up to three frames the model was unsure of (AUTO_CAPTURE_REFERRED; a busy
+    // machine's frames are sometimes judged "refer"), kept, flagged and selected with the good ones for the
+    // reviewer (docs/adr/0083: defaultSelection leaves out retakes only; they do not count towards Save).
     expect(await page.locator(".shot-verdict.good").count()).toBe(10);
     const unsure = await page.locator(".shot-verdict.unsure").count();
     expect(unsure).toBeLessThanOrEqual(AUTO_CAPTURE_REFERRED);
     expect(await page.locator(".shot").count()).toBe(10 + unsure);
-    expect(await page.locator(".shot input:checked").count()).toBe(10);
+    expect(await page.locator(".shot input:checked").count()).toBe(10 + unsure);
     expect(await page.locator(".shot.chosen .shot-verdict.good").count()).toBe(10);
+    expect(await page.locator(".shot.chosen .shot-verdict.unsure").count()).toBe(unsure);
     noErrors(tab);
     await tab.context.close();
   }, 480_000);
