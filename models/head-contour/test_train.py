@@ -871,9 +871,7 @@ class Widen(unittest.TestCase):
 class Soup(unittest.TestCase):
     """soup.py (docs/adr/0132): two map branches mixed in weight space, BatchNorms folded first."""
 
-    @staticmethod
-    def net(seed):
-        return random_batch_norm_net(seed)
+    net = staticmethod(random_batch_norm_net)
 
     def test_the_ends_compute_each_parent_and_the_middle_neither(self):
         from soup import soup
