@@ -34,6 +34,16 @@ def trunk_pairs(model):
     return pairs
 
 
+def write_folded(conv, bn, weight, bias):
+    """A convolution and its BatchNorm set to compute conv(weight) + bias, as an export with the BatchNorm
+    folded in does (exact in evaluation mode): the BatchNorm only adds the bias."""
+    conv.weight.copy_(weight)
+    bn.weight.fill_(1.0)
+    bn.bias.copy_(bias)
+    bn.running_mean.zero_()
+    bn.running_var.fill_(1.0 - bn.eps)
+
+
 def load_shipped(model, onnx_path):
     """The whole shipped model (qv=4: map branch and quality head) as the file computes it, batch norms
     unfolded to "add the folded bias" (exact in evaluation mode; for quantising or measuring, not training)."""
@@ -49,11 +59,7 @@ def load_shipped(model, onnx_path):
         for i, (conv, bn) in enumerate(pairs):
             wv, bv = folded[start + 2 * i][1], folded[start + 2 * i + 1][1]
             assert tuple(conv.weight.shape) == wv.shape
-            conv.weight.copy_(torch.from_numpy(wv))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(bv))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+            write_folded(conv, bn, torch.from_numpy(wv), torch.from_numpy(bv))
         for k in ("q_mean", "q_std", "quality.0.weight", "quality.0.bias", "quality.3.weight", "quality.3.bias"):
             model.state_dict()[k].copy_(torch.from_numpy(w[k]))
     return model.eval()
@@ -70,11 +76,7 @@ def load_shipped_maps(model, onnx_path, views=None):
         for i, (conv, bn) in enumerate(pairs):
             (wk, wv), (bk, bv) = folded[2 * i], folded[2 * i + 1]
             assert tuple(conv.weight.shape) == wv.shape and bv.shape == (conv.out_channels,), (wk, wv.shape, conv.weight.shape)
-            conv.weight.copy_(torch.from_numpy(wv))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(bv))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+            write_folded(conv, bn, torch.from_numpy(wv), torch.from_numpy(bv))
         model.maps.weight.copy_(torch.from_numpy(w["maps.weight"]))
         model.maps.bias.copy_(torch.from_numpy(w["maps.bias"]))
         if views is None:

@@ -21,7 +21,7 @@ import os
 
 import torch
 
-from onnx_init import load_shipped, trunk_pairs, widths_of
+from onnx_init import load_shipped, trunk_pairs, widths_of, write_folded
 from train import HeadContourNet, export_onnx
 
 
@@ -68,11 +68,7 @@ def soup(sd_a, sd_b, alpha):
         mixed = [tuple((1 - alpha) * a + share * sum(p[i][j] for p in parts[1:]) for j, a in enumerate(pair))
                  for i, pair in enumerate(parts[0])]
         for (conv, bn), (w, b) in zip(trunk_pairs(out), mixed[:-1]):
-            conv.weight.copy_(w)
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(b)
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+            write_folded(conv, bn, w, b)
         out.maps.weight.copy_(mixed[-1][0])
         out.maps.bias.copy_(mixed[-1][1])
     return out.eval()
