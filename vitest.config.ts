@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// One runner for the whole suite. Unit tests (*.test.ts) and integration tests (*.int.test.ts, real
-// PostgreSQL / PGlite / an S3 server) run in parallel; browser tests (real Chromium against the real
-// server) run one file at a time.
+// Two projects. Unit tests (*.test.ts) and integration tests (*.int.test.ts, real PostgreSQL / PGlite /
+// an S3 server) run in parallel; browser tests (real Chromium against the real server) run one file at
+// a time. `pnpm test` runs the two projects side by side (tests/suite.ts, docs/adr/0135); `vitest run`
+// runs them one after the other.
 export default defineConfig({
   test: {
     testTimeout: 60_000,

@@ -1,0 +1,69 @@
+// The whole test suite, as `pnpm test` runs it after the layer rule, the types and the build.
+//
+// Vitest runs a project whose files must go one at a time (the browser project: each file starts
+// Crown and Chromium) only after every other project has finished, so half of a two-core machine
+// sat idle for the browser phase. Here the two projects run side by side, each in its own vitest
+// process. The unit and integration project runs at a lower priority: it soaks up the idle core,
+// and the browser tests, which wait on real time, keep theirs (docs/adr/0135).
+//   pnpm tsx tests/suite.ts
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+interface Project {
+  readonly name: "browser" | "unit+integration";
+  /** Added to the process's niceness (0: as the caller runs). */
+  readonly niceness: number;
+}
+
+const PROJECTS: readonly Project[] = [
+  { name: "browser", niceness: 0 },
+  { name: "unit+integration", niceness: 10 },
+];
+
+/** Writes a stream line by line, each line tagged with its project, so interleaved output stays readable. */
+const tagLines = (tag: string, out: NodeJS.WriteStream) => {
+  let pending = "";
+  return {
+    write: (chunk: Buffer | string) => {
+      pending += String(chunk);
+      const lines = pending.split("\n");
+      pending = lines.pop()!;
+      for (const line of lines) out.write(`[${tag}] ${line}\n`);
+    },
+    end: () => {
+      if (pending) out.write(`[${tag}] ${pending}\n`);
+      pending = "";
+    },
+  };
+};
+
+const run = (project: Project): Promise<{ project: Project; code: number; seconds: number }> =>
+  new Promise((resolve) => {
+    const started = performance.now();
+    const vitest = ["exec", "vitest", "run", "--project", project.name];
+    const [command, args] = project.niceness > 0 ? ["nice", ["-n", String(project.niceness), "pnpm", ...vitest]] : ["pnpm", vitest];
+    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const stdout = tagLines(project.name, process.stdout);
+    const stderr = tagLines(project.name, process.stderr);
+    child.stdout.on("data", stdout.write);
+    child.stderr.on("data", stderr.write);
+    const finish = (code: number) => {
+      stdout.end();
+      stderr.end();
+      resolve({ project, code, seconds: (performance.now() - started) / 1000 });
+    };
+    child.on("error", (error) => {
+      process.stderr.write(`[${project.name}] could not start vitest: ${error.message}\n`);
+      finish(1);
+    });
+    child.on("close", (code, signal) => finish(code ?? (signal ? 1 : 0)));
+  });
+
+const results = await Promise.all(PROJECTS.map(run));
+process.stdout.write("\n");
+for (const { project, code, seconds } of results) {
+  process.stdout.write(`${project.name.padEnd(18)} ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s\n`);
+}
+process.exit(results.every((r) => r.code === 0) ? 0 : 1);
