@@ -49,7 +49,11 @@ const run = (project: Project): Promise<{ project: Project; code: number; second
     const stderr = tagLines(project.name, process.stderr);
     child.stdout.on("data", stdout.write);
     child.stderr.on("data", stderr.write);
+    let finished = false;
+    // 'error' (vitest could not start) may be followed by 'close': the first one decides.
     const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
       stdout.end();
       stderr.end();
       resolve({ project, code, seconds: (performance.now() - started) / 1000 });
@@ -58,7 +62,8 @@ const run = (project: Project): Promise<{ project: Project; code: number; second
       process.stderr.write(`[${project.name}] could not start vitest: ${error.message}\n`);
       finish(1);
     });
-    child.on("close", (code, signal) => finish(code ?? (signal ? 1 : 0)));
+    // No exit code means a signal ended it: a failure.
+    child.on("close", (code) => finish(code ?? 1));
   });
 
 const results = await Promise.all(PROJECTS.map(run));
