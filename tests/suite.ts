@@ -8,19 +8,19 @@
 //   pnpm tsx tests/suite.ts
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { projects } from "../vitest.config.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 interface Project {
-  readonly name: "browser" | "unit+integration";
+  readonly name: string;
   /** Added to the process's niceness (0: as the caller runs). */
   readonly niceness: number;
 }
 
-const PROJECTS: readonly Project[] = [
-  { name: "browser", niceness: 0 },
-  { name: "unit+integration", niceness: 10 },
-];
+// Every project of vitest.config.ts: one whose files go one at a time (it waits on real time) at the
+// caller's priority, the others lower.
+const PROJECTS: readonly Project[] = projects.map(({ test }) => ({ name: test.name, niceness: test.fileParallelism === false ? 0 : 10 }));
 
 /** Writes a stream line by line, each line tagged with its project, so interleaved output stays readable. */
 const tagLines = (tag: string, out: NodeJS.WriteStream) => {
