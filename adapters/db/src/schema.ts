@@ -299,6 +299,34 @@ export interface AccountRemovalRequestsTable {
   user_id: string;
   reason: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+  /** Migration 2026-11-28T2033: the end of the grace period, and an administrator's legal hold. */
+  erase_after: Timestamp;
+  held_at: Timestamp | null;
+  held_by: string | null;
+  hold_reason: string | null;
+}
+
+/** Migration 2026-11-28T2031: what a session was opened from (the profile's signed-in devices). */
+export interface SessionDevicesTable {
+  session_id: string;
+  user_agent: string | null;
+  address: string | null;
+}
+
+/** Migration 2026-11-28T2032: a parent's archive of their family's data. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: DataExportStatus;
+  items_done: number;
+  items_total: number;
+  blob_key: string | null;
+  size: ColumnType<number | null, number | null | undefined, number | null>;
+  link_digest: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  ready_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  downloaded_at: Timestamp | null;
 }
 
 
@@ -415,6 +443,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   account_removal_requests: AccountRemovalRequestsTable;
+  session_devices: SessionDevicesTable;
+  data_exports: DataExportsTable;
   babies: BabiesTable;
   delegations: DelegationsTable;
   patient_link_requests: PatientLinkRequestsTable;

@@ -152,7 +152,12 @@ export class HttpFailure extends Error {
  */
 export const runUseCase = async <A, R extends UseCaseContext>(c: HonoContext<Env>, effect: Effect.Effect<A, DomainError, R>): Promise<A> => {
   const caller: Caller | undefined = c.get("caller");
-  const withRequest = Effect.provideService(effect, RequestContext, { ip: c.get("clientIp") ?? null, requestId: c.get("requestId"), language: c.get("language") });
+  const withRequest = Effect.provideService(effect, RequestContext, {
+    ip: c.get("clientIp") ?? null,
+    requestId: c.get("requestId"),
+    language: c.get("language"),
+    userAgent: c.req.header("user-agent") ?? null,
+  });
   const exit = await c.get("runtime").runPromiseExit(withCaller(withRequest, caller));
   if (Exit.isSuccess(exit)) return exit.value;
   const failure = Cause.failureOption(exit.cause);

@@ -9,6 +9,8 @@ import { MESSAGES } from "./messages.ts";
 import { SignInRequest } from "./schemas.ts";
 import { awaitSignInTurn, clearSignInFailures, recordSignInFailure } from "./sign-in-throttle.ts";
 import { awaitsEmailVerification, isBlocked } from "./lifecycle.ts";
+import { recordDevice } from "./devices.ts";
+import { cancelErasureOnSignIn } from "./removal.ts";
 
 /** Opens a session and returns its token; only the token's digest is stored. */
 export const openSession = (user: User, options: { rememberMe: boolean; deviceType: string }) =>
@@ -31,6 +33,9 @@ export const openSession = (user: User, options: { rememberMe: boolean; deviceTy
       deviceType: options.deviceType,
     };
     yield* (yield* Sessions).insert(session);
+    yield* recordDevice(session.id);
+    // Signing in again within the grace period cancels a requested erasure (issue 44).
+    yield* cancelErasureOnSignIn(user);
     return { token, session };
   });
 
