@@ -75,6 +75,8 @@ export interface SessionsTable {
   idle_timeout_seconds: number | null;
   revoked_at: Timestamp | null;
   device_type: string;
+  last_proof_at: Timestamp;
+  second_factor_at: Timestamp | null;
 }
 
 export interface OneTimeTokensTable {

@@ -48,6 +48,8 @@ export const aSession = (userId: string, overrides: Partial<Session> = {}): Sess
   idleTimeoutSeconds: 1800,
   revokedAt: null,
   deviceType: "web",
+  lastProofAt: new Date(0),
+  secondFactorAt: null,
   ...overrides,
 });
 

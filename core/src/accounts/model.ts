@@ -108,6 +108,10 @@ export interface Session {
   readonly idleTimeoutSeconds: number | null;
   readonly revokedAt: Date | null;
   readonly deviceType: string;
+  /** The latest proof of identity in this session: sign-in, or the password or a passkey given again (recent-proof.ts). */
+  readonly lastProofAt: Date;
+  /** When this session's second factor was proved (at sign-in, or by enrolling one in it); null: not proved. */
+  readonly secondFactorAt: Date | null;
 }
 
 export interface SessionsPort {
@@ -117,6 +121,8 @@ export interface SessionsPort {
   readonly findWithUser: (digest: string) => Effect.Effect<Option.Option<{ readonly session: Session; readonly user: User }>>;
   readonly touch: (id: string, at: Date) => Effect.Effect<void>;
   readonly revoke: (id: string, at: Date) => Effect.Effect<void>;
+  /** The session's identity proved again at `at` (the password or a passkey); with `secondFactor`, its second factor too. */
+  readonly recordProof: (id: string, at: Date, options?: { readonly secondFactor?: boolean }) => Effect.Effect<void>;
   /** Revokes every live session of a user except `exceptId`. */
   readonly revokeAllForUser: (userId: string, at: Date, exceptId?: string) => Effect.Effect<void>;
 }

@@ -22,3 +22,4 @@ export { readProfilePhoto, removeProfilePhoto, updateProfilePhoto } from "./prof
 export { createVerifiedUser, findUserByEmail } from "./create-verified-user.ts";
 export { changeStatus } from "./change-status.ts";
 export { setPasswordByOperator } from "./operator.ts";
+export { PROOF_FRESH_SECONDS, PROOF_MESSAGES, PROOF_REQUIRED_STATUS, ProofRequest, proofIsFresh, proveWithPassword, requireRecentProof } from "./recent-proof.ts";

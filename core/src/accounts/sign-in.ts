@@ -13,7 +13,7 @@ import { recordDevice } from "./devices.ts";
 import { cancelErasureOnSignIn } from "./removal.ts";
 
 /** Opens a session and returns its token; only the token's digest is stored. */
-export const openSession = (user: User, options: { rememberMe: boolean; deviceType: string }) =>
+export const openSession = (user: User, options: { rememberMe: boolean; deviceType: string; secondFactor?: boolean }) =>
   Effect.gen(function* () {
     const config = yield* AccountsConfig;
     const random = yield* Random;
@@ -31,6 +31,9 @@ export const openSession = (user: User, options: { rememberMe: boolean; deviceTy
       idleTimeoutSeconds: lifetime.idleSeconds,
       revokedAt: null,
       deviceType: options.deviceType,
+      // Signing in is a proof of identity; the second factor counts only when it was asked for (or given).
+      lastProofAt: at,
+      secondFactorAt: options.secondFactor === true ? at : null,
     };
     yield* (yield* Sessions).insert(session);
     yield* recordDevice(session.id);

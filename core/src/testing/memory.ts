@@ -188,6 +188,11 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
         const s = sessions.get(id);
         if (s && s.revokedAt === null) sessions.set(id, { ...s, revokedAt: at });
       }),
+    recordProof: (id, at, options) =>
+      Effect.sync(() => {
+        const s = sessions.get(id);
+        if (s) sessions.set(id, { ...s, lastProofAt: at, secondFactorAt: options?.secondFactor === true ? at : s.secondFactorAt });
+      }),
     revokeAllForUser: (userId, at, exceptId) =>
       Effect.sync(() => {
         for (const s of sessions.values()) {

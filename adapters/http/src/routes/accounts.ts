@@ -22,6 +22,7 @@ documented({ method: "post", path: "/user/language", summary: "Choose the langua
 documented({ method: "post", path: "/user/profile", summary: "Update first name, last name, phone (and fax for physicians), or the profile photo (multipart profile_photo with profile_photo_action update|remove)", tag, auth: true, body: ProfileUpdateRequest });
 documented({ method: "get", path: "/user/profile-photo", summary: "The caller's profile photo as an image", tag, auth: true, response: "binary" });
 documented({ method: "post", path: "/user/remove-account", summary: "Ask Crown to remove the account: confirms with the password (base64), records the request once, audits it and e-mails a confirmation; admins see it under /admin/removal-requests", tag, auth: true, body: RemovalRequestBody });
+documented({ method: "post", path: "/user/proof", summary: "Confirm it is you with the password (base64): the sensitive actions (e-mail, password, second factor, export, deletion) need a proof under 10 minutes old (403 ProofRequired otherwise)", tag, auth: true, body: Accounts.ProofRequest });
 documented({ method: "get", path: "/user/sign-out", summary: "Sign out (revokes this session)", tag, auth: true });
 
 /** Core's photo limit, and room for the multipart framing around it (the domain checks the photo itself). */
@@ -102,6 +103,10 @@ export const accountsRoutes = (present: SessionPresenter) =>
     .post("/user/remove-account", requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, requestRemoval(await jsonBody(c)));
       return c.json(ok(message, results), 200);
+    })
+    .post("/user/proof", requireCaller, async (c) => {
+      const { message, provedAt } = await runUseCase(c, Accounts.proveWithPassword(await jsonBody(c)));
+      return c.json(ok(message, { proved_at: provedAt.toISOString() }), 200);
     })
     .get("/user/sign-out", requireCaller, async (c) => {
       const { message } = await runUseCase(c, Accounts.signOut);

@@ -43,6 +43,12 @@ export const ES_ACCOUNTS = {
     list: "Solicitudes de eliminación de cuenta obtenidas correctamente",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
   },
+  proof: {
+    proofRequired: "Por su seguridad, confirme que es usted: escriba su contraseña o use una llave de acceso.",
+    proved: "Gracias. Puede continuar.",
+    wrongPassword: "La contraseña no es correcta.",
+    tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+  },
   directory: {
     users: "Usuarios obtenidos correctamente",
     blocked: "Usuario bloqueado correctamente",
@@ -132,5 +138,5 @@ export const ES_ACCOUNTS = {
   },
 } as const satisfies Pick<
   Catalogue,
-  "accounts" | "accountForms" | "removal" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
+  "accounts" | "accountForms" | "removal" | "proof" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
 >;
