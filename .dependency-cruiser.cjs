@@ -11,9 +11,11 @@ const neighbours = {
   audit: ["accounts", "onboarding", "practice"],
   capture: ["accounts", "measurement"],
   chat: ["accounts", "live", "notifications", "onboarding", "practice", "report"],
+  // A family's own data reads every feature's rows of that family (issue 44).
+  "family-data": ["accounts", "fhir", "practice", "report"],
   fhir: ["accounts", "measurement", "onboarding", "practice", "report"],
   // The message catalogues gather every feature's message constants (ADR 76); no feature imports i18n.
-  i18n: ["accounts", "audit", "chat", "kiosk", "measurement", "notifications", "onboarding", "practice", "report"],
+  i18n: ["accounts", "audit", "chat", "family-data", "kiosk", "measurement", "notifications", "onboarding", "practice", "report"],
   kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
   measurement: [],

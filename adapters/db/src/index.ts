@@ -7,6 +7,8 @@ import { makeChatLayer } from "./repositories/chat.ts";
 import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
+import { makeSignedInDevicesLayer } from "./repositories/devices.ts";
+import { makeFamilyDataLayer } from "./repositories/family-data.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
@@ -21,6 +23,8 @@ export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
+export * from "./repositories/devices.ts";
+export * from "./repositories/family-data.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
@@ -41,5 +45,7 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeReportsLayer(db),
     makeKioskLayer(db),
     makeRemovalLayer(db),
+    makeSignedInDevicesLayer(db),
+    makeFamilyDataLayer(db),
     makeAuditTrailLayer(db),
   );

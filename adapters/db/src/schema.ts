@@ -16,6 +16,7 @@ import type {
 } from "@crown/core";
 import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
+import type { DataExportStatus } from "@crown/core/family-data/lifecycle";
 import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
 /**
@@ -323,7 +324,7 @@ export interface DataExportsTable {
   items_done: number;
   items_total: number;
   blob_key: string | null;
-  size: ColumnType<number | null, number | null | undefined, number | null>;
+  size: ColumnType<string | number | null, number | null | undefined, number | null>;
   link_digest: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   ready_at: Timestamp | null;

@@ -41,6 +41,8 @@ import {
   type VisitorTokens,
 } from "@crown/core";
 import type { RemovalRequests } from "@crown/core/accounts/removal";
+import type { DeviceNames, SignedInDevices } from "@crown/core/accounts/devices";
+import type { ArchiveMaker, DataExports, FamilyRecords } from "@crown/core/family-data/model";
 import type { AuditTrail } from "@crown/core/audit/model";
 import type { JobQueue } from "@crown/core/shared/jobs";
 import type {
@@ -78,6 +80,11 @@ export type HttpPorts =
   | ContentSniffer
   | Conversations
   | Delegations
+  | DeviceNames
+  | SignedInDevices
+  | ArchiveMaker
+  | DataExports
+  | FamilyRecords
   | FrameExtractor
   | Images
   | JobQueue

@@ -11,7 +11,8 @@ import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } fr
 import { type Kysely, sql } from "kysely";
 import { createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
-import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
+import { pendingBlobsLayer, storageLayerFromEnv, zipArchiveLayer } from "@crown/storage";
+import { deviceNamesLayer } from "@crown/http/device-names";
 import type { ServerConfig } from "./config.ts";
 import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
@@ -59,10 +60,12 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     liveFeedLayer(hub),
     reportPipelineLayer(database.db, loaded.model, loaded.analyze, loaded.measurementError),
     fhirLayer(config.publicUrl),
+    deviceNamesLayer,
   );
   // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction;
   // reminders read the last uploads from the reports.
-  const layer = Layer.provideMerge(Layer.merge(onboardingHooksLayer, uploadHistoryLayer), ports);
+  // The family data export's zip writer streams into whichever blob store was chosen.
+  const layer = Layer.provideMerge(Layer.mergeAll(onboardingHooksLayer, uploadHistoryLayer, zipArchiveLayer), ports);
   const runtime = ManagedRuntime.make(layer);
   return {
     database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },

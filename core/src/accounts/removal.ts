@@ -3,6 +3,7 @@ import { pageOf } from "../notifications/service.ts";
 import { requireActive } from "../practice/access.ts";
 import { NotFound, RateLimited, ValidationFailed } from "../shared/errors.ts";
 import { queueMail } from "../shared/mail-jobs.ts";
+import { JobQueue } from "../shared/jobs.ts";
 import { audit, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { HoldRequestBody, ReleaseRequestBody, REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";
@@ -99,9 +100,10 @@ export const cancelErasureOnSignIn = (user: User) =>
     if (Option.isNone(cancelled)) return;
     yield* audit({ action: "account.removal_cancelled", actorId: user.id, subjectId: user.id, details: { request: cancelled.value.id } });
     const t = mailText(user.language, "erasureCancelled");
-    yield* queueMail(
-      composeIn(user.language, { to: user.email, subject: t("subject"), greeting: fill(MAILS[user.language].common.hello, { name: user.firstName }), paragraphs: [t("cancelled", { email: user.email })] }),
-    );
+    const mail = composeIn(user.language, { to: user.email, subject: t("subject"), greeting: fill(MAILS[user.language].common.hello, { name: user.firstName }), paragraphs: [t("cancelled", { email: user.email })] });
+    // Every composition that signs people in has the queue; core's in-memory sign-in tests have none.
+    const queue = yield* Effect.serviceOption(JobQueue);
+    if (Option.isSome(queue)) yield* Effect.provideService(queueMail(mail), JobQueue, queue.value);
   });
 
 /** In the user's language; the English date stays as it always read (YYYY-MM-DD). */

@@ -16,7 +16,7 @@ import { AccountsConfig } from "../accounts/model.ts";
 import { AVAILABLE_EXPORT, exportAfter, exportInProgress, PREPARING_EXPORT } from "./lifecycle.ts";
 import { ArchiveMaker, type ArchiveEntry, type DataExport, DataExports, FamilyRecords, type FamilySnapshot } from "./model.ts";
 import { DownloadExportRequest, FAMILY_DATA_MESSAGES } from "./requests.ts";
-import { requireFreshProof } from "./proof.ts";
+import { requireRecentProof } from "../accounts/recent-proof.ts";
 
 /**
  * A family's own data (issue 44): a parent asks, a background job writes one zip archive of
@@ -46,7 +46,7 @@ const presentExport = (e: DataExport) => ({
 /** `POST /user/data-exports`: parents; a fresh proof; one at a time. The job is queued with the row. */
 export const requestExport = Effect.gen(function* () {
   const caller = yield* requireActive("parent");
-  yield* requireFreshProof;
+  yield* requireRecentProof;
   const exports = yield* DataExports;
   const at = yield* now;
   const [latest] = yield* exports.forUser(caller.user.id, 1);
@@ -145,7 +145,9 @@ const actingAs = (user: User, exportId: string, at: Date): Caller => {
     idleTimeoutSeconds: null,
     revokedAt: null,
     deviceType: "export",
-  } as Session;
+    lastProofAt: at,
+    secondFactorAt: null,
+  };
   return { user, session };
 };
 
@@ -229,7 +231,7 @@ export const downloadExport = (input: unknown) =>
   Effect.gen(function* () {
     const body = yield* validate(DownloadExportRequest, input);
     const { user } = yield* CurrentUser;
-    yield* requireFreshProof;
+    yield* requireRecentProof;
     const at = yield* now;
     const used = yield* (yield* DataExports).consume(body.identifier, user.id, (yield* Secrets).digest(body.token), at);
     if (Option.isNone(used) || used.value.blobKey === null) {

@@ -42,12 +42,29 @@ export const ES_ACCOUNTS = {
     wrongPassword: "La contraseña no es correcta.",
     list: "Solicitudes de eliminación de cuenta obtenidas correctamente",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+    erasureScheduled:
+      "Su cuenta se borrará el {date}. Si inicia sesión de nuevo antes de esa fecha, el borrado se cancela. Le enviamos los detalles a su correo electrónico.",
+    erasureAlreadyScheduled: "Su cuenta ya está programada para borrarse el {date}. Si inicia sesión de nuevo antes de esa fecha, el borrado se cancela.",
+    held: "La solicitud de eliminación está bajo retención legal: no se borra nada hasta que se levante la retención.",
+    released: "Se levantó la retención legal: la cuenta se borra una vez terminado su período de gracia.",
   },
   proof: {
     proofRequired: "Por su seguridad, confirme que es usted: escriba su contraseña o use una llave de acceso.",
     proved: "Gracias. Puede continuar.",
     wrongPassword: "La contraseña no es correcta.",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+  },
+  devices: {
+    list: "Dispositivos con sesión iniciada obtenidos correctamente",
+    ended: "La sesión en ese dispositivo terminó.",
+    endedOthers: "Todas las demás sesiones terminaron.",
+  },
+  familyData: {
+    exportRequested: "Estamos preparando sus datos. Le enviaremos por correo electrónico un enlace de descarga cuando estén listos.",
+    exportInProgress: "Sus datos ya se están preparando. Le escribiremos cuando estén listos.",
+    exports: "Exportaciones de datos obtenidas correctamente",
+    linkUsed: "Este enlace de descarga venció o ya se usó. Pida un archivo nuevo desde Mis datos.",
+    erasureQueue: "Cuentas en espera de borrado obtenidas correctamente",
   },
   directory: {
     users: "Usuarios obtenidos correctamente",
@@ -138,5 +155,5 @@ export const ES_ACCOUNTS = {
   },
 } as const satisfies Pick<
   Catalogue,
-  "accounts" | "accountForms" | "removal" | "proof" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
+  "accounts" | "accountForms" | "removal" | "proof" | "devices" | "familyData" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
 >;
