@@ -168,12 +168,19 @@ const eraseOf = async (ex: Executor, userId: string) => {
   const archives = await rows(ex, sql`select blob_key from data_exports where user_id = ${userId} and blob_key is not null`);
   const named = [userId, ...babyIds, ...reportIds];
   const email = String(user.email);
-  // Anything whose text names the account or a child: its identifiers, and the e-mail address.
-  const needles = [...named, email];
+  // The children's names as Crown wrote them to others (a provider's e-mail or notification says "the report of <name>").
+  const names = (
+    await rows(
+      ex,
+      sql`select distinct n from (select first_name || ' ' || last_name as n from babies where id = ${anyOf(babyIds)} union select baby_name from reports where id = ${anyOf(reportIds)}) x where length(n) > 3`,
+    )
+  ).map((r) => String(r.n));
+  // Anything whose text names the account or a child: its identifiers, the e-mail address and the children's names.
+  const needles = [...named, email, ...names];
   const mentions = (column: ReturnType<typeof sql>) => sql`(${sql.join(needles.map((n) => sql`position(${n} in ${column}) > 0`), sql` or `)})`;
 
   // Others' notifications and live events about the children (a physician's "new report for ...").
-  await sql`delete from notifications where user_id = ${userId} or subject_id = ${anyOf(named)} or ${mentions(sql`coalesce(message_params::text, '')`)}`.execute(ex);
+  await sql`delete from notifications where user_id = ${userId} or subject_id = ${anyOf(named)} or ${mentions(sql`coalesce(message_params::text, '') || text`)}`.execute(ex);
   await sql`delete from live_events where user_id = ${userId} or ${mentions(sql`data::text`)}`.execute(ex);
   await sql`delete from live_event_cursors where user_id = ${userId}`.execute(ex);
   // Reports first (their files, measurements, reviews, versions and reads go with them), then the children.
@@ -188,7 +195,7 @@ const eraseOf = async (ex: Executor, userId: string) => {
   await sql`delete from rate_limit_buckets where ${mentions(sql`key`)}`.execute(ex);
   // Queued and finished jobs that carry the address or the identifiers (e-mails, analyses).
   for (const table of await jobTables(ex)) {
-    await sql`delete from ${sql.raw(table)} where state <> 'active' and ${mentions(sql`coalesce(data::text, '')`)}`.execute(ex);
+    await sql`delete from ${sql.raw(table)} where ${mentions(sql`coalesce(data::text, '')`)}`.execute(ex);
   }
   // The audit log keeps its entries about them, with identifiers only (the trigger allows this change alone, ADR 0150).
   await sql`select set_config('crown.audit_erasure', 'on', true)`.execute(ex);
