@@ -1,4 +1,4 @@
-import { type DataExport, DataExports, type DataExportsPort, FamilyRecords, type FamilyRecordsPort, type Row } from "@crown/core/family-data/index";
+import { AVAILABLE_EXPORT, type DataExport, DataExports, DOWNLOADED_EXPORT, type DataExportsPort, FamilyRecords, type FamilyRecordsPort, type Row } from "@crown/core/family-data/index";
 import { Effect, Layer, Option } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { type Executor, run } from "../executor.ts";
@@ -79,11 +79,11 @@ export const makeDataExports = (db: Kysely<Database>): DataExportsPort => ({
     run(db, (ex) =>
       ex
         .updateTable("data_exports")
-        .set({ status: sql`'downloaded'`, downloaded_at: at, link_digest: null })
+        .set({ status: DOWNLOADED_EXPORT, downloaded_at: at, link_digest: null })
         .where("id", "=", id)
         .where("user_id", "=", userId)
         .where("link_digest", "=", digest)
-        .where("status", "=", sql<DataExport["status"]>`'available'`)
+        .where("status", "=", AVAILABLE_EXPORT)
         .where("expires_at", ">", at)
         .returningAll()
         .executeTakeFirst(),
