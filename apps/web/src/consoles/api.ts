@@ -43,3 +43,7 @@ export const practicesAwaiting = (page: number) =>
   request<ResultsOf<Api["admin"]["practices"]["awaiting-verification"]["$get"]>>("GET", "/admin/practices/awaiting-verification", { query: { page } });
 export const verifyPractice = (physicianIdentifier: string) => request<unknown>("POST", "/admin/practices/verify", { json: { physician_identifier: physicianIdentifier } });
 export const blockUser = (identifier: string) => request<unknown>("POST", "/admin/users/block", { json: { identifier } });
+export const holdRemoval = (identifier: string, reason: string) =>
+  request<ResultsOf<Api["admin"]["removal-requests"]["hold"]["$post"]>>("POST", "/admin/removal-requests/hold", { json: { identifier, reason } });
+export const releaseRemoval = (identifier: string) =>
+  request<ResultsOf<Api["admin"]["removal-requests"]["release"]["$post"]>>("POST", "/admin/removal-requests/release", { json: { identifier } });
