@@ -53,6 +53,19 @@ describe(`a family's own data on ${kind}`, () => {
     return report;
   };
 
+  /** Two families of one physician, each child with a published report: the one under test and another that must stay apart. */
+  const twoFamilies = async (names: { parent: string; child: string; other: string; otherChild: string }) => {
+    const reviewer = await s.user("reviewer", "Rita", "Reviewer");
+    const physician = await s.user("physician", "Paul", "Practice");
+    const parent = await s.user("parent", names.parent, "Family");
+    const otherParent = await s.user("parent", names.other, "Other");
+    const baby = await s.baby(parent.id, physician.id, names.child);
+    const otherBaby = await s.baby(otherParent.id, physician.id, names.otherChild);
+    const report = await publishedReport(parent.token, baby.id, reviewer.token);
+    const otherReport = await publishedReport(otherParent.token, otherBaby.id, reviewer.token);
+    return { reviewer, physician, parent, otherParent, baby, otherBaby, report, otherReport };
+  };
+
   /** Every row of every table (public and pg-boss) whose text holds `needle`, as "table: row". */
   const rowsNaming = async (needle: string, except: ReadonlyArray<string> = []) => {
     const tables = (
@@ -125,14 +138,9 @@ describe(`a family's own data on ${kind}`, () => {
   });
 
   test("an export holds every item of the family (profile, children, reports with PDFs, photos, measurements, FHIR, notifications, chat, consents) and nothing of another family", async () => {
-    const reviewer = await s.user("reviewer", "Rita", "Reviewer");
-    const physician = await s.user("physician", "Paul", "Practice");
-    const parentA = await s.user("parent", "Alma", "Export");
-    const parentB = await s.user("parent", "Boris", "Other");
-    const babyA = await s.baby(parentA.id, physician.id, "Quillon");
-    const babyB = await s.baby(parentB.id, physician.id, "Ottoline");
-    const reportA = await publishedReport(parentA.token, babyA.id, reviewer.token);
-    const reportB = await publishedReport(parentB.token, babyB.id, reviewer.token);
+    const seeded = await twoFamilies({ parent: "Alma", child: "Quillon", other: "Boris", otherChild: "Ottoline" });
+    const { physician, report: reportA, otherReport: reportB } = seeded;
+    const [parentA, parentB, babyA, babyB] = [seeded.parent, seeded.otherParent, seeded.baby, seeded.otherBaby];
     expect((await s.post("/chat/conversation/messages", { text: "A question from family A" }, parentA.token)).status).toBeLessThan(300);
     expect((await s.post("/chat/conversation/messages", { text: "A question from family B" }, parentB.token)).status).toBeLessThan(300);
 
@@ -218,15 +226,10 @@ describe(`a family's own data on ${kind}`, () => {
   }, 240_000);
 
   test("an erasure past its grace period leaves no row naming the child and no object in the bucket; the audit log keeps the identifiers", async () => {
-    const reviewer = await s.user("reviewer", "Rhea", "Reviewer");
-    const physician = await s.user("physician", "Pia", "Practice");
     const admin = await s.user("admin", "Ada", "Admin");
-    const parent = await s.user("parent", "Erin", "Erased");
-    const keeper = await s.user("parent", "Kai", "Kept");
-    const baby = await s.baby(parent.id, physician.id, "Zephyrine");
-    const kept = await s.baby(keeper.id, physician.id, "Wilhelmina");
-    const report = await publishedReport(parent.token, baby.id, reviewer.token);
-    const keptReport = await publishedReport(keeper.token, kept.id, reviewer.token);
+    const seeded = await twoFamilies({ parent: "Erin", child: "Zephyrine", other: "Kai", otherChild: "Wilhelmina" });
+    const { physician, parent, baby, report, otherReport: keptReport } = seeded;
+    const keeper = seeded.otherParent;
     const photo = new FormData();
     photo.set("profile_photo", new Blob([(await headPhoto({ rx: 40, ry: 50, width: 120, height: 160 })) as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), "me.jpg");
     expect((await s.call("POST", "/user/profile", { token: parent.token, form: photo })).status).toBe(200);
