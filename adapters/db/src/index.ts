@@ -7,6 +7,7 @@ import { makeChatLayer } from "./repositories/chat.ts";
 import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
+import { makeSecondFactorsLayer } from "./repositories/second-factors.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
@@ -21,6 +22,7 @@ export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
+export * from "./repositories/second-factors.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
@@ -41,5 +43,6 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeReportsLayer(db),
     makeKioskLayer(db),
     makeRemovalLayer(db),
+    makeSecondFactorsLayer(db),
     makeAuditTrailLayer(db),
   );

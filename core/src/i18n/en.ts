@@ -2,6 +2,7 @@ import { ACCOUNT_FORM_MESSAGES } from "../accounts/schemas.ts";
 import { DIRECTORY_MESSAGES } from "../accounts/directory.ts";
 import { MESSAGES as ACCOUNT_MESSAGES } from "../accounts/messages.ts";
 import { PROOF_MESSAGES } from "../accounts/recent-proof.ts";
+import { SECOND_FACTOR_MESSAGES } from "../accounts/second-factor-messages.ts";
 import { REMOVAL_MESSAGES } from "../accounts/removal-schemas.ts";
 import { AUDIT_VIEW_MESSAGES } from "../audit/view.ts";
 import { CHAT_MESSAGES } from "../chat/requests.ts";
@@ -101,6 +102,7 @@ export const EN = {
   accountForms: ACCOUNT_FORM_MESSAGES,
   removal: REMOVAL_MESSAGES,
   proof: PROOF_MESSAGES,
+  secondFactor: SECOND_FACTOR_MESSAGES,
   directory: DIRECTORY_MESSAGES,
   onboarding: ONBOARDING_MESSAGES,
   forms: FORM_MESSAGES,
