@@ -18,6 +18,11 @@ configureApi({
     // The server's 403 BaaRequired: the agreement is the step now.
     if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false, step: "baa" } });
   },
+  onSecondFactorSetup: () => {
+    const session = sessionActor.getSnapshot().context.session;
+    // The server's 403 SecondFactorSetupRequired (a reset by an admin): setting it up is the step now.
+    if (session && session.step !== "secondFactor") sessionActor.send({ type: "UPDATE", patch: { step: "secondFactor" } });
+  },
   onPracticeBeingVerified: () => {
     const session = sessionActor.getSnapshot().context.session;
     // The server's 403 PracticeBeingVerified: the being-verified dashboard replaces the practice screens.

@@ -7,8 +7,9 @@ import { useSession } from "../../session/store.ts";
 import { ChangePassword } from "./ChangePassword.tsx";
 import { ChildForm } from "./ChildForm.tsx";
 import { MyProfile } from "./MyProfile.tsx";
+import { SecuritySettings } from "../../security/SecuritySettings.tsx";
 
-type Tab = "profile" | "child" | "password";
+type Tab = "profile" | "child" | "password" | "security";
 
 export default function Profile() {
   const { t } = useTranslation("profile");
@@ -16,7 +17,7 @@ export default function Profile() {
   const [params, setParams] = useSearchParams();
   const parent = session?.userRole === "parent";
   const raw = params.get("tab");
-  const tab: Tab = raw === "password" ? "password" : raw === "child" && parent ? "child" : "profile";
+  const tab: Tab = raw === "password" ? "password" : raw === "security" ? "security" : raw === "child" && parent ? "child" : "profile";
   const [babyId, setBabyId] = useState<string | null>(params.get("baby"));
   const [childrenOpen, setChildrenOpen] = useState(raw === "child");
   if (!session) return null;
@@ -72,6 +73,11 @@ export default function Profile() {
                 {t("changePassword")}
               </Button>
             </li>
+            <li>
+              <Button className={`side-item${tab === "security" ? " active" : ""}`} onPress={() => go("security")} aria-current={tab === "security" ? "page" : undefined}>
+                {t("security")}
+              </Button>
+            </li>
             {parent || session.userRole === "physician" || session.userRole === "physician_staff" ? (
               <li>
                 <Link className="side-item" to="/kiosk-settings">
@@ -90,6 +96,7 @@ export default function Profile() {
         <div className="profile-content panel">
           {tab === "profile" ? <MyProfile /> : null}
           {tab === "password" ? <ChangePassword /> : null}
+          {tab === "security" ? <SecuritySettings /> : null}
           {tab === "child" ? (
             <section aria-labelledby="section-title">
               <h2 id="section-title">{baby ? baby.name : t("addChild")}</h2>
