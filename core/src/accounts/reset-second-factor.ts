@@ -11,7 +11,7 @@ import { send } from "./tokens.ts";
 
 /** The e-mail telling a user their second factor was reset, in their language. */
 export const secondFactorResetMail = (user: User) => {
-  const t = mailText(user.language, "secondFactor");
+  const t = mailText(user.language, "twoStep");
   return composeIn(user.language, {
     to: user.email,
     subject: t("resetSubject"),

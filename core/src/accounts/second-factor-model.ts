@@ -1,5 +1,4 @@
 import { Context, Effect, Option } from "effect";
-import type { UserType } from "./lifecycle.ts";
 import type { Caller } from "./model.ts";
 
 /**
@@ -8,9 +7,9 @@ import type { Caller } from "./model.ts";
  * and who must have a second factor.
  */
 
-/** Who must prove a second factor before seeing any patient or console: the portal's staff and Crown's own. */
-export const secondFactorRequired = (type: UserType): boolean =>
-  type === "physician" || type === "physician_staff" || type === "reviewer" || type === "admin";
+import { secondFactorRequired } from "./second-factor-policy.ts";
+
+export { secondFactorRequired };
 
 /** The 403 `status` of a call refused until the session's second factor is set up. */
 export const SECOND_FACTOR_SETUP_STATUS = "SecondFactorSetupRequired";

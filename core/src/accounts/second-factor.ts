@@ -86,7 +86,7 @@ const countCodeAttempt = (userId: string) =>
   });
 
 const mailFor = (user: User, kind: "enabled" | "disabled", method?: "app" | "passkey") => {
-  const t = mailText(user.language, "secondFactor");
+  const t = mailText(user.language, "twoStep");
   const paragraphs =
     kind === "enabled"
       ? [t("enabled", { method: t(method === "passkey" ? "methodPasskey" : "methodApp") }), t("notYouChange")]

@@ -2,7 +2,7 @@ import { assign, initialTransition, setup, transition } from "xstate";
 import type { User } from "../accounts/model.ts";
 import { type AccountEvent, nextStatus, type UserStatus, type UserType } from "../accounts/lifecycle.ts";
 import type { QuizMode } from "./model.ts";
-import { secondFactorRequired } from "../accounts/second-factor-model.ts";
+import { secondFactorRequired } from "../accounts/second-factor-policy.ts";
 
 /**
  * The onboarding lifecycle of one account: baby details, approval, the BAA (physicians), the
@@ -178,6 +178,8 @@ export const needsBabyDetails = (step: OnboardingStep) => step === "babyDetails"
 export const waitsForApproval = (step: OnboardingStep) => step === "waitingApproval";
 /** A physician signs the BAA next (nothing of the practice works before). */
 export const baaDue = (step: OnboardingStep) => step === "baa";
+/** The step of setting up two-step sign-in, for a client that learns of it from a 403 (issue 44). */
+export const SECOND_FACTOR_STEP: OnboardingStep = "secondFactor";
 /** The account sets up two-step sign-in next (physicians after the BAA, staff, reviewers, admins). */
 export const secondFactorDue = (step: OnboardingStep) => step === "secondFactor";
 /** The cap quiz is due next. */

@@ -32,7 +32,7 @@ export const MAILS_EN = {
     changed: "The password of your Crown account was just changed, and every other signed-in device was signed out.",
     notYou: "If this was not you, reset your password at once and contact Crown support.",
   },
-  secondFactor: {
+  twoStep: {
     resetSubject: "Your Crown two-step sign-in was reset",
     reset: "A Crown administrator reset the two-step sign-in of your account, and every signed-in device was signed out.",
     setUpAgain: "The next time you sign in with your password, Crown will ask you to set up two-step sign-in again.",

@@ -31,7 +31,7 @@ export const MAILS_ES: MailCopy = {
     changed: "Se acaba de cambiar la contraseña de su cuenta de Crown y se cerró la sesión en todos los demás dispositivos.",
     notYou: "Si no fue usted, restablezca su contraseña de inmediato y comuníquese con el equipo de soporte de Crown.",
   },
-  secondFactor: {
+  twoStep: {
     resetSubject: "Se restableció el inicio de sesión en dos pasos de su cuenta de Crown",
     reset: "Un administrador de Crown restableció el inicio de sesión en dos pasos de su cuenta y se cerró la sesión en todos los dispositivos.",
     setUpAgain: "La próxima vez que inicie sesión con su contraseña, Crown le pedirá que vuelva a configurar el inicio de sesión en dos pasos.",
