@@ -3,6 +3,8 @@ batches), developed by post.py, written in the layout of ../data.py's evaluation
 
     /usr/bin/python3 models/head-contour/render3/build.py set OUT_DIR N SEED [--res 320] [--batch 8] [--threads 2]
     /usr/bin/python3 models/head-contour/render3/build.py render N SEED     (only fill the cache)
+    /usr/bin/python3 models/head-contour/render3/build.py shards OUT_DIR N SEED [--shard 100]
+        (training views in ../data.py's shard layout, for train.py; SEED 330001 and up, never a judged seed)
 
 Scene i of a set always gets SeedSequence(SEED).spawn(N)[i], so a set rebuilds exactly from its seed and a
 longer set extends a shorter one. Blender's output is cached in
@@ -116,18 +118,81 @@ def write_set(out, seed, n):
     return items
 
 
+def scene_views(d, seed, idx, n_crops=2):
+    """One developed scene as training views, as ../data.py's scene_samples makes them from render.py: the
+    whole photo letterboxed and n_crops head crops (head 55-85 % of the crop, centre jittered)."""
+    import data as D  # ../data.py: the view layout train.py reads
+    import post
+    img, t = post.finish(d, seed ^ 0x5EED)
+    rng = np.random.default_rng([seed, 7])
+    H, W = img.shape[:2]
+    mask, smask = t["mask"].astype(np.float32), t["sticker_mask"].astype(np.float32)
+    ys, xs = np.nonzero(t["full"])
+    bx0, by0, bx1, by1 = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)) if len(xs) else (0, 0, W, H)
+    boxes = [D.letterbox_box(W, H)]
+    bw, bh = bx1 - bx0, by1 - by0
+    for _ in range(n_crops):
+        side = max(bw, bh) / rng.uniform(0.55, 0.85)
+        cx = (bx0 + bx1) / 2 + rng.uniform(-0.06, 0.06) * side
+        cy = (by0 + by1) / 2 + rng.uniform(-0.06, 0.06) * side
+        boxes.append((cx - side / 2, cy - side / 2, side))
+    out = []
+    m = t["meta"]
+    for (x0, y0, side) in boxes:
+        vi, (sc, ox, oy) = D.view(img, x0, y0, side)
+        vm, _ = D.view(mask, x0, y0, side)
+        vs, _ = D.view(smask, x0, y0, side)
+        nx = ny = -1.0
+        if t["nose"] is not None:
+            nx, ny = (t["nose"][0] - ox) / sc, (t["nose"][1] - oy) / sc
+            if not (0 <= nx < D.SIZE and 0 <= ny < D.SIZE):
+                nx = ny = -1.0
+        reasons = np.zeros(8, np.uint8)
+        reasons[list(t["reasons"])] = 1
+        out.append((vi, (vm * 255 + 0.5).astype(np.uint8), (vs * 255 + 0.5).astype(np.uint8), np.array([nx, ny], np.float32),
+                    reasons, np.float32(max(bw, bh) / (sc * D.SIZE)), idx, m["ci"], m["cvai"]))
+    return out
+
+
+def write_shards(out, seed, n, shard=100):
+    """Complete shards only: shard k holds scenes k*shard.. and is written once all of them are rendered."""
+    import data as D
+    os.makedirs(out, exist_ok=True)
+    seeds = scene_seeds(seed, n)
+    written = 0
+    for k in range((n + shard - 1) // shard):
+        path = os.path.join(out, f"shard_{k:04d}.npz")
+        idx = range(k * shard, min(n, (k + 1) * shard))
+        if os.path.exists(path) or not all(os.path.exists(os.path.join(cache_dir(seed, i), "meta.json")) for i in idx):
+            continue
+        flat = [v for i in idx for v in scene_views(cache_dir(seed, i), seeds[i], i)]
+        tmp = path + ".tmp.npz"
+        np.savez(tmp, **D._pack(flat))
+        os.replace(tmp, path)
+        written += 1
+    return written
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["set", "render"])
+    ap.add_argument("mode", choices=["set", "render", "shards"])
+    ap.add_argument("--shard", type=int, default=100)
     ap.add_argument("args", nargs="+")
     ap.add_argument("--res", type=int, default=320)
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
-    if a.mode == "set":
+    if a.mode in ("set", "shards"):
         out, n, seed = a.args[0], int(a.args[1]), int(a.args[2])
     else:
         out, n, seed = None, int(a.args[0]), int(a.args[1])
+    if a.mode == "shards" and seed in (HELD_OUT_SEED, TUNING_SEED):
+        sys.exit("render3: the held-out and tuning seeds are never training data (docs/adr/0152)")
+    if a.mode == "shards":  # shard by shard, so training can start on the first ones
+        for k in range(0, n, a.shard):
+            render(seed, min(n, k + a.shard), a.res, a.batch, a.threads)
+            print(f"render3 shards {out}: {write_shards(out, seed, min(n, k + a.shard), a.shard)} new", flush=True)
+        sys.exit(0)
     spi = render(seed, n, a.res, a.batch, a.threads)
     if out:
         items = write_set(out, seed, n)
