@@ -880,7 +880,8 @@ def camera(p, info, res):
     top = (M @ np.array([0, 0, h["dome"] * h["a"], 1.0]))[:3]
     centre = (M @ np.array([0, 0, 0, 1.0]))[:3]
     dz = c["distance"] + (top[2] - centre[2])
-    head_w = 2 * h["a"] * h["ratio"]
+    # the head's longest extent seen from above: its length and the nose beyond it
+    head_w = 2 * h["a"] + h["nose_len"]
     short_mm = 36.0 * min(W, H) / max(W, H)
     f = max(26.0, c["fill"] * short_mm * dz / head_w)
     cd.lens = f
@@ -893,9 +894,9 @@ def camera(p, info, res):
     R = Matrix.Rotation(tilt, 4, Vector((math.cos(tdir), math.sin(tdir), 0))) @ Matrix.Rotation(math.radians(c["spin"]), 4, "Z")
     ob.matrix_world = Matrix.Translation(loc) @ R
     # the head off the frame's centre, by lens shift (the perspective stays a phone's at this distance)
-    fill_frac = f * head_w / dz / 36.0  # head width over the long side
-    # shift in frame units of the long side; a good photo keeps a margin round the head (length ~ width / CI)
-    reach = 0.5 * fill_frac / h["ratio"] * 1.15
+    fill_frac = f * head_w / dz / 36.0  # the head's length over the frame's long side
+    # shift in frame units of the long side; a good photo keeps a margin round the head, whichever way it points
+    reach = 0.5 * fill_frac * 1.1
     sx = c["offset"][0] * max(0.0, 0.5 * W / max(W, H) - reach)
     sy = c["offset"][1] * max(0.0, 0.5 * H / max(W, H) - reach)
     if c["cut"] > 0:

@@ -198,7 +198,7 @@ def sample_scene(rng, want=None, bad_share=0.5):
         },
         "camera": {
             "distance": rng.uniform(0.30, 0.60),       # lens to the vertex
-            "fill": rng.uniform(0.38, 0.85),           # head's width / frame's short side
+            "fill": rng.uniform(0.38, 0.85),           # head's length with the nose / frame's short side
             "tilt": rng.uniform(0, 4), "tilt_dir": rng.uniform(0, 360),
             "spin": rng.uniform(0, 360),               # in-image rotation
             "offset": rng.uniform(-0.5, 0.5, 2).tolist(),     # head centre off the frame centre, x the room left
