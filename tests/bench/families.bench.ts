@@ -75,7 +75,7 @@ if (values.policy && !candidate) throw new Error(`unknown policy ${values.policy
 
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
 // The maps and findings do not depend on the policy: measure once, judge under each policy.
-const options = { ...analyzeOptionsFrom(model.card), verdictPolicy: SHIPPED_VERDICT_POLICY };
+const options = { ...analyzeOptionsFrom(model.card), verdictPolicy: SHIPPED_VERDICT_POLICY, allFindings: true };
 const out = (s: string): void => void process.stdout.write(`${s}\n`);
 const allRows: VerdictRow[] = [];
 const summary: Record<string, unknown> = { model: model.card.version };

@@ -29,6 +29,11 @@ export interface AnalyzeOptions {
   readonly thresholds?: ReasonThresholds;
   /** When to ask for a retake and what to refer (verdict.ts); DEFAULT_VERDICT_POLICY unless given. */
   readonly verdictPolicy?: VerdictPolicy;
+  /**
+   * Work out every finding a policy may use even when this one does not (the whole photo's own axis costs a
+   * second outline trace): for benches that re-judge one analysis under several policies.
+   */
+  readonly allFindings?: boolean;
   /** Peak probability of the nose heatmap below which there is no nose. */
   readonly nosePresence?: number;
   /** The head's share of the second pass's square crop. */
@@ -158,6 +163,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   const size = options.inputSize ?? 160;
   const thresholds = options.thresholds ?? DEFAULT_REASON_THRESHOLDS;
   const nosePresence = options.nosePresence ?? 0.5;
+  const policy = options.verdictPolicy ?? DEFAULT_VERDICT_POLICY;
 
   const whole = letterbox(image, size);
   const outlineFrom = options.outlineFrom ?? "logits";
@@ -202,9 +208,10 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     // Only a nose where a nose can be speaks against a no-nose reason (a peak on an ear does not).
     noseConfidence: noseTip === null ? null : useRefined ? refined!.noseConfidence : first.noseConfidence,
     viewProbabilities: judged.viewQuality,
-    measurement: geometry && noseTip ? measurementFindings(geometry, noseTip, useRefined ? first : null) : null,
+    measurement:
+      geometry && noseTip ? measurementFindings(geometry, noseTip, useRefined && (policy.plausible !== null || options.allFindings === true) ? first : null) : null,
   };
-  const verdict = judgePhoto(quality, findings, thresholds, options.verdictPolicy ?? DEFAULT_VERDICT_POLICY);
+  const verdict = judgePhoto(quality, findings, thresholds, policy);
   // The sticker sits on the head and is small beside it (30 mm on a head about 150 mm wide);
   // anything else is not the sticker, and then there is no scale rather than a wrong one.
   const measuredSticker =
