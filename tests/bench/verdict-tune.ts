@@ -32,7 +32,11 @@ const grid: [string, VerdictPolicy][] = [["shipped", SHIPPED_VERDICT_POLICY]];
 for (const ratio of [1.3, 1.5, 1.7, 1.9]) {
   for (const missingNoseRefers of [false, true]) {
     for (const obstructedRefers of [false, true]) {
-      for (const plaus of [null, { ci: [65, 105], noseAlong: [0.8, 1.8], maxAxisDisagreementDeg: 30 }, { ci: [65, 105], noseAlong: [0.9, 1.6], maxAxisDisagreementDeg: 20 }] as const) {
+      // the axis test off (180 degrees) as well: the whole photo's own nose is often elsewhere on good photos
+      const bounds = [
+        [0.8, 1.8, 30], [0.9, 1.6, 20], [0.8, 1.8, 180], [0.9, 1.6, 180],
+      ] as const;
+      for (const plaus of [null, ...bounds.map(([lo, hi, deg]) => ({ ci: [65, 105] as const, noseAlong: [lo, hi] as const, maxAxisDisagreementDeg: deg }))]) {
         const name = `retake>=${ratio}x nose:${missingNoseRefers ? "refer" : "retake"} bite:${obstructedRefers ? "refer" : "retake"} plaus:${plaus ? `${plaus.noseAlong.join("-")}/${plaus.maxAxisDisagreementDeg}deg` : "none"}`;
         grid.push([name, { retakeRatio: every(ratio), missingNoseRefers, obstructedRefers, plausible: plaus }]);
       }

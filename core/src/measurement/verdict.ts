@@ -176,7 +176,7 @@ export const judgePhoto = (
   const doubts: ReferralCause[] = [];
   const noseSure = (findings.noseConfidence ?? 0) >= CONFIDENT_NOSE;
   if (noseSure && NO_NOSE_REASONS.some((r) => flagged.has(r))) doubts.push(REFERRAL_CAUSES.noseContradicts);
-  if (viewsDisagree(findings.viewProbabilities, thresholds, policy)) doubts.push(REFERRAL_CAUSES.viewsDisagree);
+  if (viewsDisagree(findings.viewProbabilities, thresholds)) doubts.push(REFERRAL_CAUSES.viewsDisagree);
   // A missing nose or a bitten outline the model does not itself name clearly is a doubt, not a fact, under a policy that says so.
   const noseDoubt = noseMissing && policy.missingNoseRefers && !NO_NOSE_REASONS.some((r) => clear.has(r));
   const biteDoubt = bitten && !cutOrMissing && policy.obstructedRefers && !clear.has(incomplete);
@@ -215,12 +215,14 @@ const implausible = (m: MeasurementFindings | null | undefined, policy: VerdictP
  * view out of four flagging a reason the others clear is ordinary noise: on the first renderer's
  * held-out set that rule alone referred 7 % of the good photos.)
  */
-const viewsDisagree = (views: ReadonlyArray<ArrayLike<number>> | null | undefined, thresholds: ReasonThresholds, policy: VerdictPolicy): boolean => {
+const viewsDisagree = (views: ReadonlyArray<ArrayLike<number>> | null | undefined, thresholds: ReasonThresholds): boolean => {
   if (!views || views.length < 2) return false;
   const half = views.length / 2;
+  // The views' own band, whatever the policy's retake ratio: a policy that asks for more before a retake
+  // must not, through this test, accept photos whose views split (it did on render.py's tuning set).
   return QUALITY_REASONS.some((reason, i) => {
     const ratios = views.map((v) => v[i]! / thresholds[reason]);
-    return ratios.filter((r) => r >= policy.retakeRatio[reason]).length >= half && ratios.filter((r) => r < UNCERTAIN_BAND.from).length >= half;
+    return ratios.filter((r) => r >= UNCERTAIN_BAND.to).length >= half && ratios.filter((r) => r < UNCERTAIN_BAND.from).length >= half;
   });
 };
 
