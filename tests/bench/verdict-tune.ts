@@ -2,16 +2,25 @@
 // model again: for each policy, every family's figures in the product owner's terms and the figures worse
 // than the shipped policy's (issue 45's ship rule; ADR 0133 on render.py). Run it on TUNING sets only
 // (docs/adr/0152); the held-out sets are read once, by families.bench.ts, for the policy chosen here.
-//   pnpm tsx tests/bench/verdict-tune.ts ROWS.jsonl [ROWS2.jsonl ...] [--truth family=DIR ...]
+//   pnpm tsx tests/bench/verdict-tune.ts ROWS.jsonl [ROWS2.jsonl ...] [--truth family=DIR ...] [--policy calibrated]
+// (--policy: only that policy against the shipped one, e.g. to read held-out rows once for the policy chosen)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DEFAULT_REASON_THRESHOLDS, judgePhoto, QUALITY_REASONS, SHIPPED_VERDICT_POLICY, type QualityReason, type VerdictPolicy } from "../../core/src/measurement/index.ts";
+import {
+  CALIBRATED_VERDICT_POLICY,
+  DEFAULT_REASON_THRESHOLDS,
+  judgePhoto,
+  QUALITY_REASONS,
+  SHIPPED_VERDICT_POLICY,
+  type QualityReason,
+  type VerdictPolicy,
+} from "../../core/src/measurement/index.ts";
 import { adr133Failures, familyFigures, FIGURES_HEADER, figuresLine, relabelled, worseFigures, type JudgedPhoto } from "./po-figures.ts";
 import type { NoseTruth } from "./nose-rule.ts";
 import type { VerdictRow } from "./families.bench.ts";
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { truth: { type: "string", multiple: true } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { truth: { type: "string", multiple: true }, policy: { type: "string" } } });
 const rows: VerdictRow[] = positionals.flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as VerdictRow));
 // render2's nose counts, for the relabelling
 const noseTruth = new Map<string, NoseTruth>();
@@ -42,6 +51,11 @@ for (const ratio of [1.3, 1.5, 1.7, 1.9]) {
       }
     }
   }
+}
+if (values.policy) {
+  const named: Record<string, VerdictPolicy> = { calibrated: CALIBRATED_VERDICT_POLICY };
+  if (!named[values.policy]) throw new Error(`unknown policy ${values.policy}`);
+  grid.splice(1, grid.length - 1, [values.policy, named[values.policy]!]);
 }
 const families = [...new Set(rows.map((r) => r.family))];
 const shippedBy = new Map(families.map((f) => [f, judge(rows.filter((r) => r.family === f), SHIPPED_VERDICT_POLICY)]));

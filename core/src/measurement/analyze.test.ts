@@ -230,7 +230,7 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(result.reasons).toEqual(["No nose visible"]);
   });
 
-  it("refers, under the calibrated policy, a photo whose whole-photo pass puts the nose behind the head", async () => {
+  it("refers, under a policy that checks the passes' axes, a photo whose whole-photo pass puts the nose behind the head", async () => {
     const size = 160;
     // base: the nose points up from (300, 250); the whole photo (640 x 480, letterboxed 4:1, 80 px of padding
     // above) gets a confident peak just behind the back of the head instead
@@ -245,11 +245,16 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(shipped.verdict).toBe("accept");
     expect(shipped.findings.measurement!.axisDisagreementDeg!).toBeGreaterThan(150);
     expect(shipped.findings.measurement!.noseAlong).toBeGreaterThan(1);
-    const calibrated = await analyzePhoto(render(base), model(), { verdictPolicy: CALIBRATED_VERDICT_POLICY });
+    const checking = { ...CALIBRATED_VERDICT_POLICY, plausible: { ...CALIBRATED_VERDICT_POLICY.plausible!, maxAxisDisagreementDeg: 30 } };
+    const calibrated = await analyzePhoto(render(base), model(), { verdictPolicy: checking });
     expect(calibrated.verdict).toBe("refer");
     expect(calibrated.doubts).toEqual([REFERRAL_CAUSES.implausible]);
+    // the calibrated policy does not check the whole photo's axis (ADR 0153), so does not trace it
+    const unchecked = await analyzePhoto(render(base), model(), { verdictPolicy: CALIBRATED_VERDICT_POLICY });
+    expect(unchecked.verdict).toBe("accept");
+    expect(unchecked.findings.measurement!.axisDisagreementDeg).toBeNull();
     // the same photo with both passes agreeing is accepted by either policy
-    const agreeing = await analyzePhoto(render(base), colourModel(), { verdictPolicy: CALIBRATED_VERDICT_POLICY });
+    const agreeing = await analyzePhoto(render(base), colourModel(), { verdictPolicy: checking });
     expect(agreeing.verdict).toBe("accept");
     expect(agreeing.findings.measurement!.axisDisagreementDeg!).toBeLessThan(5);
   });

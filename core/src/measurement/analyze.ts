@@ -209,7 +209,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     noseConfidence: noseTip === null ? null : useRefined ? refined!.noseConfidence : first.noseConfidence,
     viewProbabilities: judged.viewQuality,
     measurement:
-      geometry && noseTip ? measurementFindings(geometry, noseTip, useRefined && (policy.plausible !== null || options.allFindings === true) ? first : null) : null,
+      geometry && noseTip ? measurementFindings(geometry, noseTip, useRefined && ((policy.plausible?.maxAxisDisagreementDeg ?? 180) < 180 || options.allFindings === true) ? first : null) : null,
   };
   const verdict = judgePhoto(quality, findings, thresholds, policy);
   // The sticker sits on the head and is small beside it (30 mm on a head about 150 mm wide);

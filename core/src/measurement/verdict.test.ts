@@ -166,9 +166,21 @@ describe("judgePhoto under a calibrated policy (issue 45, ADR 0153)", () => {
     expect(judge([0.95, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], measured(118)).outcome).toBe("retake");
   });
 
+  it("keeps referring photos whose views split, whatever its retake ratio", () => {
+    // one view at 0.7 (1.4 x the threshold: clear for the views' test, below this policy's retake ratio)
+    const views = [low, [0.1, 0.1, 0.1, 0.1, 0.1, 0.7, 0.1, 0.1]];
+    const v = judge([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: views });
+    expect(v.outcome).toBe("refer");
+    expect(v.doubts).toEqual([REFERRAL_CAUSES.viewsDisagree]);
+  });
+
   it("is what judgePhoto applies by default, and the calibrated policy refers implausible measurements", () => {
     expect(judgeUnder(low, measured(84))).toEqual(judgeUnder(low, measured(84), DEFAULT_REASON_THRESHOLDS, DEFAULT_VERDICT_POLICY));
     expect(judgeUnder(low, measured(120), DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
+    expect(judgeUnder(low, measured(84, 0.5), DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
+    // a retake from 0.95, not from 0.65
+    expect(judgeUnder([0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1], clean, DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
+    expect(judgeUnder([0.1, 0.1, 0.1, 0.96, 0.1, 0.1, 0.1, 0.1], clean, DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("retake");
     expect(judgeUnder(low, measured(120), DEFAULT_REASON_THRESHOLDS, SHIPPED_VERDICT_POLICY).outcome).toBe("accept");
   });
 });

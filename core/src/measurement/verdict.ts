@@ -97,15 +97,18 @@ export const SHIPPED_VERDICT_POLICY: VerdictPolicy = {
 };
 
 /**
- * The policy fitted on the tuning sets of the three renderer families (ADR 0153; figures in
- * models/head-contour/lab/): a reason asks for a retake only from its fitted confidence up, the rest is
- * referred, and an implausible measurement is referred rather than accepted.
+ * The policy fitted on the tuning sets (ADR 0153; figures in models/head-contour/lab/2026-11-28-verdict-calibration.md):
+ * a reason asks for a retake only from 1.9 x its threshold (0.95 at 0.5); a missing nose or a bitten outline
+ * the model does not name clearly is referred; an accepted CI outside 65-105 or a nose tip not just beyond the
+ * outline's front (0.9-1.6 half-lengths from the centre) is referred. The whole photo's own axis is not
+ * checked (180 degrees): on render.py's tuning set it turned from the close-up's by 33-157 degrees on 8 good
+ * photos the close-up measured well.
  */
 export const CALIBRATED_VERDICT_POLICY: VerdictPolicy = {
-  retakeRatio: everyReason(1.6),
+  retakeRatio: everyReason(1.9),
   missingNoseRefers: true,
   obstructedRefers: true,
-  plausible: { ci: [65, 105], noseAlong: [0.85, 1.6], maxAxisDisagreementDeg: 25 },
+  plausible: { ci: [65, 105], noseAlong: [0.9, 1.6], maxAxisDisagreementDeg: 180 },
 };
 
 /** The policy judgePhoto applies unless told otherwise. */
