@@ -70,5 +70,5 @@ for (const [name, policy] of grid) {
     worseAll.push(...worse.map((w) => `${f}: ${w}`));
     process.stdout.write(`${figuresLine(f, fig)}\n`);
   }
-  process.stdout.write(`ship rule on tuning: ${worseAll.length === 0 ? "no figure worse" : worseAll.join("; ")}\n`);
+  process.stdout.write(`ship rule: ${worseAll.length === 0 ? "no figure worse" : worseAll.join("; ")}\n`);
 }
