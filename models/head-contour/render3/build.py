@@ -129,13 +129,8 @@ def scene_views(d, seed, idx, n_crops=2):
     mask, smask = t["mask"].astype(np.float32), t["sticker_mask"].astype(np.float32)
     ys, xs = np.nonzero(t["full"])
     bx0, by0, bx1, by1 = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)) if len(xs) else (0, 0, W, H)
-    boxes = [D.letterbox_box(W, H)]
+    boxes = [D.letterbox_box(W, H)] + D.head_crops(rng, (bx0, by0, bx1, by1), n_crops)
     bw, bh = bx1 - bx0, by1 - by0
-    for _ in range(n_crops):
-        side = max(bw, bh) / rng.uniform(0.55, 0.85)
-        cx = (bx0 + bx1) / 2 + rng.uniform(-0.06, 0.06) * side
-        cy = (by0 + by1) / 2 + rng.uniform(-0.06, 0.06) * side
-        boxes.append((cx - side / 2, cy - side / 2, side))
     out = []
     m = t["meta"]
     for (x0, y0, side) in boxes:
