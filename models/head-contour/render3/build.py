@@ -69,6 +69,10 @@ def render(seed, n, res=320, batch=8, threads=2, log=print):
         for line in r.stdout.splitlines():
             if line.startswith("render3:") or "Error" in line or "Traceback" in line:
                 log(line)
+        if r.returncode != 0 or not all(os.path.exists(os.path.join(cache_dir(seed, i), "meta.json")) for i in idx):
+            log(f"render3: Blender exited {r.returncode} with scenes of this batch unrendered; its last lines:")
+            for line in r.stdout.splitlines()[-15:]:
+                log(line)
         os.remove(spec)
         done += sum(os.path.exists(os.path.join(cache_dir(seed, i), "meta.json")) for i in idx)
         if done:
@@ -86,7 +90,8 @@ def write_set(out, seed, n):
     for i in range(n):
         d = cache_dir(seed, i)
         if not os.path.exists(os.path.join(d, "meta.json")):
-            continue
+            # a judged set is all of its scenes or nothing (docs/adr/0152): no truth.json with gaps
+            raise SystemExit(f"render3: scene {i} of seed {seed} has not been rendered ({d}); run the build again")
         img, t = post.finish(d, seeds[i] ^ 0x5EED)
         name = f"{i:04d}.jpg"
         cv2.imwrite(os.path.join(out, name), img[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 97])
