@@ -9,6 +9,7 @@ import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeSignedInDevicesLayer } from "./repositories/devices.ts";
 import { makeFamilyDataLayer } from "./repositories/family-data.ts";
+import { makeSecondFactorsLayer } from "./repositories/second-factors.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
@@ -25,6 +26,7 @@ export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
 export * from "./repositories/devices.ts";
 export * from "./repositories/family-data.ts";
+export * from "./repositories/second-factors.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
@@ -47,5 +49,6 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeRemovalLayer(db),
     makeSignedInDevicesLayer(db),
     makeFamilyDataLayer(db),
+    makeSecondFactorsLayer(db),
     makeAuditTrailLayer(db),
   );

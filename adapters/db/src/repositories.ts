@@ -45,6 +45,7 @@ export const userFromRow = (row: UserRow): User => ({
   npi: row.npi,
   practiceVerifiedAt: row.practice_verified_at,
   language: row.language,
+  secondFactorAt: row.second_factor_at,
   createdAt: row.created_at,
 });
 
@@ -67,6 +68,7 @@ const userColumns = {
   npi: "npi",
   practiceVerifiedAt: "practice_verified_at",
   language: "language",
+  secondFactorAt: "second_factor_at",
 } as const satisfies Record<keyof UserPatch, keyof UserRowUpdate>;
 
 /** The columns a patch changes; keys absent from the patch (or undefined) are left alone. */
@@ -104,6 +106,7 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
           npi: user.npi,
           practice_verified_at: user.practiceVerifiedAt,
           language: user.language,
+          second_factor_at: user.secondFactorAt,
           created_at: user.createdAt,
           updated_at: user.createdAt,
         })

@@ -17,6 +17,7 @@ import type {
 import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
 import type { DataExportStatus } from "@crown/core/family-data/lifecycle";
+import type { CeremonyPurpose } from "@crown/core/accounts/second-factor-model";
 import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
 /**
@@ -62,6 +63,8 @@ export interface UsersTable {
   practice_verified_by: string | null;
   /** The account's language (ADR 77); a check constraint keeps it to Crown's languages. */
   language: ColumnType<Language, Language | undefined, Language>;
+  /** Since when the account has a second factor (issue 44); null: none. */
+  second_factor_at: Timestamp | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: GeneratedTimestamp;
 }
@@ -78,6 +81,46 @@ export interface SessionsTable {
   device_type: string;
   last_proof_at: Timestamp;
   second_factor_at: Timestamp | null;
+}
+
+/** An account's authenticator app (issue 44): sealed secrets only, a new app pending until its first code. */
+export interface TotpFactorsTable {
+  user_id: string;
+  sealed_secret: string | null;
+  confirmed_at: Timestamp | null;
+  last_step: ColumnType<string | number | null, number | null, number | null>;
+  pending_secret: string | null;
+  pending_at: Timestamp | null;
+}
+
+/** Recovery codes as keyed digests, each spent once. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  digest: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: Buffer;
+  counter: ColumnType<string | number, number, number>;
+  transports: ColumnType<string[], unknown, unknown>;
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface PasskeyCeremoniesTable {
+  digest: string;
+  purpose: CeremonyPurpose;
+  user_id: string | null;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
 }
 
 export interface OneTimeTokensTable {
@@ -442,6 +485,10 @@ export interface LiveEventsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  passkey_ceremonies: PasskeyCeremoniesTable;
   one_time_tokens: OneTimeTokensTable;
   audit_events: AuditEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;

@@ -3,6 +3,11 @@ import type { Context as HonoContext } from "hono";
 import {
   type AccountHooks,
   type AccountsConfig,
+  type AuthenticatorCodes,
+  type CommonPasswords,
+  type SecondFactors,
+  type SecretBox,
+  type WebAuthn,
   type AuditLog,
   type BaaSignatures,
   type Babies,
@@ -67,6 +72,11 @@ import type { Env } from "./env.ts";
  */
 export type HttpPorts =
   | AccountHooks
+  | AuthenticatorCodes
+  | CommonPasswords
+  | SecondFactors
+  | SecretBox
+  | WebAuthn
   | AccountsConfig
   | Attachments
   | AuditLog

@@ -6,7 +6,7 @@ import type { Context, Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooksLayer, QuizAnswerKey } from "@crown/core";
-import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
+import { cryptoLayer, loadOrCreateServerSecret, secondFactorCryptoLayer } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
 import { createHttpApp, type Env, LoadGate } from "@crown/http";
@@ -51,6 +51,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
   const ports = Layer.mergeAll(
     makeDatabaseLayer(database.db),
     cryptoLayer(secret),
+    secondFactorCryptoLayer(secret, config.publicUrl),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     pendingBlobsLayer(database.db, config.leaseSeconds, (line) => console.error(JSON.stringify(line))),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),

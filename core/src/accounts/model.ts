@@ -28,6 +28,8 @@ export interface User {
   readonly practiceVerifiedAt: Date | null;
   /** The language of the account's e-mails and reports (ADR 77): the sign-up's, then the user's choice. */
   readonly language: Language;
+  /** Since when the account has a second factor (an authenticator app or a passkey); null: none (issue 44). */
+  readonly secondFactorAt: Date | null;
   readonly createdAt: Date;
 }
 
@@ -65,6 +67,7 @@ export const newUser = (fields: {
   npi: null,
   practiceVerifiedAt: null,
   language: fields.language ?? DEFAULT_LANGUAGE,
+  secondFactorAt: null,
   createdAt: fields.at,
 });
 

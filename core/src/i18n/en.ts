@@ -2,6 +2,7 @@ import { ACCOUNT_FORM_MESSAGES } from "../accounts/schemas.ts";
 import { DIRECTORY_MESSAGES } from "../accounts/directory.ts";
 import { MESSAGES as ACCOUNT_MESSAGES } from "../accounts/messages.ts";
 import { PROOF_MESSAGES } from "../accounts/recent-proof.ts";
+import { SECOND_FACTOR_MESSAGES } from "../accounts/second-factor-messages.ts";
 import { REMOVAL_MESSAGES } from "../accounts/removal-schemas.ts";
 import { DEVICE_MESSAGES } from "../accounts/devices-schemas.ts";
 import { FAMILY_DATA_MESSAGES } from "../family-data/requests.ts";
@@ -109,6 +110,7 @@ export const EN = {
   proof: PROOF_MESSAGES,
   devices: DEVICE_MESSAGES,
   familyData: FAMILY_DATA_MESSAGES,
+  secondFactor: SECOND_FACTOR_MESSAGES,
   directory: DIRECTORY_MESSAGES,
   onboarding: ONBOARDING_MESSAGES,
   forms: FORM_MESSAGES,

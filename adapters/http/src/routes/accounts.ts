@@ -7,7 +7,7 @@ import { DEVICE_MESSAGES, SessionIdentifierRequest } from "@crown/core/accounts/
 import { DownloadExportRequest, downloadExport, FAMILY_DATA_MESSAGES, listExports, requestExport } from "@crown/core/family-data/index";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
-import { requireCaller } from "../middleware.ts";
+import { requireCaller, requireCallerDuringSetup } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { formBody, jsonBody } from "../request.ts";
 import type { SessionPresenter } from "../presenters.ts";
@@ -32,6 +32,19 @@ documented({ method: "post", path: "/user/sessions/end-others", summary: "End ev
 documented({ method: "post", path: "/user/data-exports", summary: "Parents: prepare an archive of everything Crown holds about the caller and their children (needs a proof within 10 minutes, 403 ProofRequired otherwise); one at a time; the link is e-mailed when ready", tag, auth: true });
 documented({ method: "get", path: "/user/data-exports", summary: "The caller's latest data exports with their progress (status, items_done, items_total, expires_at)", tag, auth: true });
 documented({ method: "post", path: "/user/data-exports/download", summary: "Download an export with the e-mailed link's identifier and token: the caller's own, a proof within 10 minutes, once, within 24 hours (409 otherwise); answers application/zip; audited", tag, auth: true, body: DownloadExportRequest, response: "binary" });
+documented({ method: "post", path: "/user/sign-in/passkey/options", summary: "A WebAuthn challenge for signing in with a passkey (optional email narrows it to that account's passkeys; the same answer for an unknown address)", tag, auth: false, body: Accounts.PasskeyOptionsRequest });
+documented({ method: "post", path: "/user/sign-in/passkey", summary: "Sign in with a passkey alone (both factors): the browser's WebAuthn answer; answers as /user/sign-in", tag, auth: false, body: Accounts.PasskeyResponseRequest });
+documented({ method: "get", path: "/user/second-factor", summary: "The caller's two-step sign-in: on or off, required, the app, recovery codes left, passkeys", tag, auth: true });
+documented({ method: "post", path: "/user/second-factor/app", summary: "Start setting up an authenticator app: its secret and otpauth:// address (for the QR code); needs a proof under 10 minutes old", tag, auth: true });
+documented({ method: "post", path: "/user/second-factor/app/confirm", summary: "Confirm the app with its current code; a first factor answers ten recovery codes, shown once", tag, auth: true, body: Accounts.CodeRequest });
+documented({ method: "post", path: "/user/second-factor/app/remove", summary: "Remove the authenticator app (never the last factor of a physician, staff member, reviewer or admin)", tag, auth: true });
+documented({ method: "post", path: "/user/second-factor/recovery-codes", summary: "Ten new recovery codes; the old ones stop working", tag, auth: true });
+documented({ method: "post", path: "/user/second-factor/off", summary: "Turn two-step sign-in off (parents and other accounts that do not require it)", tag, auth: true });
+documented({ method: "post", path: "/user/passkeys/options", summary: "A WebAuthn challenge for adding a passkey (platform or roaming)", tag, auth: true });
+documented({ method: "post", path: "/user/passkeys", summary: "Add a passkey from the browser's WebAuthn answer (optional name); a first factor answers ten recovery codes", tag, auth: true, body: Accounts.AddPasskeyRequest });
+documented({ method: "post", path: "/user/passkeys/remove", summary: "Remove one of the caller's passkeys", tag, auth: true, body: Accounts.ResetSecondFactorRequest });
+documented({ method: "post", path: "/user/proof/passkey/options", summary: "A WebAuthn challenge for proving it is you with one of your passkeys", tag, auth: true });
+documented({ method: "post", path: "/user/proof/passkey", summary: "Prove it is you with a passkey (a fresh proof for 10 minutes)", tag, auth: true, body: Accounts.PasskeyResponseRequest });
 documented({ method: "get", path: "/user/sign-out", summary: "Sign out (revokes this session)", tag, auth: true });
 
 /** Core's photo limit, and room for the multipart framing around it (the domain checks the photo itself). */
@@ -48,6 +61,57 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const { token, user, expiresAt } = await runUseCase(c, Accounts.signIn(await jsonBody(c)));
       const results = { ...(await present.signIn(c, user, token)), expires_at: expiresAt.toISOString() };
       return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
+    })
+    .post("/user/sign-in/passkey/options", async (c) => {
+      const { message, options } = await runUseCase(c, Accounts.passkeySignInOptions(await jsonBody(c)));
+      return c.json(ok(message, { options }), 200);
+    })
+    .post("/user/sign-in/passkey", async (c) => {
+      const { token, user, expiresAt } = await runUseCase(c, Accounts.signInWithPasskey(await jsonBody(c)));
+      const results = { ...(await present.signIn(c, user, token)), expires_at: expiresAt.toISOString() };
+      return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
+    })
+    .get("/user/second-factor", requireCallerDuringSetup, async (c) => c.json(ok(Accounts.SECOND_FACTOR_MESSAGES.status, await runUseCase(c, Accounts.secondFactorStatus)), 200))
+    .post("/user/second-factor/app", requireCallerDuringSetup, async (c) => {
+      const { message, ...results } = await runUseCase(c, Accounts.startAuthenticatorApp);
+      return c.json(ok(message, results), 200);
+    })
+    .post("/user/second-factor/app/confirm", requireCallerDuringSetup, async (c) => {
+      const { message, ...results } = await runUseCase(c, Accounts.confirmAuthenticatorApp(await jsonBody(c)));
+      return c.json(ok(message, results), 200);
+    })
+    .post("/user/second-factor/app/remove", requireCaller, async (c) => {
+      const { message } = await runUseCase(c, Accounts.removeAuthenticatorApp);
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/second-factor/recovery-codes", requireCaller, async (c) => {
+      const { message, ...results } = await runUseCase(c, Accounts.regenerateRecoveryCodes);
+      return c.json(ok(message, results), 200);
+    })
+    .post("/user/second-factor/off", requireCaller, async (c) => {
+      const { message } = await runUseCase(c, Accounts.turnOffSecondFactor);
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/passkeys/options", requireCallerDuringSetup, async (c) => {
+      const { message, options } = await runUseCase(c, Accounts.passkeyRegistrationOptions);
+      return c.json(ok(message, { options }), 200);
+    })
+    .post("/user/passkeys", requireCallerDuringSetup, async (c) => {
+      const { message, ...results } = await runUseCase(c, Accounts.addPasskey(await jsonBody(c)));
+      return c.json(ok(message, results), 200);
+    })
+    .post("/user/passkeys/remove", requireCaller, async (c) => {
+      const body = (await jsonBody(c)) as { identifier?: unknown };
+      const { message } = await runUseCase(c, Accounts.removePasskey(typeof body?.identifier === "string" ? body.identifier : ""));
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/proof/passkey/options", requireCallerDuringSetup, async (c) => {
+      const { message, options } = await runUseCase(c, Accounts.passkeyProofOptions);
+      return c.json(ok(message, { options }), 200);
+    })
+    .post("/user/proof/passkey", requireCallerDuringSetup, async (c) => {
+      const { provedAt } = await runUseCase(c, Accounts.proveWithPasskey(await jsonBody(c)));
+      return c.json(ok(Accounts.PROOF_MESSAGES.proved, { proved_at: provedAt.toISOString() }), 200);
     })
     .get("/email/verify/:id/:token", async (c) => {
       const { message, results } = await runUseCase(c, Accounts.verifyEmail(c.req.param("id"), c.req.param("token"), c.req.query()));
@@ -69,11 +133,11 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const { message } = await runUseCase(c, Accounts.changePassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/language", requireCaller, async (c) => {
+    .post("/user/language", requireCallerDuringSetup, async (c) => {
       const language = await runUseCase(c, Accounts.changeLanguage(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.languageChanged, { language }), 200);
     })
-    .get("/user/profile", requireCaller, async (c) => {
+    .get("/user/profile", requireCallerDuringSetup, async (c) => {
       const user = await runUseCase(c, Accounts.readProfile.pipe((e) => e));
       return c.json(ok(Accounts.MESSAGES.profile, await present.profile(c, (c.get("caller") as { user: User }).user, user)), 200);
     })
@@ -102,7 +166,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
         return c.json(ok(Accounts.MESSAGES.profileUpdated, await present.profile(c, user, Accounts.profileOf(user))), 200);
       },
     )
-    .get("/user/profile-photo", requireCaller, async (c) => {
+    .get("/user/profile-photo", requireCallerDuringSetup, async (c) => {
       const blob = await runUseCase(c, Accounts.readProfilePhoto);
       return new Response(blob.body, {
         status: 200,
@@ -113,7 +177,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const { message, results } = await runUseCase(c, requestRemoval(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })
-    .post("/user/proof", requireCaller, async (c) => {
+    .post("/user/proof", requireCallerDuringSetup, async (c) => {
       const { message, provedAt } = await runUseCase(c, Accounts.proveWithPassword(await jsonBody(c)));
       return c.json(ok(message, { proved_at: provedAt.toISOString() }), 200);
     })
@@ -143,7 +207,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
         },
       });
     })
-    .get("/user/sign-out", requireCaller, async (c) => {
+    .get("/user/sign-out", requireCallerDuringSetup, async (c) => {
       const { message } = await runUseCase(c, Accounts.signOut);
       return c.json(ok(message, null), 200);
     });

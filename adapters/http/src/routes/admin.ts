@@ -3,6 +3,7 @@ import { blockUser, DIRECTORY_MESSAGES, listUsers, unblockUser, UserIdentifierRe
 import { HoldRequestBody, holdRemoval, listRemovalRequests, ReleaseRequestBody, releaseRemoval, REMOVAL_MESSAGES } from "@crown/core/accounts/removal";
 import { AUDIT_VIEW_MESSAGES, exportAuditEvents, viewAuditEvents } from "@crown/core/audit/view";
 import { stringify } from "csv-stringify/sync";
+import { Accounts } from "@crown/core";
 import { PRACTICE_MESSAGES } from "@crown/core/practice/verification";
 import { listPracticesAwaitingVerification } from "@crown/core/practice/practices-awaiting-verification";
 import { verifyPractice, VerifyPracticeRequest } from "@crown/core/practice/verify-practice";
@@ -22,6 +23,7 @@ documented({ method: "get", path: "/admin/audit-events", summary: "The audit log
 documented({ method: "get", path: "/admin/audit-events/export", summary: "The filtered audit log as CSV (same query as /admin/audit-events, newest first, at most 5000 rows), as an attachment audit-log.csv; audited (audit.exported)", tag, auth: true, response: "binary" });
 documented({ method: "get", path: "/admin/practices/awaiting-verification", summary: "Self-signed-up physicians whose practice is being verified (admins), longest waiting first (?page=, per_page up to 50): name, NPI number, contact, the practice named in the signed BAA (null while unsigned) and the sign-up date", tag, auth: true });
 documented({ method: "post", path: "/admin/practices/verify", summary: "Verify a self-signed-up physician's practice (physician_identifier; admins): from then on it appears in the provider search, reaches patients and sends invitations. Audited and e-mailed to the physician; 409 when already verified", tag, auth: true, body: VerifyPracticeRequest });
+documented({ method: "post", path: "/admin/users/second-factor/reset", summary: "Reset a user's two-step sign-in (admins): every factor and session of the user ends, the reset is audited and the user told by e-mail; 409 when the user has none", tag, auth: true, body: Accounts.ResetSecondFactorRequest });
 documented({ method: "post", path: "/admin/users/unblock", summary: "Unblock a blocked account (admins)", tag, auth: true, body: UserIdentifierRequest });
 
 /** A spreadsheet would run a cell that starts like a formula (typed e-mails end up in details): quote it. */
@@ -45,6 +47,10 @@ export const adminRoutes = () =>
       return c.json(ok(message, results), 200);
     })
     .post("/admin/users/block", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.blocked, await runUseCase(c, blockUser(await jsonBody(c)))), 200))
+    .post("/admin/users/second-factor/reset", requireCaller, async (c) => {
+      const { message } = await runUseCase(c, Accounts.resetSecondFactor(await jsonBody(c)));
+      return c.json(ok(message, null), 200);
+    })
     .post("/admin/users/unblock", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200))
     .get("/admin/audit-events", requireCaller, async (c) => c.json(ok(AUDIT_VIEW_MESSAGES.events, await runUseCase(c, viewAuditEvents(c.req.query()))), 200))
     .get("/admin/audit-events/export", requireCaller, async (c) => {

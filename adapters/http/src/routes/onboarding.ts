@@ -12,7 +12,7 @@ import {
 } from "@crown/core";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
-import { requireCaller } from "../middleware.ts";
+import { requireCaller, requireCallerDuringSetup } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
 
@@ -69,7 +69,7 @@ export const onboardingRoutes = () =>
       const physicians = await runUseCase(c, Onboarding.myPhysicians);
       return c.json(ok(Onboarding.MESSAGES.physicians, physicians), 200);
     })
-    .get("/user/onboarding", requireCaller, async (c) => {
+    .get("/user/onboarding", requireCallerDuringSetup, async (c) => {
       const status = await runUseCase(c, Onboarding.onboardingStatus);
       return c.json(ok(Onboarding.MESSAGES.onboarding, status), 200);
     })
@@ -77,7 +77,7 @@ export const onboardingRoutes = () =>
       const flags = await runUseCase(c, Onboarding.acceptDisclaimer(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.disclaimerAccepted, flags), 200);
     })
-    .post("/user/sign-baa", requireCaller, async (c) => {
+    .post("/user/sign-baa", requireCallerDuringSetup, async (c) => {
       const results = await runUseCase(c, Onboarding.signBaa(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.baaSigned, results), 200);
     })

@@ -20,10 +20,11 @@ export const signUp = (input: SignUpInput) =>
     json: { ...input, password: encodePassword(input.password), register_type: "normal" },
   });
 
-export const signIn = (email: string, password: string, rememberMe: boolean) =>
+/** The password, and with `code` the second step (an authenticator app's code or a recovery code; issue 44). */
+export const signIn = (email: string, password: string, rememberMe: boolean, code?: string) =>
   request<SignInResult>("POST", "/user/sign-in", {
     auth: false,
-    json: { email, password: encodePassword(password), device_type: "web", remember_me: rememberMe },
+    json: { email, password: encodePassword(password), device_type: "web", remember_me: rememberMe, ...(code ? { code } : {}) },
   });
 
 export const signOut = () => request<unknown>("GET", "/user/sign-out", { keepSessionOn401: true, quiet: true });

@@ -10,6 +10,11 @@ import { apiBase } from "../i18n/language.ts";
  * `api/*.ts` goes through `request`, so moving to the typed Hono client stays a local change.
  */
 
+/** core's SECOND_FACTOR_SETUP_STATUS (its module brings Effect, which the sign-in page does not load). */
+export const SECOND_FACTOR_SETUP_REQUIRED = "SecondFactorSetupRequired";
+/** core's SECOND_FACTOR_STEP_STATUS: the password was right and the sign-in's second step is due. */
+export const SECOND_FACTOR_STEP_REQUIRED = "SecondFactorRequired";
+
 export const API_BASE = import.meta.env.VITE_API_BASE ?? "/api/v1/en";
 
 /** core's `errors.unauthenticated` (its module brings Effect, which the sign-in page does not load), in the portal's language. */
@@ -50,6 +55,8 @@ interface Hooks {
   onBaaRequired: () => void;
   /** A 403 naming the practice as being verified: the session's flag is stale. */
   onPracticeBeingVerified: () => void;
+  /** A 403 naming a second factor still to set up: the session's step is stale. */
+  onSecondFactorSetup?: () => void;
 }
 let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined, onBaaRequired: () => undefined, onPracticeBeingVerified: () => undefined };
 export const configureApi = (h: Hooks) => {
@@ -151,6 +158,7 @@ const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> =
   if (res.status === 401 && !opts.keepSessionOn401 && opts.auth !== false) hooks.onUnauthorised(message);
   if (res.status === 403 && body.status === BAA_REQUIRED_STATUS) hooks.onBaaRequired();
   if (res.status === 403 && body.status === PRACTICE_BEING_VERIFIED) hooks.onPracticeBeingVerified();
+  if (res.status === 403 && body.status === SECOND_FACTOR_SETUP_REQUIRED) hooks.onSecondFactorSetup?.();
   const errors = (body.errors && typeof body.errors === "object" ? body.errors : {}) as Record<string, string[]>;
   const retry = Number(res.headers.get("Retry-After"));
   return new ApiError(res.status, message, errors, typeof body.status === "string" ? body.status : undefined, Number.isFinite(retry) && retry > 0 ? retry : undefined);

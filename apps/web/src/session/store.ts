@@ -3,6 +3,7 @@ import { ApiError, configureApi, request } from "../api/client.ts";
 import type { Baby, Profile } from "../api/types.ts";
 import { createSessionActor, type Session, sessionFromSignIn } from "../machines/session.ts";
 import { forgetToken, keptToken } from "./persist.ts";
+import { SECOND_FACTOR_STEP, secondFactorDue } from "@crown/core/onboarding/lifecycle";
 
 /** The one session actor of the tab, reachable from React (through @xstate/react) and from the API client. */
 export const sessionActor = createSessionActor();
@@ -17,6 +18,11 @@ configureApi({
     const session = sessionActor.getSnapshot().context.session;
     // The server's 403 BaaRequired: the agreement is the step now.
     if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false, step: "baa" } });
+  },
+  onSecondFactorSetup: () => {
+    const session = sessionActor.getSnapshot().context.session;
+    // The server's 403 SecondFactorSetupRequired (a reset by an admin): setting it up is the step now.
+    if (session && !secondFactorDue(session.step)) sessionActor.send({ type: "UPDATE", patch: { step: SECOND_FACTOR_STEP } });
   },
   onPracticeBeingVerified: () => {
     const session = sessionActor.getSnapshot().context.session;

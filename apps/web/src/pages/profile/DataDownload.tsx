@@ -3,9 +3,10 @@ import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import { downloadDataExport } from "../../api/familyData.ts";
-import { ApiError, messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/client.ts";
 import { useSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
+import { useProof } from "../../security/useProof.tsx";
 
 /**
  * /my-data/download?export=&token= — where the e-mailed link leads (issue 44). Signed in (the route
@@ -20,13 +21,15 @@ export default function DataDownload() {
   const linkToken = params.get("token") ?? "";
   const [state, setState] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const [pending, setPending] = useState(false);
+  // A proof older than ten minutes asks for the password or a passkey, then downloads.
+  const { withProof, dialog } = useProof();
   if (!session) return null;
 
   const download = async () => {
     setPending(true);
     setState(null);
     try {
-      const { blob, fileName } = await downloadDataExport(session.token, identifier, linkToken);
+      const { blob, fileName } = await withProof(() => downloadDataExport(session.token, identifier, linkToken));
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");
       a.href = url;
@@ -37,7 +40,7 @@ export default function DataDownload() {
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       setState({ tone: "success", text: t("download.done") });
     } catch (err) {
-      setState({ tone: "error", text: err instanceof ApiError && err.status === "ProofRequired" ? t("download.signInAgain") : messageOf(err) });
+      setState({ tone: "error", text: messageOf(err) });
     } finally {
       setPending(false);
     }
@@ -46,6 +49,7 @@ export default function DataDownload() {
   return (
     <section className="panel narrow-page" aria-labelledby="page-title">
       <h1 id="page-title">{t("download.title")}</h1>
+      {dialog}
       <p>{t("download.intro")}</p>
       {state ? <FormMessage tone={state.tone}>{state.text}</FormMessage> : null}
       {identifier && linkToken ? (

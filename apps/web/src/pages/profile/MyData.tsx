@@ -8,6 +8,7 @@ import { messageOf } from "../../api/client.ts";
 import { moment } from "../../i18n/dates.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 import { links } from "../../config.ts";
+import { useProof } from "../../security/useProof.tsx";
 
 /** How often the page asks for the progress while an archive is being prepared. */
 const POLL_MS = 2000;
@@ -22,6 +23,8 @@ export function MyData() {
   const [rows, setRows] = useState<ReadonlyArray<DataExportRow> | null>(null);
   const [notice, setNotice] = useState<{ tone: "success" | "error" | "info"; text: string } | null>(null);
   const [pending, setPending] = useState(false);
+  // Exporting is a sensitive action: the password or a passkey again after ten minutes (i44a's rule).
+  const { withProof, dialog } = useProof();
 
   const load = useCallback(async (quiet = false) => {
     try {
@@ -44,7 +47,7 @@ export function MyData() {
     setPending(true);
     setNotice(null);
     try {
-      const { message } = await requestDataExport();
+      const { message } = await withProof(requestDataExport);
       setNotice({ tone: "success", text: message });
       await load();
     } catch (err) {
@@ -57,6 +60,7 @@ export function MyData() {
   return (
     <section aria-labelledby="data-title">
       <h2 id="data-title">{t("data.title")}</h2>
+      {dialog}
       <p>{t("data.intro")}</p>
       <p className="muted">{t("data.link")}</p>
       {notice ? <FormMessage tone={notice.tone}>{notice.text}</FormMessage> : null}

@@ -9,8 +9,9 @@ import { ChildForm } from "./ChildForm.tsx";
 import { MyProfile } from "./MyProfile.tsx";
 import { Devices } from "./Devices.tsx";
 import { MyData } from "./MyData.tsx";
+import { SecuritySettings } from "../../security/SecuritySettings.tsx";
 
-type Tab = "profile" | "child" | "password" | "devices" | "data";
+type Tab = "profile" | "child" | "password" | "security" | "devices" | "data";
 
 export default function Profile() {
   const { t } = useTranslation("profile");
@@ -19,7 +20,17 @@ export default function Profile() {
   const parent = session?.userRole === "parent";
   const raw = params.get("tab");
   const tab: Tab =
-    raw === "password" ? "password" : raw === "devices" ? "devices" : raw === "data" && parent ? "data" : raw === "child" && parent ? "child" : "profile";
+    raw === "password"
+      ? "password"
+      : raw === "security"
+        ? "security"
+        : raw === "devices"
+          ? "devices"
+          : raw === "data" && parent
+            ? "data"
+            : raw === "child" && parent
+              ? "child"
+              : "profile";
   const [babyId, setBabyId] = useState<string | null>(params.get("baby"));
   const [childrenOpen, setChildrenOpen] = useState(raw === "child");
   if (!session) return null;
@@ -76,6 +87,11 @@ export default function Profile() {
               </Button>
             </li>
             <li>
+              <Button className={`side-item${tab === "security" ? " active" : ""}`} onPress={() => go("security")} aria-current={tab === "security" ? "page" : undefined}>
+                {t("security")}
+              </Button>
+            </li>
+            <li>
               <Button className={`side-item${tab === "devices" ? " active" : ""}`} onPress={() => go("devices")} aria-current={tab === "devices" ? "page" : undefined}>
                 {t("devices.title")}
               </Button>
@@ -105,6 +121,7 @@ export default function Profile() {
         <div className="profile-content panel">
           {tab === "profile" ? <MyProfile /> : null}
           {tab === "password" ? <ChangePassword /> : null}
+          {tab === "security" ? <SecuritySettings /> : null}
           {tab === "devices" ? <Devices /> : null}
           {tab === "data" ? <MyData /> : null}
           {tab === "child" ? (
