@@ -4,6 +4,7 @@ import { Accounts, ChangePasswordRequest, EmailRequest, LanguageRequest, Profile
 import { RemovalRequestBody, requestRemoval } from "@crown/core/accounts/removal";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { takesJson, takesQuery } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { formBody, jsonBody } from "../request.ts";
@@ -30,36 +31,36 @@ const PHOTO_LIMIT = Accounts.PROFILE_PHOTO_MAX_BYTES + 1024 * 1024;
 /** Accounts calls. `present` adds what other features know about a user (babies, onboarding flags). */
 export const accountsRoutes = (present: SessionPresenter) =>
   new Hono<Env>()
-    .post("/user/sign-up", async (c) => {
+    .post("/user/sign-up", takesJson(SignUpRequest), async (c) => {
       const results = await runUseCase(c, Accounts.signUp(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.signedUp, results), 201);
     })
-    .post("/user/sign-in", async (c) => {
+    .post("/user/sign-in", takesJson(SignInRequest), async (c) => {
       const { token, user, expiresAt } = await runUseCase(c, Accounts.signIn(await jsonBody(c)));
       const results = { ...(await present.signIn(c, user, token)), expires_at: expiresAt.toISOString() };
       return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
     })
-    .get("/email/verify/:id/:token", async (c) => {
+    .get("/email/verify/:id/:token", takesQuery<{ expires: string; signature: string }>(), async (c) => {
       const { message, results } = await runUseCase(c, Accounts.verifyEmail(c.req.param("id"), c.req.param("token"), c.req.query()));
       return c.json(ok(message, results), 200);
     })
-    .post("/email/verify", async (c) => {
+    .post("/email/verify", takesJson(EmailRequest), async (c) => {
       const { message } = await runUseCase(c, Accounts.resendVerification(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/password/recover", async (c) => {
+    .post("/user/password/recover", takesJson(EmailRequest), async (c) => {
       const { message } = await runUseCase(c, Accounts.recoverPassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/password/reset", async (c) => {
+    .post("/user/password/reset", takesJson(ResetPasswordRequest), async (c) => {
       const { message } = await runUseCase(c, Accounts.resetPassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/password/change", requireCaller, async (c) => {
+    .post("/user/password/change", takesJson(ChangePasswordRequest), requireCaller, async (c) => {
       const { message } = await runUseCase(c, Accounts.changePassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/language", requireCaller, async (c) => {
+    .post("/user/language", takesJson(LanguageRequest), requireCaller, async (c) => {
       const language = await runUseCase(c, Accounts.changeLanguage(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.languageChanged, { language }), 200);
     })
@@ -99,7 +100,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
         headers: { "content-type": blob.contentType, "content-length": String(blob.size), "cache-control": "private, no-store" },
       });
     })
-    .post("/user/remove-account", requireCaller, async (c) => {
+    .post("/user/remove-account", takesJson(RemovalRequestBody), requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, requestRemoval(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { request } from "./client.ts";
+import { crown } from "./crown.ts";
 
 /**
  * The server's public settings (GET /config): where /buy-kits and /webinar lead, and the optional
@@ -19,7 +19,7 @@ let loaded: PublicConfig | null = null;
 
 /** Fetched once per page load (and again after a failure), shared by every caller. */
 export const loadPublicConfig = (): Promise<PublicConfig> => {
-  pending ??= request<PublicConfig>("GET", "/config", { auth: false, quiet: true })
+  pending ??= crown.call((api) => api.config.$get(), { auth: false, quiet: true })
     .then((r) => {
       loaded = r.results ?? {};
       return loaded;

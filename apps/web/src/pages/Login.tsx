@@ -3,7 +3,7 @@ import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
-import { ApiError, fallbackMessage } from "../api/client.ts";
+import { ApiError, fallbackMessage } from "../api/crown.ts";
 import { sessionFromSignIn } from "../machines/session.ts";
 import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";

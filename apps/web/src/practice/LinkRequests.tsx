@@ -4,7 +4,7 @@ import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { getProfile } from "../api/accounts.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { sessionActor, updateSession } from "../session/store.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";

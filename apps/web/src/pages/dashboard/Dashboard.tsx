@@ -3,7 +3,7 @@ import { Button } from "react-aria-components";
 import { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/crown.ts";
 import { reminders as fetchReminders, reportList, rowsOf } from "../../api/dashboard.ts";
 import type { RecentReport, Reminder } from "../../api/types.ts";
 import type { Session } from "../../machines/session.ts";

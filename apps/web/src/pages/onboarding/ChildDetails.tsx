@@ -3,7 +3,7 @@ import { Button, ProgressBar } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router-dom";
 import { getProfile } from "../../api/accounts.ts";
-import { ApiError, messageOf } from "../../api/client.ts";
+import { ApiError, messageOf } from "../../api/crown.ts";
 import { registerBaby } from "../../api/onboarding.ts";
 import { clearDraft, loadDraft, saveBabyErrors, saveDraft } from "../../forms/babyDraft.ts";
 import { signOutNow } from "../../session/signOut.ts";

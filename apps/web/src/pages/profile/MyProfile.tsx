@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Button, FileTrigger, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { getProfile, removeProfilePhoto, updateProfile, uploadProfilePhoto } from "../../api/accounts.ts";
-import { messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/crown.ts";
 import type { Profile } from "../../api/types.ts";
 import { sessionActor, updateSession, useLists, useSession } from "../../session/store.ts";
 import { EditActions } from "../../ui/EditActions.tsx";
