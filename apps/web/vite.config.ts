@@ -20,12 +20,12 @@ export default defineConfig({
           groups: [
             {
               name: "framework",
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$/,
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store|hono)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$/,
             },
             {
               // The portal's own small modules the sign-in page and nearly every other route share.
               name: "shell",
-              test: /[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
+              test: /[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address|upload)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
             },
           ],
         },

@@ -13,6 +13,7 @@ import { sendWithProgress, type UploadHandle } from "./upload.ts";
 
 export { ApiError, messageOf } from "./error.ts";
 export { retryAfterRefusal } from "./retry.ts";
+export { DEFAULT_API_BASE, withLanguage } from "./address.ts";
 export type { UploadHandle } from "./upload.ts";
 export type { Api, FhirApi, ResultsIn, ResultsOf } from "@crown/http/client-types";
 

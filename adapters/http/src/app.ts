@@ -42,9 +42,18 @@ export interface ApiOptions {
   /** Seconds between an event stream's session checks (default 15). */
   readonly liveCheckSeconds?: number;
   /** Public settings for the portal (GET /config): the external shop, webinar, app store and help video addresses. */
-  readonly publicConfig?: Readonly<Record<string, string>>;
+  readonly publicConfig?: PublicConfig;
   /** The load shedding's state (default: a gate with `DEFAULT_LOAD_LIMIT`); the server shares it with `refuseEarly`. */
   readonly loadGate?: LoadGate;
+}
+
+/** The server's public settings (GET /config); an optional one is absent when the server has none. */
+export interface PublicConfig {
+  readonly buy_kits_url?: string;
+  readonly webinar_url?: string;
+  readonly app_store_url?: string;
+  readonly play_store_url?: string;
+  readonly help_video_url?: string;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -74,7 +83,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", reportsRoutes())
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
-    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? {} }))
+    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? ({} as PublicConfig) }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;

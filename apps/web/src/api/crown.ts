@@ -1,6 +1,6 @@
 import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/practice/statuses";
 import { FHIR_PATH } from "@crown/core/fhir/codes";
-import { createClient, messageOf as messageOrFallback } from "@crown/client";
+import { createClient, DEFAULT_API_BASE, messageOf as messageOrFallback } from "@crown/client";
 import i18next from "i18next";
 import { uiMessage } from "../i18n/i18n.ts";
 import { apiBase } from "../i18n/language.ts";
@@ -14,7 +14,7 @@ import { requestEnded, requestStarted } from "./pending.ts";
 
 export { ApiError, encodePassword } from "@crown/client";
 
-export const API_BASE = import.meta.env.VITE_API_BASE ?? "/api/v1/en";
+export const API_BASE = import.meta.env.VITE_API_BASE ?? DEFAULT_API_BASE;
 
 /** The API in the portal's current language (`/api/v1/es/...` answers in Spanish, ADR 76). */
 export const localizedApiBase = () => apiBase(API_BASE);

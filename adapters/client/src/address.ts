@@ -1,0 +1,5 @@
+/** The API's address in English, the default (`/api/v1/<language>`, ADR 76). */
+export const DEFAULT_API_BASE = "/api/v1/en";
+
+/** The API's address `base` answering in `language` (`/api/v1/es`): the server's messages follow it. */
+export const withLanguage = (base: string, language: string): string => base.replace(/\/api\/v1\/[a-z]{2}$/, `/api/v1/${language}`);
