@@ -3,7 +3,7 @@ import { blockUser, DIRECTORY_MESSAGES, listUsers, unblockUser, UserIdentifierRe
 import { listRemovalRequests, REMOVAL_MESSAGES } from "@crown/core/accounts/removal";
 import { AUDIT_VIEW_MESSAGES, exportAuditEvents, viewAuditEvents } from "@crown/core/audit/view";
 import { stringify } from "csv-stringify/sync";
-import { PRACTICE_MESSAGES } from "@crown/core/practice/verification";
+import { PRACTICE_MESSAGES } from "@crown/core/accounts/practice-verification";
 import { listPracticesAwaitingVerification } from "@crown/core/practice/practices-awaiting-verification";
 import { verifyPractice, VerifyPracticeRequest } from "@crown/core/practice/verify-practice";
 import { ok, runUseCase } from "../effect-bridge.ts";

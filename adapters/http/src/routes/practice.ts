@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest, STAFF_TYPES } from "@crown/core";
+import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, Onboarding, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest, STAFF_TYPES } from "@crown/core";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { paged, takesJson } from "../wire-input.ts";
@@ -90,6 +90,6 @@ export const notificationRoutes = () =>
       return c.json(ok(NotificationCenter.NOTIFICATION_MESSAGES.read, result), 200);
     })
     .get("/user/reminders", requireCaller, async (c) => {
-      const reminders = await runUseCase(c, NotificationCenter.reminders);
+      const reminders = await runUseCase(c, Onboarding.reminders);
       return c.json(ok(NotificationCenter.NOTIFICATION_MESSAGES.reminders, reminders), 200);
     });

@@ -1,4 +1,4 @@
-import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/practice/statuses";
+import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/accounts/practice-statuses";
 import { FHIR_PATH } from "@crown/core/fhir/codes";
 import { createClient, DEFAULT_API_BASE, messageOf as messageOrFallback } from "@crown/client";
 import i18next from "i18next";

@@ -1,4 +1,4 @@
-import { PRACTICE_BEING_VERIFIED_MESSAGE } from "@crown/core/practice/statuses";
+import { PRACTICE_BEING_VERIFIED_MESSAGE } from "@crown/core/accounts/practice-statuses";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
