@@ -25,7 +25,7 @@ export default defineConfig({
             {
               // The portal's own small modules the sign-in page and nearly every other route share.
               name: "shell",
-              test: /[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address|upload)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
+              test: /[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
             },
           ],
         },

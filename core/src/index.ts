@@ -16,6 +16,7 @@ export * as CalendarDays from "./shared/days.ts";
 export { onboardingHooksLayer } from "./onboarding/hooks.ts";
 export * as Onboarding from "./onboarding/service.ts";
 export * from "./accounts/delegations.ts";
+export * from "./accounts/staff-types.ts";
 export * from "./practice/model.ts";
 export { CONSENT_STATUSES, type ConsentStatus, PENDING_CONSENT } from "./practice/consent.ts";
 export * as Access from "./practice/access.ts";

@@ -2,7 +2,7 @@ import { hc, type ClientResponse } from "hono/client";
 import type { Api, FhirApi, ResultsIn } from "@crown/http/client-types";
 import { ApiError } from "./error.ts";
 import { pause, retryAfterRefusal } from "./retry.ts";
-import { sendWithProgress, type UploadHandle } from "./upload.ts";
+import type { UploadHandle } from "./upload.ts";
 
 /**
  * The one client of the Crown API for the portal and the kiosk (ADR 0143): Hono's `hc<AppType>`, so
@@ -25,8 +25,6 @@ export interface Envelope<T> {
 export interface ClientSetup {
   /** The API's address with its language prefix (`/api/v1/es`): read at each call, so a language switch applies at once. */
   readonly base: () => string;
-  /** The FHIR API's address (`/fhir/R4`). */
-  readonly fhirBase?: () => string;
   /** The session's bearer token. */
   readonly token?: () => string | null | undefined;
   /** Headers every call carries (the kiosk's device credential). */
@@ -113,7 +111,7 @@ export const createClient = (setup: ClientSetup) => {
   };
 
   const api = (opts: CallOptions = {}): Api => hc(absolute(setup.base()), { fetch: fetcher(opts) }) as unknown as Api;
-  const fhir = (opts: CallOptions = {}): FhirApi => hc(absolute(setup.fhirBase?.() ?? "/fhir/R4"), { fetch: fetcher(opts) }) as unknown as FhirApi;
+  const fhir = (base: string, opts: CallOptions = {}): FhirApi => hc(absolute(base), { fetch: fetcher(opts) }) as unknown as FhirApi;
 
   const envelope = async <R extends Answered>(res: R, opts: CallOptions): Promise<Envelope<ResultsIn<R>>> => {
     const body = await readJson(res as unknown as Response);
@@ -140,9 +138,9 @@ export const createClient = (setup: ClientSetup) => {
     /** A binary answer (a PDF, a photo, a CSV); a JSON failure body is thrown as `ApiError`. */
     blob: async (pick: (api: Api) => Promise<Answered>, opts: CallOptions = {}): Promise<Blob> =>
       blobOf((await pick(api(opts))) as unknown as Response, opts),
-    /** A binary answer of the FHIR API. */
-    fhirBlob: async (pick: (api: FhirApi) => Promise<Answered>, opts: CallOptions = {}): Promise<Blob> =>
-      blobOf((await pick(fhir(opts))) as unknown as Response, opts),
+    /** A binary answer of the FHIR API at `base` (`/fhir/R4` on the API's server). */
+    fhirBlob: async (base: string, pick: (api: FhirApi) => Promise<Answered>, opts: CallOptions = {}): Promise<Blob> =>
+      blobOf((await pick(fhir(base, opts))) as unknown as Response, opts),
     /** A file at an address the server answered (a chat attachment's `url`), relative to the API or absolute. */
     fileAt: async (url: string, opts: CallOptions = {}): Promise<Blob> => {
       const base = absolute(setup.base());
@@ -161,12 +159,27 @@ export const createClient = (setup: ClientSetup) => {
     ): UploadHandle<ResultsIn<Awaited<ReturnType<E["$post"]>>>> => {
       const url = pick(api(opts)).$url();
       for (const [name, value] of Object.entries(args.query ?? {})) url.searchParams.set(name, value);
-      const handle = sendWithProgress(url.href, args.form, headersFor(opts), onProgress, setup.messages.unreachable);
-      const promise = handle.promise.then(({ status, body, headers }) => {
-        if (status >= 200 && status < 300) return body.results as ResultsIn<Awaited<ReturnType<E["$post"]>>>;
-        throw failure(status, headers, body, opts);
-      });
-      return { promise, abort: handle.abort };
+      // Loaded on the first upload: the sign-in page has no use for it (its 150 KB budget, ADR 74).
+      let stopped = false;
+      let sending: UploadHandle<unknown> | null = null;
+      const promise = import("./upload.ts")
+        .then(({ sendWithProgress }) => {
+          if (stopped) throw new DOMException("Upload cancelled", "AbortError");
+          const handle = sendWithProgress(url.href, args.form, headersFor(opts), onProgress, setup.messages.unreachable);
+          sending = handle;
+          return handle.promise;
+        })
+        .then(({ status, body, headers }) => {
+          if (status >= 200 && status < 300) return body.results as ResultsIn<Awaited<ReturnType<E["$post"]>>>;
+          throw failure(status, headers, body, opts);
+        });
+      return {
+        promise,
+        abort: () => {
+          stopped = true;
+          sending?.abort();
+        },
+      };
     },
     /** The address of a route (an EventSource's `/events`, which cannot send headers). */
     url: (pick: (api: Api) => { $url: () => URL }): URL => pick(api()).$url(),

@@ -8,7 +8,6 @@ import { BUSY_MESSAGE, LoadGate, shedLoad } from "./load-shedding.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
-import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { chatRoutes } from "./routes/chat.ts";
@@ -32,7 +31,6 @@ const HSTS = "max-age=31536000; includeSubDomains";
 export interface ApiOptions {
   /** The composition root's runtime: it must provide every port of `HttpPorts`. */
   readonly runtime: HttpRuntime;
-  readonly presenter: SessionPresenter;
   /** Resolves the client address (the Node adapter's socket, or a trusted proxy header). */
   readonly clientIp: (c: import("hono").Context<Env>) => string | null;
   /** Whether the browser reached us over HTTPS (directly, or as a trusted proxy says): only then is HSTS sent. */
@@ -74,7 +72,7 @@ export const apiRoutes = (options: ApiOptions) =>
       if (!c.res.headers.has("x-request-id")) c.res.headers.set("x-request-id", c.get("requestId"));
     })
     .use("*", bodyPolicy(API_BASE))
-    .route("/", accountsRoutes(options.presenter))
+    .route("/", accountsRoutes())
     .route("/", onboardingRoutes())
     .route("/", practiceRoutes())
     .route("/", notificationRoutes())

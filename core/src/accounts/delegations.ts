@@ -1,10 +1,7 @@
 import { Context, Effect, Option } from "effect";
 import type { User } from "./model.ts";
 import type { PageOf, PageRequest } from "../shared/page.ts";
-
-/** The kinds of staff a physician may have act for them. */
-export const STAFF_TYPES = ["nurse", "office_admin"] as const;
-export type StaffType = (typeof STAFF_TYPES)[number];
+import type { StaffType } from "./staff-types.ts";
 
 /**
  * A delegation lets one staff member act for one physician. A staff member may hold several;

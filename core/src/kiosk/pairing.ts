@@ -4,7 +4,7 @@ import { Users } from "../accounts/model.ts";
 import { isActive } from "../accounts/lifecycle.ts";
 import { displayName } from "../accounts/access.ts";
 import { Delegations } from "../accounts/delegations.ts";
-import { STAFF_TYPES } from "../accounts/delegations.ts";
+import { STAFF_TYPES } from "../accounts/staff-types.ts";
 import { Forbidden, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, Random, Secrets, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";

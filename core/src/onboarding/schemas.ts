@@ -1,5 +1,5 @@
 import { Effect, Either, ParseResult, Schema } from "effect";
-import { STAFF_TYPES } from "../accounts/delegations.ts";
+import { STAFF_TYPES } from "../accounts/staff-types.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { check, Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { addMonths, type CalendarDay, compareDays, parseDay } from "../shared/days.ts";

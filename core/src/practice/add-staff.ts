@@ -3,7 +3,7 @@ import { isActive } from "../accounts/lifecycle.ts";
 import { AccountsConfig, type User, Users } from "../accounts/model.ts";
 import { notify, sendAll } from "../notifications/service.ts";
 import { AddStaffRequest, validateForm } from "../onboarding/schemas.ts";
-import { type StaffType } from "../accounts/delegations.ts";
+import { type StaffType } from "../accounts/staff-types.ts";
 import { Forbidden, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, type OutgoingMail, Random, transaction } from "../shared/ports.ts";
 import { actingPhysician } from "./access.ts";

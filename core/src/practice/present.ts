@@ -3,7 +3,7 @@ import { type Baby, babyName } from "../onboarding/model.ts";
 import { displayName, physicianName } from "../accounts/access.ts";
 import { delegationConsent, PENDING_CONSENT } from "./consent.ts";
 import { isPendingInvitation } from "./invitations.ts";
-import type { StaffType } from "../accounts/delegations.ts";
+import type { StaffType } from "../accounts/staff-types.ts";
 import type { Delegation } from "../accounts/delegations.ts";
 import type { PatientLinkRequest } from "./model.ts";
 import type { LinkKind } from "./requests.ts";

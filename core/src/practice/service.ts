@@ -4,7 +4,7 @@ import { pageOf } from "../shared/page.ts";
 import { latestToday } from "../shared/days.ts";
 import { Babies, type BabyPatch } from "../onboarding/model.ts";
 import { ListRequest, PatientUpdateRequest, RemoveStaffRequest, validateForm } from "../onboarding/schemas.ts";
-import { type StaffType } from "../accounts/delegations.ts";
+import { type StaffType } from "../accounts/staff-types.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { type ActingFor, actingPhysician } from "./access.ts";

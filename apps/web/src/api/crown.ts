@@ -1,5 +1,4 @@
 import { BAA_REQUIRED_STATUS, PRACTICE_BEING_VERIFIED } from "@crown/core/accounts/practice-statuses";
-import { FHIR_PATH } from "@crown/core/fhir/codes";
 import { createClient, DEFAULT_API_BASE, messageOf as messageOrFallback } from "@crown/client";
 import i18next from "i18next";
 import { uiMessage } from "../i18n/i18n.ts";
@@ -39,7 +38,6 @@ export const configureApi = (h: Hooks) => {
 
 export const crown = createClient({
   base: localizedApiBase,
-  fhirBase: () => new URL(FHIR_PATH, new URL(API_BASE, window.location.origin)).href,
   token: () => hooks.getToken(),
   onUnauthorised: (message) => hooks.onUnauthorised(message),
   onForbidden: (status) => {

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
 import { ApiError, fallbackMessage } from "../api/crown.ts";
-import { sessionFromSignIn } from "../machines/session.ts";
+import { sessionFromSignIn } from "../session/machine.ts";
 import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
 import { AppLinks } from "../ui/AppLinks.tsx";

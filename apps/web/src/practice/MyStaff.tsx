@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { STAFF_TYPES } from "@crown/core/accounts/delegations";
+import { STAFF_TYPES } from "@crown/core/accounts/staff-types";
 import { messageOf } from "../api/crown.ts";
 import { PAGE_SIZE, padRows, Pager } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";

@@ -1,6 +1,6 @@
 import { crown } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
-import type { Session } from "../machines/session.ts";
+import type { Session } from "../session/machine.ts";
 
 /** Patients and staff of a practice (spec section 7); staff name the physician they act for. */
 

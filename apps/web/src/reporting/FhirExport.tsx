@@ -1,11 +1,14 @@
 import i18next from "i18next";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { FHIR_JSON } from "@crown/core/fhir/codes";
-import { crown, messageOf } from "../api/crown.ts";
+import { FHIR_JSON, FHIR_PATH } from "@crown/core/fhir/codes";
+import { API_BASE, crown, messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { toast } from "../ui/toasts.tsx";
 import { saveAndOpen, type ResultItem } from "./api.ts";
+
+/** The FHIR API on the same server as the JSON API (API_BASE may name another origin). */
+const fhirBase = () => new URL(FHIR_PATH, new URL(API_BASE, window.location.origin)).href;
 
 /** The file an EHR imports: the report's FHIR document Bundle (issue 20). */
 export const fhirFileName = (row: Pick<ResultItem, "baby_name" | "uploaded_date">) =>
@@ -14,7 +17,7 @@ export const fhirFileName = (row: Pick<ResultItem, "baby_name" | "uploaded_date"
 /** Downloads the published report as a FHIR R4 document Bundle (Composition, Patient, report, Observations, the PDF). */
 export const exportForEhr = async (row: ResultItem): Promise<boolean> => {
   try {
-    const blob = await crown.fhirBlob((fhir) => fhir.DiagnosticReport[":id"][":operation"].$get({ param: { id: row.identifier, operation: "$document" } }));
+    const blob = await crown.fhirBlob(fhirBase(), (fhir) => fhir.DiagnosticReport[":id"][":operation"].$get({ param: { id: row.identifier, operation: "$document" } }));
     saveAndOpen(new Blob([blob], { type: FHIR_JSON }), fhirFileName(row), null);
     toast(i18next.t("reporting:fhir.downloaded"), "success");
     return true;

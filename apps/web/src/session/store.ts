@@ -1,7 +1,7 @@
 import { useSelector } from "@xstate/react";
 import { ApiError, configureApi, crown } from "../api/crown.ts";
 import type { Baby, Profile } from "../api/types.ts";
-import { createSessionActor, type Session, sessionFromSignIn } from "../machines/session.ts";
+import { createSessionActor, type Session, sessionFromSignIn } from "./machine.ts";
 import { forgetToken, keptToken } from "./persist.ts";
 
 /** The one session actor of the tab, reachable from React (through @xstate/react) and from the API client. */

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { getProfile, getProfilePhoto } from "../api/accounts.ts";
 import { useAccountLanguage, useChooseLanguage } from "../i18n/LanguageSwitcher.tsx";
-import type { Session } from "../machines/session.ts";
+import type { Session } from "../session/machine.ts";
 import { signOutNow } from "../session/signOut.ts";
 import { selectedBaby, sessionActor, updateSession, useLists } from "../session/store.ts";
 import { uploads } from "./Header.tsx";

@@ -6,7 +6,7 @@ import { Link } from "react-router-dom";
 import { messageOf } from "../../api/crown.ts";
 import { reminders as fetchReminders, reportList, rowsOf } from "../../api/dashboard.ts";
 import type { RecentReport, Reminder } from "../../api/types.ts";
-import type { Session } from "../../machines/session.ts";
+import type { Session } from "../../session/machine.ts";
 import { practiceBeingVerified } from "../../session/home.ts";
 import { day } from "../../i18n/dates.ts";
 import { selectedBaby, useSession } from "../../session/store.ts";

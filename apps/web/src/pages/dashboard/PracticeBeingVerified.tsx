@@ -6,7 +6,7 @@ import { Link } from "react-router-dom";
 import { getProfile } from "../../api/accounts.ts";
 import type { Profile } from "../../api/types.ts";
 import { uiMessage } from "../../i18n/i18n.ts";
-import type { Session } from "../../machines/session.ts";
+import type { Session } from "../../session/machine.ts";
 import { updateSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 
