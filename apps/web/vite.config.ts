@@ -19,13 +19,11 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             {
+              // With the portal's own small modules every route shares (the session, the API client, the
+              // lifecycles' plain parts): one file compresses better than two, and the sign-in page's
+              // budget (ADR 74) has no room for the difference (ADR 0143).
               name: "framework",
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store|hono)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$/,
-            },
-            {
-              // The portal's own small modules the sign-in page and nearly every other route share.
-              name: "shell",
-              test: /[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store|hono)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$|[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
             },
           ],
         },

@@ -1,3 +1,6 @@
+/** `base` made absolute against the page's address (hc and URL need one). */
+export const absolute = (base: string) => new URL(base, globalThis.location?.href ?? "http://localhost/").href;
+
 /** The API's address in English, the default (`/api/v1/<language>`, ADR 76). */
 export const DEFAULT_API_BASE = "/api/v1/en";
 

@@ -1,8 +1,8 @@
 import { hc, type ClientResponse } from "hono/client";
-import type { Api, FhirApi, ResultsIn } from "@crown/http/client-types";
+import type { Api, ResultsIn } from "@crown/http/client-types";
 import { ApiError } from "./error.ts";
 import { pause, retryAfterRefusal } from "./retry.ts";
-import type { UploadHandle } from "./upload.ts";
+import { absolute } from "./address.ts";
 
 /**
  * The one client of the Crown API for the portal and the kiosk (ADR 0143): Hono's `hc<AppType>`, so
@@ -55,9 +55,8 @@ export interface CallOptions {
   readonly headers?: Record<string, string>;
 }
 
-type Answered = ClientResponse<unknown, number, string>;
+export type Answered = ClientResponse<unknown, number, string>;
 
-const absolute = (base: string) => new URL(base, globalThis.location?.href ?? "http://localhost/").href;
 
 const readJson = async (res: Response): Promise<Record<string, unknown>> => {
   try {
@@ -111,7 +110,6 @@ export const createClient = (setup: ClientSetup) => {
   };
 
   const api = (opts: CallOptions = {}): Api => hc(absolute(setup.base()), { fetch: fetcher(opts) }) as unknown as Api;
-  const fhir = (base: string, opts: CallOptions = {}): FhirApi => hc(absolute(base), { fetch: fetcher(opts) }) as unknown as FhirApi;
 
   const envelope = async <R extends Answered>(res: R, opts: CallOptions): Promise<Envelope<ResultsIn<R>>> => {
     const body = await readJson(res as unknown as Response);
@@ -138,51 +136,20 @@ export const createClient = (setup: ClientSetup) => {
     /** A binary answer (a PDF, a photo, a CSV); a JSON failure body is thrown as `ApiError`. */
     blob: async (pick: (api: Api) => Promise<Answered>, opts: CallOptions = {}): Promise<Blob> =>
       blobOf((await pick(api(opts))) as unknown as Response, opts),
-    /** A binary answer of the FHIR API at `base` (`/fhir/R4` on the API's server). */
-    fhirBlob: async (base: string, pick: (api: FhirApi) => Promise<Answered>, opts: CallOptions = {}): Promise<Blob> =>
-      blobOf((await pick(fhir(base, opts))) as unknown as Response, opts),
-    /** A file at an address the server answered (a chat attachment's `url`), relative to the API or absolute. */
-    fileAt: async (url: string, opts: CallOptions = {}): Promise<Blob> => {
-      const base = absolute(setup.base());
-      const target = url.startsWith("/api/") || /^https?:/.test(url) ? new URL(url, base).href : `${base}${url}`;
-      return blobOf(await fetcher(opts)(target, { method: "GET" }), opts);
-    },
-    /**
-     * A multipart upload with progress (fetch reports none, so XMLHttpRequest), to the route `pick` names,
-     * its answer typed from that route's `$post`.
-     */
-    upload: <E extends { $url: (args?: never) => URL; $post: (...args: never[]) => Promise<Answered> }>(
-      pick: (api: Api) => E,
-      args: { readonly query?: Record<string, string>; readonly form: FormData },
-      onProgress: (loaded: number, total: number) => void,
-      opts: CallOptions = {},
-    ): UploadHandle<ResultsIn<Awaited<ReturnType<E["$post"]>>>> => {
-      const url = pick(api(opts)).$url();
-      for (const [name, value] of Object.entries(args.query ?? {})) url.searchParams.set(name, value);
-      // Loaded on the first upload: the sign-in page has no use for it (its 150 KB budget, ADR 74).
-      let stopped = false;
-      let sending: UploadHandle<unknown> | null = null;
-      const promise = import("./upload.ts")
-        .then(({ sendWithProgress }) => {
-          if (stopped) throw new DOMException("Upload cancelled", "AbortError");
-          const handle = sendWithProgress(url.href, args.form, headersFor(opts), onProgress, setup.messages.unreachable);
-          sending = handle;
-          return handle.promise;
-        })
-        .then(({ status, body, headers }) => {
-          if (status >= 200 && status < 300) return body.results as ResultsIn<Awaited<ReturnType<E["$post"]>>>;
-          throw failure(status, headers, body, opts);
-        });
-      return {
-        promise,
-        abort: () => {
-          stopped = true;
-          sending?.abort();
-        },
-      };
-    },
-    /** The address of a route (an EventSource's `/events`, which cannot send headers). */
-    url: (pick: (api: Api) => { $url: () => URL }): URL => pick(api()).$url(),
+    // For the client's other calls (extras.ts), kept apart so that the sign-in page carries none of them.
+    /** The typed routes, for this call's options. */
+    api,
+    /** The API's address in the current language, absolute. */
+    base: () => absolute(setup.base()),
+    /** fetch with this call's headers, the loader and the come-back after a shed call. */
+    send: (input: string, init: RequestInit, opts: CallOptions) => fetcher(opts)(input, init),
+    /** This call's headers (Accept, the token, the setup's and the call's own). */
+    headers: headersFor,
+    /** A failed answer as `ApiError`, after the 401 and 403 hooks. */
+    failure,
+    blobOf,
+    /** The words for an unreachable server. */
+    unreachable: setup.messages.unreachable,
   };
 };
 

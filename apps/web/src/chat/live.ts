@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { addressOf } from "@crown/client/extras";
 import { ApiError, crown } from "../api/crown.ts";
 import { sessionActor } from "../session/store.ts";
 
@@ -83,7 +84,7 @@ const open = async () => {
   if (token !== current || mine !== generation) return;
   source?.close();
   // An EventSource sends no headers: the single-use ticket goes in the address (ADR 21).
-  const address = crown.url((api) => api.events);
+  const address = addressOf(crown, (api) => api.events);
   address.searchParams.set("ticket", ticket);
   if (lastEventId) address.searchParams.set("last_event_id", lastEventId);
   const es = new EventSource(address.href);

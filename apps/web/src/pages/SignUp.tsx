@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Button, Form, Label, Radio, RadioGroup } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { signUp } from "../api/accounts.ts";
+import { signUp } from "../api/account-pages.ts";
 import { messageOf } from "../api/crown.ts";
 import { CheckField, Field, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
-import { verifyEmail } from "../api/accounts.ts";
+import { verifyEmail } from "../api/account-pages.ts";
 import { messageOf } from "../api/crown.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { Card } from "../ui/Card.tsx";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { TFunction } from "i18next";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { getProfile } from "../api/accounts.ts";
+import { getProfile } from "../api/account-pages.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";

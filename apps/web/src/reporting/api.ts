@@ -1,4 +1,5 @@
 import { longDay } from "../i18n/dates.ts";
+import { upload } from "@crown/client/extras";
 import { crown } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
 import { ANALYSIS_TYPES } from "@crown/core/report/entities";
@@ -76,7 +77,7 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
   const form = new FormData();
   form.append("report_identifier", reportIdentifier);
   form.append("attachments[]", file, file.name);
-  return crown.upload((api) => api.report.upload, { query: { report_identifier: reportIdentifier }, form }, (loaded, total) => onProgress(loaded, total || file.size));
+  return upload(crown, (api) => api.report.upload, { query: { report_identifier: reportIdentifier }, form }, (loaded, total) => onProgress(loaded, total || file.size));
 };
 export type UploadHandle = ReturnType<typeof uploadFile>;
 

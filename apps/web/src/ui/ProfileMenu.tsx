@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { Button, Header as SectionHeader, type Key, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Separator } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { getProfile, getProfilePhoto } from "../api/accounts.ts";
+import { getProfile, getProfilePhoto } from "../api/account-pages.ts";
 import { useAccountLanguage, useChooseLanguage } from "../i18n/LanguageSwitcher.tsx";
 import type { Session } from "../session/machine.ts";
 import { signOutNow } from "../session/signOut.ts";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, ProgressBar } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router-dom";
-import { getProfile } from "../../api/accounts.ts";
+import { getProfile } from "../../api/account-pages.ts";
 import { ApiError, messageOf } from "../../api/crown.ts";
 import { registerBaby } from "../../api/onboarding.ts";
 import { clearDraft, loadDraft, saveBabyErrors, saveDraft } from "../../forms/babyDraft.ts";

@@ -2,7 +2,7 @@ import { ProfileUpdateRequest } from "@crown/core/accounts/schemas";
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, FileTrigger, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { getProfile, removeProfilePhoto, updateProfile, uploadProfilePhoto } from "../../api/accounts.ts";
+import { getProfile, removeProfilePhoto, updateProfile, uploadProfilePhoto } from "../../api/account-pages.ts";
 import { messageOf } from "../../api/crown.ts";
 import type { Profile } from "../../api/types.ts";
 import { sessionActor, updateSession, useLists, useSession } from "../../session/store.ts";
