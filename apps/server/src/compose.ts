@@ -14,7 +14,6 @@ import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv, zipArchiveLayer } from "@crown/storage";
 import { deviceNamesLayer } from "@crown/http/device-names";
 import type { ServerConfig } from "./config.ts";
-import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
@@ -112,7 +111,6 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
   createHttpApp(
     {
       runtime: services.runtime,
-      presenter: sessionPresenter,
       publicUrl: config.publicUrl,
       loadGate,
       publicConfig: {

@@ -1,5 +1,5 @@
 import { Context, Effect, Option } from "effect";
-import { LiveEvents } from "../live/model.ts";
+import { LiveEvents } from "../shared/live-events.ts";
 import { NotFound } from "../shared/errors.ts";
 import { audit, now, RequestContext, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";

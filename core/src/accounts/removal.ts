@@ -1,6 +1,6 @@
 import { Context, Effect, Option } from "effect";
-import { pageOf } from "../notifications/service.ts";
-import { requireActive } from "../practice/access.ts";
+import { pageOf } from "../shared/page.ts";
+import { requireActive } from "./access.ts";
 import { NotFound, RateLimited, ValidationFailed } from "../shared/errors.ts";
 import { queueMail } from "../shared/mail-jobs.ts";
 import { JobQueue } from "../shared/jobs.ts";
@@ -10,7 +10,7 @@ import { HoldRequestBody, ReleaseRequestBody, REMOVAL_MESSAGES, RemovalRequestBo
 import { composeIn, MAILS, mailText } from "../i18n/mails/index.ts";
 import { formatLongDay } from "../shared/dates.ts";
 import { fill } from "../shared/i18n.ts";
-import { LiveEvents } from "../live/model.ts";
+import { LiveEvents } from "../shared/live-events.ts";
 import { CurrentUser, Sessions, type User, Users } from "./model.ts";
 import { SignedInDevices } from "./devices.ts";
 

@@ -3,7 +3,7 @@ import { type Caller, CurrentUser, type Session, type User, Users } from "../acc
 import { reportDocument } from "../fhir/report-document.ts";
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
 import { localizedPdfKey } from "../report/notices.ts";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { Conflict, type DomainError, NotFound } from "../shared/errors.ts";
 import { formatMoment } from "../shared/dates.ts";
 import { LANGUAGES } from "../shared/i18n.ts";

@@ -2,7 +2,7 @@ import { SignedInDevices, type SignedInDevicesPort } from "@crown/core/accounts/
 import { Effect, Layer } from "effect";
 import type { Kysely } from "kysely";
 import { run } from "../executor.ts";
-import { sessionFromRow } from "../repositories.ts";
+import { sessionFromRow } from "./accounts.ts";
 import type { Database } from "../schema.ts";
 
 /* What each session was opened from (migration 2026-11-28T2031), for the profile's signed-in devices. */

@@ -3,7 +3,7 @@ import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
 import { downloadDataExport } from "../../api/familyData.ts";
-import { messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/crown.ts";
 import { useSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 import { useProof } from "../../security/useProof.tsx";
@@ -29,7 +29,7 @@ export default function DataDownload() {
     setPending(true);
     setState(null);
     try {
-      const { blob, fileName } = await withProof(() => downloadDataExport(session.token, identifier, linkToken));
+      const { blob, fileName } = await withProof(() => downloadDataExport(identifier, linkToken));
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");
       a.href = url;

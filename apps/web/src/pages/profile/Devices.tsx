@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { endOtherSessions, endSession, type SignedInSession, signedInSessions } from "../../api/familyData.ts";
-import { messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/crown.ts";
 import { currentLanguage } from "../../i18n/language.ts";
 import { moment } from "../../i18n/dates.ts";
 import { FormMessage } from "../../ui/fields.tsx";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { AVAILABLE_EXPORT, type DataExportStatus, exportInProgress } from "@crown/core/family-data/lifecycle";
 import { dataExports, type DataExportRow, requestDataExport } from "../../api/familyData.ts";
-import { messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/crown.ts";
 import { moment } from "../../i18n/dates.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 import { links } from "../../config.ts";
