@@ -4,13 +4,16 @@ import { Accounts, Onboarding, type UserType, USER_TYPES } from "@crown/core";
 import { readConfig } from "./config.ts";
 import { composeServices, repoRoot } from "./compose.ts";
 import { startServer } from "./start.ts";
-import { buildWeb } from "./commands/build-web.ts";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
 
   build [--force]               build the web portal and kiosk unless they are up to date (content hash),
                                 with brotli and gzip copies of every compressible file
+  build:release [--force]       the web build, then the release folder dist/release that runs with plain
+                                node (docs/OPERATIONS.md), unless it is up to date
   start                         serve the API, the web portal and the kiosk (PORT, CROWN_DATA_DIR, DATABASE_URL, ...)
   migrate                       apply database migrations
   user:create --role <role> --email <e> --password <p> [--first-name F] [--last-name L]
@@ -50,9 +53,18 @@ const describeError = (error: unknown): string => {
 export const main = async (argv: string[]): Promise<number> => {
   const [command, ...rest] = argv;
   switch (command) {
-    case "build": {
+    case "build":
+    case "build:release": {
       const { values } = parseArgs({ args: rest, options: { force: { type: "boolean", default: false } } });
-      await buildWeb({ root: repoRoot, force: values.force ?? false });
+      // A release has its builds and no build tools: they run in a checkout.
+      if (!existsSync(path.join(repoRoot, "pnpm-lock.yaml"))) return fail("This is a release folder, already built: build a new one from a checkout with `pnpm build`.");
+      if (command === "build") {
+        const { buildWeb } = await import("./commands/build-web.ts");
+        await buildWeb({ root: repoRoot, force: values.force ?? false });
+      } else {
+        const { buildRelease } = await import("./commands/build-release.ts");
+        await buildRelease({ root: repoRoot, force: values.force ?? false });
+      }
       return 0;
     }
     case "start":
