@@ -97,9 +97,10 @@ export const headVideo = async (s: HeadShape, seconds = 2): Promise<Uint8Array |
 };
 
 /** The real server app on a fresh database with the colour model and the job worker running. */
-export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean; observe?: KyselyPlugin } = {}) => {
+export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean; observe?: KyselyPlugin; env?: Record<string, string> } = {}) => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crown-reports-"));
-  const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1" });
+  // `env`: more of the configuration (e.g. S3_* for a bucket instead of files under the data directory).
+  const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1", ...options.env });
   const testDb: TestDatabase = await createTestDatabase(kind);
   // `observe` sees every statement the server sends (e.g. to count them per request).
   const db = options.observe ? testDb.db.withPlugin(options.observe) : testDb.db;
@@ -183,6 +184,8 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
     app,
     services,
     db: testDb.db,
+    /** The database's URL (PostgreSQL only), for tools outside the process. */
+    dbUrl: testDb.url ?? "",
     dataDir,
     worker,
     call,

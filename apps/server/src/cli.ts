@@ -22,6 +22,11 @@ const usage = `Usage: pnpm crown <command>
   seed:demo                     create demo accounts and data for a first look (embedded database only;
                                 passwords printed and kept in $CROWN_DATA_DIR/demo-accounts.json)
   worker                        run the background job worker alone (analysis), for scale-out
+  storage:backup <dir>          copy every object of the S3 bucket (S3_*) into <dir>, with a manifest of
+                                sizes, SHA-256 and content types; a folder holding an earlier backup gets
+                                only what it lacks (docs/OPERATIONS.md)
+  storage:restore <dir>         put a storage:backup folder's objects into the S3 bucket (S3_*), after
+                                checking every file against its manifest
   analyze <image or video>... [--json]
                                 measure photos or videos as the server would
 `;
@@ -129,6 +134,30 @@ export const main = async (argv: string[]): Promise<number> => {
         for (const a of accounts) process.stdout.write(`${a.role.padEnd(16)} ${a.email.padEnd(32)} ${a.password}\n`);
         return 0;
       });
+    case "storage:backup":
+    case "storage:restore": {
+      const dir = rest[0];
+      if (!dir) return fail(`Usage: crown ${command} <dir>`);
+      const { s3SettingsFromEnv, makeS3Client } = await import("@crown/storage");
+      const s3 = s3SettingsFromEnv();
+      // Files kept under the data directory are backed up with it (a copy of $CROWN_DATA_DIR/blobs).
+      if (!s3) return fail(`S3_ENDPOINT is not set: the files are under ${path.join(readConfig().dataDir, "blobs")}; copy that folder instead.`);
+      const { backupBucket, restoreBucket } = await import("@crown/storage/backup");
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      try {
+        const target = path.resolve(dir);
+        const r = await (command === "storage:backup" ? backupBucket : restoreBucket)(makeS3Client(s3), s3.bucket, target, say);
+        const what = `${r.objects} objects (${(r.bytes / 1e6).toFixed(1)} MB)`;
+        process.stdout.write(
+          command === "storage:backup"
+            ? `Backed up ${what} of bucket ${s3.bucket} into ${target} (${r.transferred} copied this time).\n`
+            : `Restored ${what} from ${target} into bucket ${s3.bucket}.\n`,
+        );
+        return 0;
+      } catch (error) {
+        return fail(describeError(error));
+      }
+    }
     case "analyze": {
       const { analyzeCommand } = await import("./commands/analyze.ts");
       return analyzeCommand(rest);
