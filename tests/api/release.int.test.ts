@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
+import { migrations } from "@crown/db";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { startS3rver } from "@crown/storage/s3rver";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -94,6 +95,16 @@ describe.skipIf(adminUrl === null)("the release folder, copied out and started w
     const migrated = cli(["migrate"]);
     expect(migrated.status, migrated.stderr).toBe(0);
     expect(migrated.stdout).toContain("Database (postgres) is at the latest migration.");
+    // A roll back's first step (docs/OPERATIONS.md): the newest migration reverted by its own `down`, then applied again.
+    const names = Object.keys(migrations);
+    const listed = cli(["migrate", "--list"]);
+    expect(listed.stdout.trim().split("\n").map((line) => line.trim().split(/\s+/).at(-1))).toEqual(names);
+    expect(listed.stdout).not.toContain("pending");
+    const reverted = cli(["migrate", "--to", names.at(-2)!]);
+    expect(reverted.status, reverted.stderr).toBe(0);
+    expect(reverted.stdout).toContain(`reverted ${names.at(-1)}`);
+    expect(cli(["migrate", "--list"]).stdout).toMatch(new RegExp(`pending\\s+${names.at(-1)}`));
+    expect(cli(["migrate"]).status).toBe(0);
     for (const [role, email] of [
       ["parent", "parent@release.test"],
       ["reviewer", "reviewer@release.test"],

@@ -16,6 +16,8 @@ const usage = `Usage: pnpm crown <command>
                                 node (docs/OPERATIONS.md), unless it is up to date
   start                         serve the API, the web portal and the kiosk (PORT, CROWN_DATA_DIR, DATABASE_URL, ...)
   migrate                       apply database migrations
+  migrate --list                every migration this release knows, with when it was applied
+  migrate --to <name>           migrate up or down to <name> (down: before starting an older release)
   user:create --role <role> --email <e> --password <p> [--first-name F] [--last-name L]
                                 create an Active, verified user (roles: ${USER_TYPES.join(", ")})
   user:approve <email>          approve an account waiting for approval
@@ -75,11 +77,32 @@ export const main = async (argv: string[]): Promise<number> => {
     case "start":
       await startServer(readConfig());
       return 0;
-    case "migrate":
-      return withServices(async (s) => {
-        process.stdout.write(`Database (${s.database.kind}) is at the latest migration.\n`);
+    case "migrate": {
+      const { values } = parseArgs({ args: rest, options: { to: { type: "string" }, list: { type: "boolean", default: false } } });
+      if (!values.to && !values.list) {
+        return withServices(async (s) => {
+          process.stdout.write(`Database (${s.database.kind}) is at the latest migration.\n`);
+          return 0;
+        });
+      }
+      const config = readConfig();
+      const { connectDatabase, listMigrations, migrateTo } = await import("@crown/db");
+      const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+      try {
+        if (values.to) {
+          const result = await migrateTo(database.db, values.to);
+          for (const r of result.results ?? []) process.stdout.write(`${r.direction === "Down" ? "reverted" : "applied"} ${r.migrationName}\n`);
+          process.stdout.write(`Database (${database.kind}) is at ${values.to}.\n`);
+        } else {
+          for (const m of await listMigrations(database.db)) process.stdout.write(`${m.executedAt ? m.executedAt.toISOString() : "pending".padEnd(24)}  ${m.name}\n`);
+        }
         return 0;
-      });
+      } catch (error) {
+        return fail(describeError(error));
+      } finally {
+        await database.close();
+      }
+    }
     case "user:create": {
       const { values } = parseArgs({
         args: rest,
