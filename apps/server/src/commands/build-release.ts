@@ -211,6 +211,15 @@ process.setSourceMapsEnabled(true);
 await import("./apps/server/dist/crown.mjs");
 `;
 
+const processAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
 export interface ReleaseOptions {
   readonly root: string;
   readonly force?: boolean;
@@ -228,7 +237,13 @@ export const buildRelease = async ({ root, force = false, say = (l) => process.s
     return false;
   }
   // Built beside and swapped in whole: a build cut short never leaves a half release where one ran.
-  const next = `${out}.next`;
+  // Named for this process: two builds at once (two test runs) never write into one folder. What a build
+  // cut short left (its process gone) is removed.
+  const next = `${out}.next-${process.pid}`;
+  for (const entry of await readdir(path.dirname(out)).catch(() => [] as string[])) {
+    const owner = /^release\.(next|previous)-(\d+)$/.exec(entry)?.[2];
+    if (owner && !processAlive(Number(owner))) await rm(path.join(path.dirname(out), entry), { recursive: true, force: true });
+  }
   await rm(next, { recursive: true, force: true });
   await mkdir(next, { recursive: true });
   const imported = await bundle(root, next);
@@ -239,7 +254,7 @@ export const buildRelease = async ({ root, force = false, say = (l) => process.s
   const version = ((await readJson(path.join(root, "apps/server/package.json"))).version as string) ?? "0.0.0";
   await writeFile(path.join(next, "package.json"), `${JSON.stringify({ name: "crown-release", version, private: true, type: "module", engines: { node: ">=20.19" }, scripts: { start: "node crown.mjs start" } }, null, 2)}\n`);
   await writeFile(path.join(next, STAMP), `${hash}\n`);
-  const previous = `${out}.previous`;
+  const previous = `${out}.previous-${process.pid}`;
   await rm(previous, { recursive: true, force: true });
   if (existsSync(out)) await rename(out, previous);
   await rename(next, out);
