@@ -3,14 +3,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
 import { migrations } from "@crown/db";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { startS3rver } from "@crown/storage/s3rver";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { type CrownProcess, processApi, repoRoot, stopCrown, waitUntil } from "./crown-processes.ts";
-import { headPhoto } from "./report-fixtures.ts";
+import { finalizedPhotoReport } from "./report-fixtures.ts";
 
 /**
  * The release folder as an operator (or the image) runs it (issue 42, items 1 and 2): copied out of the
@@ -131,19 +130,7 @@ describe.skipIf(adminUrl === null)("the release folder, copied out and started w
 
     const parentToken = await signIn("parent@release.test");
     const reviewerToken = await signIn("reviewer@release.test");
-    const parentId = (await sql<{ id: string }>`select id from users where email = 'parent@release.test'`.execute(database.db)).rows[0]!.id;
-    const babyId = `01BRELEASE${randomBytes(8).toString("hex").toUpperCase()}`.slice(0, 26);
-    await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
-              values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(database.db);
-    const prepared = await api("POST", "/report/prepare", parentToken, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" });
-    expect(prepared.status).toBe(201);
-    const reportId = prepared.json.results.report_identifier as string;
-    const form = new FormData();
-    form.append("report_identifier", reportId);
-    form.append("attachments[]", new Blob([(await headPhoto({ rx: 170, ry: 210 })) as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), "photo.jpg");
-    expect((await api("POST", "/report/upload", parentToken, form)).status).toBe(200);
-    expect((await api("POST", "/report/finalize", parentToken, { report_identifier: reportId })).status).toBe(200);
-
+    const reportId = await finalizedPhotoReport(database.db, api, "parent@release.test", parentToken);
     const status = async () => (await api("GET", `/report/${reportId}`, parentToken)).json.results.status as string;
     await waitUntil("the worker's analysis", worker, async () => (await status()) === "analyzed", 180_000);
     expect(worker.output()).toMatch(/"msg":"job done".*"name":"analyze-report"/);
