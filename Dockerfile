@@ -15,6 +15,7 @@ WORKDIR /src
 # Dependencies first: a source change rebuilds from here on, not the install.
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
 COPY core/package.json core/
+COPY adapters/client/package.json adapters/client/
 COPY adapters/crypto/package.json adapters/crypto/
 COPY adapters/db/package.json adapters/db/
 COPY adapters/http/package.json adapters/http/

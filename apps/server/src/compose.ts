@@ -12,7 +12,6 @@ import { createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
-import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
@@ -105,7 +104,6 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
   createHttpApp(
     {
       runtime: services.runtime,
-      presenter: sessionPresenter,
       publicUrl: config.publicUrl,
       loadGate,
       publicConfig: {
