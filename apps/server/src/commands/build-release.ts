@@ -226,8 +226,43 @@ export interface ReleaseOptions {
   readonly say?: (line: string) => void;
 }
 
+/**
+ * One build at a time in a checkout: test files that each run `pnpm run build` on changed sources would
+ * otherwise empty one another's output. The lock file names its process; a dead process's lock is taken over.
+ * Whoever waited finds the sources built and skips.
+ */
+const withBuildLock = async <A>(root: string, say: (line: string) => void, fn: () => Promise<A>): Promise<A> => {
+  const lock = path.join(root, "dist", ".build.lock");
+  await mkdir(path.dirname(lock), { recursive: true });
+  let told = false;
+  for (;;) {
+    try {
+      await writeFile(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const owner = Number.parseInt(await readFile(lock, "utf8").catch(() => ""), 10);
+      if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) {
+        await rm(lock, { force: true });
+        continue;
+      }
+      if (!told) say(`Another build is running (process ${owner}); waiting for it.`);
+      told = true;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(lock, { force: true });
+  }
+};
+
 /** Builds the web apps and the release when out of date; returns whether the release was built. */
-export const buildRelease = async ({ root, force = false, say = (l) => process.stdout.write(`${l}\n`) }: ReleaseOptions): Promise<boolean> => {
+export const buildRelease = async ({ root, force = false, say = (l) => process.stdout.write(`${l}\n`) }: ReleaseOptions): Promise<boolean> =>
+  withBuildLock(root, say, () => buildUnlocked({ root, force, say }));
+
+const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.write(`${l}\n`) }: ReleaseOptions): Promise<boolean> => {
   await buildWeb({ root, force, say });
   const started = Date.now();
   const out = path.join(root, RELEASE_DIR);
