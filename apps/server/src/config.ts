@@ -3,6 +3,9 @@ import { LEASE_SECONDS } from "@crown/storage";
 import { DEFAULT_LOAD_LIMIT } from "@crown/http";
 import { RECOVERY_SECONDS } from "./recovery.ts";
 
+/** How long a stopping server waits for the requests it admitted (`CROWN_DRAIN_SECONDS`, ADR 0141). */
+export const DRAIN_SECONDS = 25;
+
 /** The environment of api-contract.md, with its defaults. */
 export interface ServerConfig {
   readonly port: number;
@@ -37,6 +40,8 @@ export interface ServerConfig {
   readonly minInFlight: number;
   /** Open connections at most; more are dropped at accept (`CROWN_MAX_CONNECTIONS`, default 4096). */
   readonly maxConnections: number;
+  /** On SIGTERM, how long the requests already admitted may take to finish (`CROWN_DRAIN_SECONDS`, default 25; ADR 0141). */
+  readonly drainSeconds: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -72,5 +77,6 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, DEFAULT_LOAD_LIMIT.maxInFlight)),
     minInFlight: Math.max(1, int(env.CROWN_MIN_IN_FLIGHT, DEFAULT_LOAD_LIMIT.minInFlight)),
     maxConnections: Math.max(1, int(env.CROWN_MAX_CONNECTIONS, 4096)),
+    drainSeconds: Math.max(0, int(env.CROWN_DRAIN_SECONDS, DRAIN_SECONDS)),
   };
 };

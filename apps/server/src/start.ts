@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { getRequestListener } from "@hono/node-server";
 import { PasswordHasher } from "@crown/core";
@@ -22,13 +22,58 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const ACCEPT_BACKLOG = 4096;
 
 /**
+ * What a stopping server needs of its requests (ADR 0141): which are in progress, which of them are event
+ * streams (never finishing, cut at once so the tab reconnects to another process with Last-Event-ID), and
+ * a `/readyz` that says 503 from the stop on, so a balancer sends nothing new here.
+ */
+export const drainable = (listener: RequestListener) => {
+  const inProgress = new Set<ServerResponse>();
+  let draining = false;
+  let settle: (() => void) | null = null;
+  const handle: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (draining) {
+      // Admitted on a connection that was already open: served, and that connection closed after it.
+      res.setHeader("connection", "close");
+      if (req.url === "/readyz") {
+        res.writeHead(503, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(JSON.stringify({ status: "stopping" }));
+        return;
+      }
+    }
+    inProgress.add(res);
+    res.once("close", () => {
+      inProgress.delete(res);
+      if (draining && settle && busy() === 0) settle();
+    });
+    listener(req, res);
+  };
+  const isStream = (res: ServerResponse) => String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");
+  const busy = () => [...inProgress].filter((res) => !isStream(res)).length;
+  return {
+    listener: handle,
+    /** Stops admitting new requests' readiness, cuts the event streams, and waits up to `seconds` for the rest. */
+    drain: async (seconds: number) => {
+      draining = true;
+      for (const res of inProgress) if (isStream(res)) res.destroy();
+      if (busy() > 0) {
+        await new Promise<void>((resolve) => {
+          settle = resolve;
+          setTimeout(resolve, seconds * 1000).unref();
+        });
+      }
+      return busy();
+    },
+  };
+};
+
+/**
  * The Node HTTP server around the app, as Crown runs it: shedding on arrival before Hono builds a request
  * (ADR 0090); connections bounded, idle ones closed after KEEP_ALIVE_MS; a burst of new ones waits in the
  * kernel's accept queue rather than being dropped (a dropped SYN is retried only after a second, then three,
  * then seven). Not listening yet.
  */
-export const createHttpServer = (app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, gate: LoadGate, maxConnections: number) => {
-  const server = createServer(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch)));
+export const createHttpServer = (app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, gate: LoadGate, maxConnections: number, wrap: (listener: RequestListener) => RequestListener = (l) => l) => {
+  const server = createServer(wrap(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch))));
   server.maxConnections = maxConnections;
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
@@ -58,7 +103,12 @@ export const startServer = async (config: ServerConfig) => {
   const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
   const chatWorker = startChatWorker(services.run, log);
-  const server = createHttpServer(app, gate, config.maxConnections);
+  let drain: ((seconds: number) => Promise<number>) | null = null;
+  const server = createHttpServer(app, gate, config.maxConnections, (listener) => {
+    const requests = drainable(listener);
+    drain = requests.drain;
+    return requests.listener;
+  });
   const hostname = process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0");
   server.listen({ port: config.port, host: hostname, backlog: ACCEPT_BACKLOG }, () => {
     const address = server.address();
@@ -83,8 +133,14 @@ export const startServer = async (config: ServerConfig) => {
     if (stopping) return;
     stopping = true;
     log({ level: "info", msg: `received ${signal}, shutting down` });
-    stopWatching();
+    // No new connection from here on (a balancer's next try goes to another process); the requests already
+    // admitted finish, on a database still open, before anything is closed (ADR 0141).
     server.close();
+    server.closeIdleConnections();
+    const unfinished = (await drain?.(config.drainSeconds)) ?? 0;
+    if (unfinished > 0) log({ level: "warn", msg: "stopped with requests still in progress", unfinished });
+    server.closeAllConnections();
+    stopWatching();
     await recovery?.stop();
     await worker?.stop();
     await chatWorker.stop();
