@@ -42,6 +42,9 @@ interface Call {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves when the process has ended, by its own exit or a signal. */
+const exited = (p: CrownProcess) =>
+  new Promise<void>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve() : p.child.once("exit", () => resolve())));
 
 /** `crown user:create` without blocking the event loop (several run side by side). */
 const createUser = (env: Record<string, string>, role: string, email: string, firstName: string, lastName: string) =>
@@ -406,7 +409,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     const duringDrain = await call("GET", "/user/profile", parent.token);
     finish();
     const drainedUpload = await slowUpload;
-    const apiBExit = await new Promise<number | null>((resolve) => (apiB.child.exitCode !== null ? resolve(apiB.child.exitCode) : apiB.child.once("exit", (code) => resolve(code))));
+    await exited(apiB);
     const drainOutput = apiB.output();
 
     // A report with several photos is analysed while both workers get SIGTERM: it finishes, on its first attempt.
@@ -423,7 +426,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     const busyFinalized = (await call("POST", "/report/finalize", parent.token, { json: { report_identifier: busyReport } })).status;
     await waitUntil("the analysis running", processes.workerA!, async () => (await sql<{ status: string }>`select status from reports where id = ${busyReport}`.execute(db)).rows[0]?.status === "analyzing", 120_000);
     const workers = [processes.workerA!, processes.workerB!];
-    const exits = workers.map((w) => new Promise<void>((resolve) => (w.child.exitCode !== null ? resolve() : w.child.once("exit", () => resolve()))));
+    const exits = workers.map(exited);
     for (const w of workers) process.kill(-w.child.pid!, "SIGTERM");
     await Promise.all(exits);
     const busyAfter = (await sql<{ status: string }>`select status from reports where id = ${busyReport}`.execute(db)).rows[0]?.status;
@@ -483,7 +486,6 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
       drain: {
         upload: drainedUpload,
         duringDrain: duringDrain.status,
-        apiBExit,
         apiBSaidStopping: drainOutput.includes("received SIGTERM"),
         manyPhotos: many.status,
         busyFinalized,

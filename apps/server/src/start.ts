@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import { setFlagsFromString } from "node:v8";
 import { getRequestListener } from "@hono/node-server";
 import { PasswordHasher } from "@crown/core";
-import { busyBodyFor, type LoadGate, refuseEarly } from "@crown/http";
+import { type AnsweredRequest, busyBodyFor, type LoadGate, refuseEarly } from "@crown/http";
+import { trace } from "@opentelemetry/api";
 import { Effect } from "effect";
 import type { ServerConfig } from "./config.ts";
 import { composeServices, createServerApp, loadGateFor } from "./compose.ts";
@@ -12,8 +13,27 @@ import { seedDemo } from "./seed.ts";
 import { startReportWorker } from "./reports.ts";
 import { startChatWorker } from "./chat.ts";
 import { startRecovery } from "./recovery.ts";
+import { log } from "./log.ts";
+import { observeRequest, serveMetrics, watchDatabase, watchLoadGate, watchModel } from "./metrics.ts";
+import { stopTelemetry } from "./telemetry.ts";
 
-const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
+/**
+ * What each answered request leaves (ADR 0142): its figures in the metrics, its route pattern and request id
+ * on its trace span, and one access-log line (health checks apart).
+ */
+export const observeAnswered = (accessLog: boolean) => (a: AnsweredRequest) => {
+  observeRequest(a.method, a.route, a.status, a.seconds);
+  const span = trace.getActiveSpan();
+  if (span) {
+    span.setAttribute("crown.request_id", a.requestId);
+    span.setAttribute("http.route", a.route);
+    span.updateName(`${a.method} ${a.route}`);
+  }
+  if (accessLog && a.route !== "/healthz" && a.route !== "/readyz") {
+    log({ level: a.status >= 500 ? "error" : "info", msg: "request", requestId: a.requestId, method: a.method, route: a.route, status: a.status, ms: Math.round(a.seconds * 1000) });
+  }
+};
+
 
 /** Idle keep-alive connections are closed after this long (Node's default); a request's headers must arrive within HEADERS_TIMEOUT_MS. */
 const KEEP_ALIVE_MS = 5_000;
@@ -94,7 +114,13 @@ export const startServer = async (config: ServerConfig) => {
   await services.run(Effect.flatMap(PasswordHasher, (hasher) => hasher.hash(randomUUID())));
   const gate = loadGateFor(config);
   const stopWatching = gate.watchEventLoop();
-  const app = createServerApp(config, services, log, gate);
+  const app = createServerApp(config, services, log, gate, observeAnswered(config.accessLog));
+  if (config.metricsPort !== undefined) {
+    watchLoadGate(gate);
+    watchDatabase(services.database.db, services.database.poolStats);
+    watchModel(services.model?.identity);
+    await serveMetrics(config.metricsPort, config.metricsHost);
+  }
   const embedded = services.database.kind === "pglite";
   // Demo accounts only ever on the embedded database (ADR 24); with DATABASE_URL there are none.
   const demo = embedded ? await seedDemo(services, config.dataDir) : [];
@@ -145,6 +171,7 @@ export const startServer = async (config: ServerConfig) => {
     await worker?.stop();
     await chatWorker.stop();
     await services.close();
+    await stopTelemetry();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
