@@ -78,8 +78,9 @@ class LiveTab {
   ) {
     this.#running = this.#run(firstUrl);
   }
-  #collect(reader: EventReader) {
-    for (const e of reader.events) {
+  /** Takes the reader's events from `from` on; answers how many it has taken. */
+  #collect(reader: EventReader, from: number) {
+    for (const e of reader.events.slice(from)) {
       if (e.id === null) continue;
       if (this.#seen.has(e.id)) {
         if (!this.repeated.includes(e.id)) this.repeated.push(e.id);
@@ -89,6 +90,7 @@ class LiveTab {
       this.events.push(e);
       this.#last = e.id;
     }
+    return reader.events.length;
   }
   async #run(firstUrl: string) {
     let url = firstUrl;
@@ -102,13 +104,10 @@ class LiveTab {
           this.#reader = reader;
           let taken = 0;
           while (!reader.ended && !this.#stopped) {
-            if (reader.events.length !== taken) {
-              taken = reader.events.length;
-              this.#collect(reader);
-            }
+            taken = this.#collect(reader, taken);
             await sleep(100);
           }
-          this.#collect(reader);
+          this.#collect(reader, taken);
         } else await res.body?.cancel();
       } catch {
         // the process behind it died or stopped: reconnect

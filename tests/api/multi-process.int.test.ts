@@ -12,7 +12,8 @@ const adminUrl = await postgresServerUrl();
 
 describe.skipIf(adminUrl === null)("several API processes and workers, SIGKILL and SIGTERM mid-run", () => {
   test("every report analysed and published once, no acknowledged upload lost, no 5xx, live events on both processes, drains on SIGTERM", async () => {
-    const r = await runMultiProcessScenario({ parents: 3, reportsPerParent: 3 });
+    const began = Date.now();
+    const r = await runMultiProcessScenario({ parents: 3, reportsPerParent: 3, say: (line) => console.log(`[multi-process +${((Date.now() - began) / 1000).toFixed(1)} s] ${line}`) });
     const summary = JSON.stringify({ ...r, metrics: undefined }, null, 1);
     expect(r.failures, summary).toEqual([]);
     expect(r.finalized).toBe(r.total);
