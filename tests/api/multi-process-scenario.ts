@@ -5,16 +5,19 @@
 // SIGKILL and started again. Then each API process and the workers are stopped with SIGTERM while work is in
 // flight. The test (multi-process.int.test.ts) asserts on what this returns; the bench
 // (tests/bench/multi-process.ts) prints it. Issue 42, item 3; ADR 0141.
-import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { Accounts, type UserType } from "@crown/core";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { createTestDatabase, type TestDatabase } from "@crown/db/testing";
 import { makeS3Client } from "@crown/storage";
 import { startS3rver } from "@crown/storage/s3rver";
 import { freePort } from "../e2e/helpers/server.ts";
+import { composeServices } from "../../apps/server/src/compose.ts";
+import { readConfig } from "../../apps/server/src/config.ts";
 import { babyOf } from "./crash-fixtures.ts";
 import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
 import { b64 } from "./harness.ts";
@@ -46,19 +49,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const exited = (p: CrownProcess) =>
   new Promise<void>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve() : p.child.once("exit", () => resolve())));
 
-/** `crown user:create` without blocking the event loop (several run side by side). */
-const createUser = (env: Record<string, string>, role: string, email: string, firstName: string, lastName: string) =>
-  new Promise<void>((resolve, reject) => {
-    const child = spawn("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", PASSWORD, "--first-name", firstName, "--last-name", lastName], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += String(d)));
-    child.stderr.on("data", (d) => (out += String(d)));
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`user:create ${email} failed: ${out}`))));
-  });
+/** Verified, Active accounts made as `crown user:create` makes them, in this process (a CLI per user costs a start of Crown each). */
+const createUsers = async (database: TestDatabase, secret: string, users: ReadonlyArray<{ role: UserType; email: string; firstName: string; lastName: string }>) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-mp-users-"));
+  const config = readConfig({ CROWN_DATA_DIR: dataDir, DATABASE_URL: database.url!, CROWN_SECRET: secret });
+  const services = await composeServices(config, { db: database.db, kind: "postgres", close: async () => undefined, url: database.url }, { model: null, analyze: {}, problem: "not needed" });
+  try {
+    for (const u of users) await services.run(Accounts.createVerifiedUser({ email: u.email, password: PASSWORD, type: u.role, firstName: u.firstName, lastName: u.lastName }));
+  } finally {
+    await services.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
 
 /** A live tab: an event stream kept open, reopened through the proxy with Last-Event-ID whenever it drops. */
 class LiveTab {
@@ -182,8 +184,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     const parents = Array.from({ length: options.parents }, (_, i) => ({ email: `parent${i}@multi.test`, token: "", baby: "" }));
     const reviewerEmail = "reviewer@multi.test";
     await Promise.all([
-      ...parents.map((p, i) => createUser(env, "parent", p.email, `Paula${i}`, "Multi")),
-      createUser(env, "reviewer", reviewerEmail, "Rita", "Review"),
+      createUsers(database, secret, [...parents.map((p, i) => ({ role: "parent" as const, email: p.email, firstName: `Paula${i}`, lastName: "Multi" })), { role: "reviewer", email: reviewerEmail, firstName: "Rita", lastName: "Review" }]),
       startApi("apiA"),
       startApi("apiB"),
       startWorker("workerA"),

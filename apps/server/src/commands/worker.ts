@@ -23,9 +23,11 @@ export const runWorkerCommand = async (): Promise<number> => {
   const recovery = startRecovery(config, services.database.db, services.run, log);
   log({ level: "info", msg: `worker started (${services.database.kind}, concurrency ${concurrency})` });
   await new Promise<void>((resolve) => {
+    // Kept for every signal, not once: a second SIGTERM (from the process group and again from tsx or pnpm
+    // relaying it) would otherwise end the process at once, cutting the job being finished (ADR 0141).
     const stop = () => resolve();
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
   });
   log({ level: "info", msg: "worker stopping" });
   await recovery.stop();
