@@ -45,9 +45,22 @@ interface Call {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Resolves when the process has ended, by its own exit or a signal. */
-const exited = (p: CrownProcess) =>
-  new Promise<void>((resolve) => (p.child.exitCode !== null || p.child.signalCode !== null ? resolve() : p.child.once("exit", () => resolve())));
+/**
+ * Resolves when every process of the group has ended: pnpm leaves at once on SIGTERM, while the Crown process
+ * under it drains (its requests, its job) and only then exits.
+ */
+const exited = async (p: CrownProcess) => {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      process.kill(-p.child.pid!, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${p.child.pid} still running 120 s after SIGTERM:\n${p.output()}`);
+    await sleep(100);
+  }
+};
 
 /** Verified, Active accounts made as `crown user:create` makes them, in this process (a CLI per user costs a start of Crown each). */
 const createUsers = async (database: TestDatabase, secret: string, users: ReadonlyArray<{ role: UserType; email: string; firstName: string; lastName: string }>) => {
