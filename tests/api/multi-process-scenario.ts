@@ -410,6 +410,8 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     // The upload is being written (its blob on the pending ledger): then apiB is told to stop.
     await waitUntil("the slow upload being stored", processes.apiB!, async () => Number((await sql<{ n: number }>`select count(*)::int as n from pending_blobs where blob_key like 'attachments/%'`.execute(db)).rows[0]!.n) > 0, 120_000);
     const apiB = processes.apiB!;
+    const reconnectsBefore = tabs.filter((_, i) => i % 2 === 1).map((t) => t.reconnects);
+    const termAt = Date.now();
     process.kill(-apiB.child.pid!, "SIGTERM");
     await waitUntil("apiB stops taking connections", apiB, async () => {
       try {
@@ -423,6 +425,9 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     finish();
     const drainedUpload = await slowUpload;
     await exited(apiB);
+    const apiBStopMs = Date.now() - termAt;
+    // The tabs first opened on apiB: their streams were cut at the stop, and they came back through the proxy.
+    const tabsCutAndBack = tabs.filter((_, i) => i % 2 === 1).every((t, i) => t.reconnects > reconnectsBefore[i]!);
     const drainOutput = apiB.output();
 
     // A report with several photos is analysed while both workers get SIGTERM: it finishes, on its first attempt.
@@ -500,6 +505,9 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
         upload: drainedUpload,
         duringDrain: duringDrain.status,
         apiBSaidStopping: drainOutput.includes("received SIGTERM"),
+        apiBLeftUnfinished: drainOutput.includes("stopped with requests still in progress"),
+        apiBStopMs,
+        tabsCutAndBack,
         manyPhotos: many.status,
         busyFinalized,
         busyAfter,

@@ -44,6 +44,9 @@ describe.skipIf(adminUrl === null)("several API processes and workers, SIGKILL a
     expect(r.drain.upload.json.results.attachments).toHaveLength(1);
     expect(r.drain.duringDrain).toBe(200);
     expect(r.drain.apiBSaidStopping).toBe(true);
+    // Its event streams were cut at once (the tabs came back through the proxy), not waited for.
+    expect(r.drain.apiBLeftUnfinished).toBe(false);
+    expect(r.drain.tabsCutAndBack).toBe(true);
     // ... and the analysis running when both workers got SIGTERM finished, on its first attempt.
     expect([r.drain.manyPhotos, r.drain.busyFinalized]).toEqual([200, 200]);
     expect(r.drain.busyAfter).toBe("analyzed");

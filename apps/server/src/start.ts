@@ -61,13 +61,18 @@ export const drainable = (listener: RequestListener) => {
       }
     }
     inProgress.add(res);
+    // An event stream is asked for with Accept: text/event-stream (EventSource always sends it); the
+    // answer's own headers are not readable here (written in one writeHead).
+    if ((req.headers.accept ?? "").includes("text/event-stream")) streams.add(res);
     res.once("close", () => {
       inProgress.delete(res);
+      streams.delete(res);
       if (draining && settle && busy() === 0) settle();
     });
     listener(req, res);
   };
-  const isStream = (res: ServerResponse) => String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");
+  const streams = new WeakSet<ServerResponse>();
+  const isStream = (res: ServerResponse) => streams.has(res);
   const busy = () => [...inProgress].filter((res) => !isStream(res)).length;
   return {
     listener: handle,
