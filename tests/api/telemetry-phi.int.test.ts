@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -133,8 +133,15 @@ describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a wh
     const babyId = registered.json.results.baby.identifier as string;
     // A parent without a physician waits for an operator's approval: given as an operator gives it.
     if (registered.json.results.parent_status !== "Active") {
-      const approved = spawnSync("pnpm", ["crown", "user:approve", PARENT.email], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: server!.dataDir }, encoding: "utf8" });
-      expect(approved.status, `${approved.stdout}${approved.stderr}`).toBe(0);
+      // Not spawnSync: a blocked event loop leaves this process's kept-alive connections stale.
+      const approved = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn("pnpm", ["crown", "user:approve", PARENT.email], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: server!.dataDir } });
+        let out = "";
+        child.stdout.on("data", (d) => (out += String(d)));
+        child.stderr.on("data", (d) => (out += String(d)));
+        child.on("exit", (code) => resolve({ code, out }));
+      });
+      expect(approved.code, approved.out).toBe(0);
     }
     const prepared = await api("POST", "/report/prepare", token, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" });
     expect(prepared.status, JSON.stringify(prepared.json)).toBe(201);
