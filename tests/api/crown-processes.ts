@@ -77,6 +77,29 @@ export const stopCrown = async (p: CrownProcess | undefined) => {
   rmSync(p.dataDir, { recursive: true, force: true });
 };
 
+/**
+ * SIGTERM to the whole process group, then waits until none of it is left: pnpm ends at once, the Crown
+ * process under it only once it has drained (its requests, its job, its buffered spans).
+ */
+export const terminateAndWait = async (p: CrownProcess, timeoutMs = 120_000) => {
+  if (!p.child.pid) return;
+  try {
+    process.kill(-p.child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-p.child.pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${p.child.pid} still running ${timeoutMs} ms after SIGTERM:\n${p.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
 /** kill -9 of the whole process group: no shutdown code runs (a crash). */
 export const killCrown = async (p: CrownProcess) => {
   if (p.child.exitCode !== null || !p.child.pid) return;

@@ -19,7 +19,7 @@ import { freePort } from "../e2e/helpers/server.ts";
 import { composeServices } from "../../apps/server/src/compose.ts";
 import { readConfig } from "../../apps/server/src/config.ts";
 import { babyOf } from "./crash-fixtures.ts";
-import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, killCrown, repoRoot, spawnCrown, stopCrown, terminateAndWait, waitUntil } from "./crown-processes.ts";
 import { b64 } from "./harness.ts";
 import { startRoundRobinProxy } from "./round-robin-proxy.ts";
 import { type EventReader, readEvents, type SseEvent } from "./sse.ts";
@@ -45,22 +45,6 @@ interface Call {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/**
- * Resolves when every process of the group has ended: pnpm leaves at once on SIGTERM, while the Crown process
- * under it drains (its requests, its job) and only then exits.
- */
-const exited = async (p: CrownProcess) => {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      process.kill(-p.child.pid!, 0);
-    } catch {
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`process group ${p.child.pid} still running 120 s after SIGTERM:\n${p.output()}`);
-    await sleep(100);
-  }
-};
 
 /** Verified, Active accounts made as `crown user:create` makes them, in this process (a CLI per user costs a start of Crown each). */
 const createUsers = async (database: TestDatabase, secret: string, users: ReadonlyArray<{ role: UserType; email: string; firstName: string; lastName: string }>) => {
@@ -412,7 +396,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     const apiB = processes.apiB!;
     const reconnectsBefore = tabs.filter((_, i) => i % 2 === 1).map((t) => t.reconnects);
     const termAt = Date.now();
-    process.kill(-apiB.child.pid!, "SIGTERM");
+    const apiBGone = terminateAndWait(apiB);
     await waitUntil("apiB stops taking connections", apiB, async () => {
       try {
         return (await fetch(`${apiUrl(1)}/readyz`)).status === 503;
@@ -424,7 +408,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     const duringDrain = await call("GET", "/user/profile", parent.token);
     finish();
     const drainedUpload = await slowUpload;
-    await exited(apiB);
+    await apiBGone;
     const apiBStopMs = Date.now() - termAt;
     // The tabs first opened on apiB: their streams were cut at the stop, and they came back through the proxy.
     const tabsCutAndBack = tabs.filter((_, i) => i % 2 === 1).every((t, i) => t.reconnects > reconnectsBefore[i]!);
@@ -444,9 +428,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
     const busyFinalized = (await call("POST", "/report/finalize", parent.token, { json: { report_identifier: busyReport } })).status;
     await waitUntil("the analysis running", processes.workerA!, async () => (await sql<{ status: string }>`select status from reports where id = ${busyReport}`.execute(db)).rows[0]?.status === "analyzing", 120_000);
     const workers = [processes.workerA!, processes.workerB!];
-    const exits = workers.map(exited);
-    for (const w of workers) process.kill(-w.child.pid!, "SIGTERM");
-    await Promise.all(exits);
+    await Promise.all(workers.map((w) => terminateAndWait(w)));
     const busyAfter = (await sql<{ status: string }>`select status from reports where id = ${busyReport}`.execute(db)).rows[0]?.status;
     const busyJob = (await sql<{ state: string; retry_count: number }>`select state::text as state, retry_count from pgboss.job where name = 'analyze-report' and singleton_key like ${`%${busyReport}%`}`.execute(db)).rows;
 

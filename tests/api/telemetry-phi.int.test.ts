@@ -9,7 +9,7 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { createUser } from "./crash-fixtures.ts";
-import { type CrownProcess, processApi, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, processApi, repoRoot, spawnCrown, stopCrown, terminateAndWait, waitUntil } from "./crown-processes.ts";
 import { b64 } from "./harness.ts";
 
 /**
@@ -165,13 +165,15 @@ describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a wh
     // The API's port does not serve them.
     expect((await fetch(`${url}/metrics`)).headers.get("content-type") ?? "").not.toContain("text/plain; version=0.0.4");
 
-    // SIGTERM: the spans still buffered are sent before the process ends.
-    const before = received.length;
-    await stopCrown(server);
+    // SIGTERM right after a last call: its span, still buffered, is sent before the process ends.
+    const last = await fetch(`${url}/api/v1/en/config`, { headers: { "x-request-id": "the-last-call-before-sigterm" } });
+    expect(last.headers.get("x-request-id")).toBe("the-last-call-before-sigterm");
+    await terminateAndWait(server!);
     const output = server!.output();
+    await stopCrown(server);
     server = undefined;
-    expect(received.length).toBeGreaterThan(before);
     const spans = received.join("\n");
+    expect(spans).toContain("the-last-call-before-sigterm");
 
     // What must be there.
     for (const name of [
