@@ -494,6 +494,7 @@ export const runMultiProcessScenario = async (options: ScenarioOptions) => {
         busyFinalized,
         busyAfter,
         busyJob,
+        workerOutputs: workers.map((w) => w.output().slice(-3000)),
       },
       metrics,
       wallMs: Date.now() - began,

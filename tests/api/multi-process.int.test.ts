@@ -49,7 +49,7 @@ describe.skipIf(adminUrl === null)("several API processes and workers, SIGKILL a
     expect(r.drain.tabsCutAndBack).toBe(true);
     // ... and the analysis running when both workers got SIGTERM finished, on its first attempt.
     expect([r.drain.manyPhotos, r.drain.busyFinalized]).toEqual([200, 200]);
-    expect(r.drain.busyAfter).toBe("analyzed");
+    expect(r.drain.busyAfter, r.drain.workerOutputs.join("\n-----\n")).toBe("analyzed");
     expect(r.drain.busyJob).toEqual([{ state: "completed", retry_count: 0 }]);
     // Each process served its metrics mid-run (ADR 0142): the APIs their routes, every one the job queue.
     for (const api of [r.metrics.apiA, r.metrics.apiB]) expect(api).toMatch(/crown_http_requests_total\{method="[A-Z]+",route="\/api\/v1\/en\/[^"]+",status="\d{3}"\} \d+/);

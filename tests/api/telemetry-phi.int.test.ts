@@ -173,7 +173,7 @@ describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a wh
     await stopCrown(server);
     server = undefined;
     const spans = received.join("\n");
-    expect(spans).toContain("the-last-call-before-sigterm");
+    expect(spans.includes("the-last-call-before-sigterm"), output.slice(-3000)).toBe(true);
 
     // What must be there.
     for (const name of [

@@ -25,6 +25,9 @@ const URL_KEYS = new Set(["http.url", "http.target", "url.full", "url.path", "ht
 /** Attributes dropped whole: the query string itself, and headers a client sets freely. */
 const DROPPED_KEYS = new Set(["url.query", "http.user_agent", "user_agent.original", "db.query.parameter", "enduser.id"]);
 
+/** Crown's own attributes, kept as they are: the request id (a UUID, which the long-random rule would hide). */
+const KEPT_KEYS = new Set(["crown.request_id", "http.route"]);
+
 const scrubText = (text: string) => text.replace(EMAIL, REDACTED).replace(LONG_RANDOM, REDACTED);
 const scrubUrl = (text: string) => scrubText(text.split(/[?#]/, 1)[0] ?? "");
 
@@ -34,7 +37,8 @@ export const scrubAttributes = (attributes: Attributes | undefined): Attributes 
   const out: Attributes = {};
   for (const [key, value] of Object.entries(attributes ?? {})) {
     if (DROPPED_KEYS.has(key) || key.startsWith("db.query.parameter")) continue;
-    if (typeof value === "string") out[key] = URL_KEYS.has(key) ? scrubUrl(value) : scrubText(value);
+    if (KEPT_KEYS.has(key)) out[key] = value;
+    else if (typeof value === "string") out[key] = URL_KEYS.has(key) ? scrubUrl(value) : scrubText(value);
     else if (Array.isArray(value)) out[key] = value.map((v) => (typeof v === "string" ? scrubText(v) : v));
     else out[key] = value;
   }
