@@ -18,7 +18,7 @@ const say = (line: string) => console.log(`[+${((Date.now() - began) / 1000).toF
 const digest = (text: string) =>
   text
     .split("\n")
-    .filter((l) => /^crown_(http_requests_total|http_request_duration_seconds_(sum|count)|http_requests_in_flight|http_requests_shed_total|jobs_|analysis_seconds_per_photo_(sum|count)|model_info|db_pool|process_nodejs_eventloop_lag_p99)/.test(l))
+    .filter((l) => /^crown_(http_requests_total|http_request_duration_seconds_(sum|count)|http_requests_in_flight|http_requests_shed_total|jobs_|job_duration_seconds_(sum|count)|analysis_seconds_per_photo_(sum|count)|model_info|db_pool|process_nodejs_eventloop_lag_p99)/.test(l))
     .slice(0, 40);
 
 const r = await runMultiProcessScenario({

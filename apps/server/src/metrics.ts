@@ -75,36 +75,48 @@ export const watchLoadGate = (gate: LoadGate) => {
 
 /** The job queue (every process's view of the one queue) and the database pool, read at each scrape. */
 export const watchDatabase = (db: Kysely<Database>, pool: (() => { total: number; idle: number; waiting: number }) | undefined) => {
-  const waiting = new client.Gauge({ name: "crown_jobs_waiting", help: "Jobs waiting to run now, by queue", labelNames: ["queue"], registers: [registry] });
-  const active = new client.Gauge({ name: "crown_jobs_active", help: "Jobs running, by queue", labelNames: ["queue"], registers: [registry] });
-  const oldest = new client.Gauge({ name: "crown_jobs_oldest_waiting_seconds", help: "Age of the oldest job waiting to run now, by queue", labelNames: ["queue"], registers: [registry] });
+  // One query per scrape, shared by the queue's gauges (each gauge's collect runs in turn; the first asks).
+  type QueueRow = { name: string; waiting: number; active: number; oldest: number | null };
+  let snapshot: { at: number; rows: Promise<QueueRow[] | null> } | null = null;
+  const queue = () => {
+    if (!snapshot || Date.now() - snapshot.at > 1_000) {
+      snapshot = {
+        at: Date.now(),
+        rows: sql<QueueRow>`
+          select name,
+                 count(*) filter (where state in ('created', 'retry') and start_after <= now())::int as waiting,
+                 count(*) filter (where state = 'active')::int as active,
+                 extract(epoch from now() - min(created_on) filter (where state in ('created', 'retry') and start_after <= now()))::float8 as oldest
+          from pgboss.job where state in ('created', 'retry', 'active') group by name`
+          .execute(db)
+          .then((r) => r.rows)
+          // pg-boss's schema not there yet (nothing enqueued on a fresh database), or the database away.
+          .catch(() => null),
+      };
+    }
+    return snapshot.rows;
+  };
+  const queueGauge = (name: string, help: string, pick: (r: QueueRow) => number) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ["queue"],
+      registers: [registry],
+      async collect() {
+        const rows = await queue();
+        this.reset();
+        for (const r of rows ?? []) this.set({ queue: r.name }, pick(r));
+      },
+    });
+  queueGauge("crown_jobs_waiting", "Jobs waiting to run now, by queue", (r) => r.waiting);
+  queueGauge("crown_jobs_active", "Jobs running, by queue", (r) => r.active);
+  queueGauge("crown_jobs_oldest_waiting_seconds", "Age of the oldest job waiting to run now, by queue", (r) => r.oldest ?? 0);
   new client.Gauge({
     name: "crown_jobs_scrape",
     help: "1 when the job queue could be read at this scrape",
     registers: [registry],
     async collect() {
-      try {
-        const rows = (
-          await sql<{ name: string; waiting: number; active: number; oldest: number | null }>`
-            select name,
-                   count(*) filter (where state in ('created', 'retry') and start_after <= now())::int as waiting,
-                   count(*) filter (where state = 'active')::int as active,
-                   extract(epoch from now() - min(created_on) filter (where state in ('created', 'retry') and start_after <= now()))::float8 as oldest
-            from pgboss.job where state in ('created', 'retry', 'active') group by name`.execute(db)
-        ).rows;
-        waiting.reset();
-        active.reset();
-        oldest.reset();
-        for (const r of rows) {
-          waiting.set({ queue: r.name }, r.waiting);
-          active.set({ queue: r.name }, r.active);
-          oldest.set({ queue: r.name }, r.oldest ?? 0);
-        }
-        this.set(1);
-      } catch {
-        // pg-boss's schema not there yet (nothing enqueued on a fresh database), or the database away.
-        this.set(0);
-      }
+      this.set((await queue()) === null ? 0 : 1);
     },
   });
   if (pool) {
