@@ -48,6 +48,7 @@ const figures: Array<[string, string | number]> = [
   ["killed API process ready again (s)", (r.kills.apiReadyMs / 1000).toFixed(1)],
   ["killed worker started again (s)", (r.kills.workerReadyMs / 1000).toFixed(1)],
   ["time to recover: kill to the last report published (s)", (r.kills.recoveredMs / 1000).toFixed(1)],
+  ["kill to the job queue settled (a killed worker's job expired and retried) (s)", (r.kills.settledMs / 1000).toFixed(1)],
   ["live tabs missing an event / events repeated", `${r.live.missing.length} / ${r.live.repeated.length}`],
   ["live reconnects per tab", r.live.reconnects.join(" ")],
   ["sessions across processes (read on B, sign-out on B, then on A)", Object.values(r.sessions).join(" ")],
