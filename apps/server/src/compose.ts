@@ -13,7 +13,6 @@ import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http"
 import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
-import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
@@ -119,7 +118,6 @@ export const createServerApp = (
     {
       ...(observe ? { observe } : {}),
       runtime: services.runtime,
-      presenter: sessionPresenter,
       publicUrl: config.publicUrl,
       loadGate,
       publicConfig: {
