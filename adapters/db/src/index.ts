@@ -9,6 +9,7 @@ import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
+import { makeIdempotencyLayer } from "./repositories/idempotency.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
@@ -22,6 +23,7 @@ export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
 export * from "./repositories/audit-trail.ts";
+export * from "./repositories/idempotency.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -42,4 +44,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeKioskLayer(db),
     makeRemovalLayer(db),
     makeAuditTrailLayer(db),
+    makeIdempotencyLayer(db),
   );

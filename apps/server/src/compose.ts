@@ -8,7 +8,7 @@ import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooks
 import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
-import { createHttpApp, type Env, LoadGate } from "@crown/http";
+import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
@@ -27,6 +27,8 @@ export interface ConnectedDatabase {
   readonly close: () => Promise<void>;
   /** PostgreSQL: the URL, for the live events' LISTEN connection. */
   readonly url?: string | undefined;
+  /** PostgreSQL: the pool's connections now (metrics). */
+  readonly poolStats?: (() => { total: number; idle: number; waiting: number }) | undefined;
   /** PGlite: the embedded database, for its own LISTEN. */
   readonly pglite?: Parameters<typeof liveHubFor>[0]["pglite"];
 }
@@ -63,6 +65,8 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
   return {
     database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },
     runtime,
+    /** The model measuring here, if any (its name and card version for the metrics). */
+    model: loaded.model,
     /** What the report pipeline cannot do here (no ffmpeg, no model), said at start. */
     pipeline: pipelineStatus(loaded.problem),
     /** Runs an effect with every service; for the CLI and seeds. */
@@ -100,9 +104,16 @@ export const loadGateFor = (config: ServerConfig) =>
 /** The last entry of a comma-separated header that proxies append to. */
 const lastListEntry = (header: string | undefined) => header?.split(",").at(-1)?.trim() || undefined;
 
-export const createServerApp = (config: ServerConfig, services: Services, log: (line: Record<string, unknown>) => void, loadGate: LoadGate = loadGateFor(config)) =>
+export const createServerApp = (
+  config: ServerConfig,
+  services: Services,
+  log: (line: Record<string, unknown>) => void,
+  loadGate: LoadGate = loadGateFor(config),
+  observe?: ApiOptions["observe"],
+) =>
   createHttpApp(
     {
+      ...(observe ? { observe } : {}),
       runtime: services.runtime,
       publicUrl: config.publicUrl,
       loadGate,
