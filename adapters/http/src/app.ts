@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
+import { matchedRoutes } from "hono/route";
 import { secureHeaders } from "hono/secure-headers";
 import type { Env } from "./env.ts";
 import { bodyPolicy } from "./body-policy.ts";
@@ -43,6 +44,21 @@ export interface ApiOptions {
   readonly publicConfig?: PublicConfig;
   /** The load shedding's state (default: a gate with `DEFAULT_LOAD_LIMIT`); the server shares it with `refuseEarly`. */
   readonly loadGate?: LoadGate;
+  /**
+   * Told of every answered request, in the request's own context (its trace span is the active one): the
+   * route pattern that answered (`/api/v1/en/report/:id`, never the path), for metrics, the access log and
+   * traces (ADR 0142).
+   */
+  readonly observe?: (answered: AnsweredRequest) => void;
+}
+
+export interface AnsweredRequest {
+  readonly method: string;
+  /** The pattern of the route that answered; never the path, which may carry identifiers or a token. */
+  readonly route: string;
+  readonly status: number;
+  readonly seconds: number;
+  readonly requestId: string;
 }
 
 /** The server's public settings (GET /config); an optional one is absent when the server has none. */
@@ -99,7 +115,18 @@ export const busyBodyFor = (url: string): string | null => {
 /** The whole HTTP surface: security headers, request ids, the API, and the error handler. */
 export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => void) => {
   const app = new Hono<Env>();
+  // An X-Request-Id the caller (or its proxy) sent is kept, else one is made; it goes back in the answer.
   app.use("*", requestId());
+  const observe = options.observe;
+  if (observe) {
+    app.use("*", async (c, next) => {
+      const started = performance.now();
+      await next();
+      // After the chain, the route index is the handler's (or the middleware's) that answered.
+      const route = matchedRoutes(c)[c.req.routeIndex]?.path ?? "";
+      observe({ method: c.req.method, route, status: c.res.status, seconds: (performance.now() - started) / 1000, requestId: c.get("requestId") });
+    });
+  }
   // One bound for every API, Crown's and FHIR's: they share the event loop and the database pool.
   const shed = shedLoad(options.loadGate ?? new LoadGate());
   // The language first: even a 503 is answered in the prefix's language.

@@ -50,6 +50,7 @@ import type { DeviceNames, SignedInDevices } from "@crown/core/accounts/devices"
 import type { ArchiveMaker, DataExports, FamilyRecords } from "@crown/core/family-data/model";
 import type { AuditTrail } from "@crown/core/audit/model";
 import type { JobQueue } from "@crown/core/shared/jobs";
+import type { IdempotencyKeys } from "@crown/core/shared/idempotency";
 import type {
   Attachments,
   ContentHasher,
@@ -96,6 +97,7 @@ export type HttpPorts =
   | DataExports
   | FamilyRecords
   | FrameExtractor
+  | IdempotencyKeys
   | Images
   | JobQueue
   | KioskBabyCodes

@@ -25,6 +25,7 @@ import * as m20261128T2021SecondFactors from "./2026-11-28T2021-second-factors.t
 import * as m20261128T2031SignedInDevices from "./2026-11-28T2031-signed-in-devices.ts";
 import * as m20261128T2032DataExports from "./2026-11-28T2032-data-exports.ts";
 import * as m20261128T2033AccountErasure from "./2026-11-28T2033-account-erasure.ts";
+import * as m20261128T2045IdempotencyKeys from "./2026-11-28T2045-idempotency-keys.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T2031-signed-in-devices": m20261128T2031SignedInDevices,
   "2026-11-28T2032-data-exports": m20261128T2032DataExports,
   "2026-11-28T2033-account-erasure": m20261128T2033AccountErasure,
+  "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
 };
 
 const migratorFor = (db: Kysely<any>) =>
@@ -67,6 +69,20 @@ const migratorFor = (db: Kysely<any>) =>
 /** Applies every pending migration, in order, under Kysely's lock; throws on the first failure. */
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
   const result = await migratorFor(db).migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}
+
+/**
+ * Migrates up or down to `name` (applied last afterwards), running each `down` on the way back: how an
+ * operator rolls the schema back before starting an older release (docs/OPERATIONS.md).
+ */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<MigrationResultSet> {
+  if (!(name in migrations)) throw new Error(`No migration is named ${name}.`);
+  const result = await migratorFor(db).migrateTo(name);
   if (result.error !== undefined) {
     const failed = result.results?.find((r) => r.status === "Error");
     throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${String(result.error)}`, { cause: result.error });

@@ -5,6 +5,7 @@ import busboy from "busboy";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { StoredBlob } from "@crown/core";
+import { idempotencyKeyOf } from "@crown/core/shared/idempotency";
 import {
   addNote,
   correctNoseTip,
@@ -162,7 +163,7 @@ const pdfResponse = (blob: StoredBlob) =>
 export const reportsRoutes = () =>
   new Hono<Env>()
     .post("/report/prepare", takesJson(PrepareRequest), requireCaller, async (c) => {
-      const results = await runUseCase(c, prepareReport(await jsonBody(c)));
+      const results = await runUseCase(c, prepareReport(await jsonBody(c), idempotencyKeyOf(c.req.header("idempotency-key"))));
       return c.json(ok(UPLOAD_MESSAGES.prepared, results), 201);
     })
     .post("/report/upload", requireCaller, async (c) => {
