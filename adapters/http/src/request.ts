@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { BodyData, ParseBodyOptions } from "hono/utils/body";
-import { INPUT_MESSAGES, isUnstorableText, ValidationFailed } from "@crown/core";
+import { INPUT_MESSAGES, isBadFileName, isUnstorableText, ValidationFailed } from "@crown/core";
 import { HttpFailure, errorResponse } from "./effect-bridge.ts";
 import { HTTP_MESSAGES } from "./messages.ts";
 
@@ -30,13 +30,22 @@ export const decodePasswords = (body: Record<string, unknown>): Record<string, u
 
 const BROKEN_FORM = "The form could not be read: its body is cut short or malformed.";
 
-/** A multipart or url-encoded body; a truncated or malformed one is a 422 on `body`, never a server error. */
+/**
+ * A multipart or url-encoded body; a truncated or malformed one is a 422 on `body`, never a server
+ * error, and so is a file whose name core's file-name rule refuses (on the file's field).
+ */
 export const formBody = async <T extends Partial<ParseBodyOptions>>(c: Context, options?: T): Promise<BodyData<T>> => {
+  let form: BodyData<T>;
   try {
-    return await c.req.parseBody(options);
+    form = await c.req.parseBody(options);
   } catch {
     return fail(ValidationFailed.field("body", BROKEN_FORM));
   }
+  for (const [field, value] of Object.entries(form)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => v instanceof File && isBadFileName(v.name))) return fail(ValidationFailed.field(field, INPUT_MESSAGES.badFileName));
+  }
+  return form;
 };
 
 /** The JSON body as an object; a body that is not a JSON object is a 422 naming the rule. */

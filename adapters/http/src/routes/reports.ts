@@ -4,7 +4,7 @@ import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import busboy from "busboy";
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { StoredBlob } from "@crown/core";
+import { INPUT_MESSAGES, type StoredBlob, ValidationFailed } from "@crown/core";
 import {
   addNote,
   correctNoseTip,
@@ -85,6 +85,7 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   const queue: Array<IteratorResult<UploadPart>> = [];
   const waiting: Array<{ resolve: (r: IteratorResult<UploadPart>) => void; reject: (e: unknown) => void }> = [];
   let failure: unknown = null;
+  let refused = false;
   let finished = false;
   const push = (item: IteratorResult<UploadPart>) => {
     const w = waiting.shift();
@@ -97,21 +98,40 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   };
   let parser: busboy.Busboy;
   try {
-    // One more file than allowed, one byte more than allowed: the use case names the limit.
-    parser = busboy({ headers, limits: { files: limits.files + 1, fileSize: limits.fileSize + 1, fields: 50, parts: limits.files + 51 } });
+    // One more file than allowed, one byte more than allowed: the use case names the limit. Names are
+    // read as UTF-8 and kept whole (a path in one is refused by core's file-name rule, not cut off).
+    parser = busboy({ headers, defParamCharset: "utf8", preservePath: true, limits: { files: limits.files + 1, fileSize: limits.fileSize + 1, fields: 50, parts: limits.files + 51 } });
   } catch (error) {
     fail(error);
     return { parts: (async function* () {})(), close: () => undefined };
   }
   parser.on("field", (name, value) => push({ done: false, value: { type: "field", name, value } }));
   parser.on("file", (name, stream, info) => {
+    // Nothing after a refused part is handed on: its bytes would never come (the source is no longer piped).
+    if (refused) return void stream.resume();
     push({ done: false, value: { type: "file", name, fileName: info.filename ?? "", stream: fileStream(stream) } });
   });
   parser.on("close", () => {
     finished = true;
     push({ done: true, value: undefined });
   });
-  parser.on("error", fail);
+  parser.on("error", (error: unknown) => {
+    // busboy reports a part it cannot read (a NUL byte or a control character in its headers, such as
+    // a file's name) by emitting an error without destroying itself, and goes on parsing: the source,
+    // unpiped by the error, then never feeds the file being read nor the one after it, which waited for
+    // ever (issue 46). It is the client's refusal: the file being read fails with it, the parts
+    // queued behind it are dropped, and the use case keeps nothing.
+    if (error instanceof Error && /malformed/i.test(error.message)) {
+      if (refused) return;
+      refused = true;
+      const refusal = ValidationFailed.field("attachments", INPUT_MESSAGES.brokenPart);
+      for (const item of queue.splice(0)) if (!item.done && item.value.type === "file") void item.value.stream.cancel().catch(() => undefined);
+      fail(refusal);
+      parser.destroy(refusal);
+      return;
+    }
+    fail(error);
+  });
   // A cut connection errors the source only, and a pipe then never ends its destination: end the
   // parser, so that it reads the bytes that did arrive and errors the file they stop in (which would
   // otherwise wait for bytes that never come); the use case keeps the files that arrived whole.
@@ -124,7 +144,8 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   const parts: AsyncIterable<UploadPart> = {
     [Symbol.asyncIterator]: () => ({
       next: () => {
-        // Parts that arrived whole come first, even when the body failed after them.
+        // A refusal stops at once; otherwise parts that arrived whole come first, even when the body failed after them.
+        if (refused) return Promise.reject(failure);
         const item = queue.shift();
         if (item) return Promise.resolve(item);
         if (failure) return Promise.reject(failure);
@@ -135,11 +156,11 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
     }),
   };
   const close = () => {
-    if (finished) return;
+    // The rest of the body is read and dropped (a refused request's too), so that the answer reaches the client.
     source.unpipe(parser);
     parser.removeAllListeners("file");
     parser.on("file", (_n, s) => s.resume());
-    source.resume();
+    if (!source.readableEnded) source.resume();
   };
   return { parts, close };
 };

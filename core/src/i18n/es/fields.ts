@@ -82,6 +82,8 @@ export const ES_FIELDS = {
   input: {
     tooDeep: "La solicitud tiene demasiados niveles anidados.",
     badText: "Contiene caracteres que no se pueden guardar (un byte NUL o un carácter dañado).",
+    badFileName: "El nombre de un archivo debe tener como máximo 255 caracteres de texto válido, sin caracteres de control ni separadores de ruta (/ o \\).",
+    brokenPart: "No se pudo leer una parte del formulario: sus encabezados (por ejemplo, el nombre de un archivo) contienen caracteres no permitidos.",
   },
   common: {
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
