@@ -17,7 +17,7 @@ import { headPhoto, type ReportServer, startReportServer } from "./report-fixtur
 
 const BOUNDARY = "----crown-file-names";
 type Part = { name: string; value: string } | { name: string; fileName: Buffer; bytes: Uint8Array };
-const multipart = (parts: ReadonlyArray<Part>) => {
+const multipart = (parts: ReadonlyArray<Part>): Uint8Array<ArrayBuffer> => {
   const chunks: Buffer[] = [];
   for (const p of parts) {
     if ("value" in p) chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
@@ -27,7 +27,7 @@ const multipart = (parts: ReadonlyArray<Part>) => {
     }
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return new Uint8Array(Buffer.concat(chunks));
+  return new Uint8Array(Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
 };
 
 /** Every stored blob under the data directory (attachments, profile photos, chat images). */
@@ -67,7 +67,7 @@ describe("hostile file names on every multipart call (issue 46)", () => {
   let kioskSession = "";
   let conversation = "";
 
-  const send = async (url: string, body: Uint8Array, headers: Record<string, string>) => {
+  const send = async (url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string>) => {
     const response = await fetch(`${base}/api/v1/en${url}`, {
       method: "POST",
       headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "x-forwarded-for": `10.46.0.${Math.floor(Math.random() * 250) + 1}`, ...headers },

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { BodyData, ParseBodyOptions } from "hono/utils/body";
-import { INPUT_MESSAGES, isBadFileName, isUnstorableText, ValidationFailed } from "@crown/core";
+import { INPUT_MESSAGES, isBadFileName, isUnstorableText, PAGE_MESSAGE, pageFromQuery, PER_PAGE_MESSAGE, perPageFromQuery, ValidationFailed } from "@crown/core";
 import { HttpFailure, errorResponse } from "./effect-bridge.ts";
 import { HTTP_MESSAGES } from "./messages.ts";
 
@@ -100,8 +100,8 @@ export const bearerToken = (c: Context): string | null => {
   return match?.[1] ?? null;
 };
 
-/** 1-based page from `?page=`; anything else is page 1. */
-export const pageParam = (c: Context): number => {
-  const page = Number.parseInt(c.req.query("page") ?? "1", 10);
-  return Number.isFinite(page) && page > 0 ? page : 1;
-};
+/** 1-based page from `?page=` (absent: 1) by core's one rule; anything else is the spec's 422 on `page`. */
+export const pageParam = (c: Context): number => pageFromQuery(c.req.query("page")) ?? fail(ValidationFailed.field("page", PAGE_MESSAGE));
+
+/** `?per_page=` by core's one rule (absent: `fallback`); anything else is the spec's 422 on `per_page`. */
+export const perPageParam = (c: Context, fallback?: number): number => perPageFromQuery(c.req.query("per_page"), fallback) ?? fail(ValidationFailed.field("per_page", PER_PAGE_MESSAGE));

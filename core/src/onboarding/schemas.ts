@@ -4,7 +4,7 @@ import { check, Email, OneOf, OptionalText, Required } from "../shared/validatio
 import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
 import { QUIZ_ANSWERS, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
-import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
+import { OptionalPerPage } from "../shared/page.ts";
 
 /**
  * Request bodies of the onboarding and practice calls, with the specs' messages. Rules that
@@ -166,12 +166,7 @@ export type PatientUpdateRequest = Schema.Schema.Type<ReturnType<typeof PatientU
 
 /** Pages of a list: `per_page` (default 10, at most 100), an optional search, and the physician a staff member acts for. */
 export const ListRequest = Schema.Struct({
-  per_page: Schema.optionalWith(
-    Schema.Union(Schema.Number, Schema.NumberFromString)
-      .annotations(msg(PER_PAGE_MESSAGE))
-      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, { message: () => PER_PAGE_MESSAGE })),
-    { nullable: true },
-  ),
+  per_page: OptionalPerPage,
   search: OptionalText(100),
   physician_identifier: OptionalText(64),
   physician_id: OptionalText(64),
