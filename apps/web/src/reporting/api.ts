@@ -1,5 +1,4 @@
 import i18next from "i18next";
-import { longDay } from "../i18n/dates.ts";
 import { localizedApiBase, ApiError, fallbackMessage, request, requestBlob, unauthorisedMessage } from "../api/client.ts";
 import type { Page } from "../api/types.ts";
 import { sessionActor } from "../session/store.ts";
@@ -134,5 +133,3 @@ export const uploadFile = (reportIdentifier: string, file: File, onProgress: (lo
 /** One date formatter for the portal and the PDF (core/src/shared/dates.ts). */
 export { formatUsDate } from "@crown/core/shared/dates";
 
-/** DD MMMM YYYY (e.g. 04 March 2026) for a YYYY-MM-DD date, in the portal's language. */
-export const formatLongDate = (day?: string | null) => longDay(day);
