@@ -89,6 +89,7 @@ export const ES_FIELDS = {
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
     perPage: "Por página debe ser un número entero entre 1 y 100",
     page: "La página debe ser un número entero entre 1 y 1000000",
+    sessionEnded: "Su sesión terminó. Vuelva a iniciar sesión.",
   },
   status: {
     accountRefused: "Esta cuenta no puede hacer eso mientras su estado sea {status}.",
