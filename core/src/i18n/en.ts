@@ -31,6 +31,7 @@ export const FIELD_LABELS = {
   firstName: "First name",
   lastName: "Last name",
   fullName: "Full name",
+  providerName: "Provider name",
   name: "Name",
   identifier: "Identifier",
   password: "Password",

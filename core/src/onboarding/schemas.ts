@@ -24,6 +24,7 @@ export const FORM_MESSAGES = {
   dateTooOld: "Date of birth cannot be older than 30 months",
   providerMissing:
     "Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)",
+  providerRequired: "Provider is required. Choose your provider, or 'No Physician' if you do not have one.",
   nicuTime: `Pre-term weeks must be a whole number between 0 and ${PRETERM_WEEKS_MAX}`,
   race: `Race must be one of ${RACES.join(", ")}`,
   disclaimer: "Please accept the terms of Disclaimer",
@@ -72,8 +73,9 @@ const NicuTime = Schema.optionalWith(
   { nullable: true },
 );
 
-const ProviderRequired = Schema.propertySignature(Schema.String.pipe(Schema.minLength(1)).annotations(msg(FORM_MESSAGES.providerMissing))).annotations({
-  missingMessage: () => FORM_MESSAGES.providerMissing,
+// An empty field asks for a provider; "not registered" is for a provider named that Crown does not know (policy.ts).
+const ProviderRequired = Schema.propertySignature(Schema.String.pipe(Schema.minLength(1)).annotations(msg(FORM_MESSAGES.providerRequired))).annotations({
+  missingMessage: () => FORM_MESSAGES.providerRequired,
 });
 
 const hasText = (v: unknown) => typeof v === "string" && v.trim() !== "";
@@ -204,7 +206,8 @@ export const PhysicianSearchQuery = Schema.Struct({
 export const SignBaaRequest = Schema.Struct({
   identifier: OptionalText(64),
   email: OptionalText(254),
-  name: Required("Full name"),
+  // The agreement's field is "Provider Name" (spec): its message names it.
+  name: Required("Provider name"),
   covered_entity: Required("Practice name"),
 });
 export type SignBaaRequest = typeof SignBaaRequest.Type;

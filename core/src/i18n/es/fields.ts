@@ -19,6 +19,7 @@ export const ES_FIELDS = {
     firstName: "Nombre",
     lastName: "Apellido",
     fullName: "Nombre completo",
+    providerName: "Nombre del proveedor",
     name: "Nombre",
     identifier: "Identificador",
     password: "Contraseña",
