@@ -3,8 +3,8 @@ import { Users } from "../accounts/model.ts";
 import { BaaSignatures } from "../onboarding/model.ts";
 import { pageOf, PageNumber, PerPageNumber } from "../shared/page.ts";
 import { validate } from "../shared/validation.ts";
-import { physicianName, requireActive } from "./access.ts";
-import { practiceVerification } from "./verification.ts";
+import { physicianName, requireActive } from "../accounts/access.ts";
+import { practiceVerification } from "../accounts/practice-verification.ts";
 
 /** The admin console's queue: 10 a page by default; the page and per_page rules are every list's (shared/page.ts). */
 export const AWAITING_PER_PAGE = { default: 10 } as const;
