@@ -3,6 +3,8 @@ export type { PageOf, PageRequest } from "./shared/page.ts";
 export * from "./shared/ports.ts";
 export * from "./shared/validation.ts";
 export * from "./shared/input.ts";
+export { OptionalPerPage, PAGE_LIMITS, PageNumber, pageFromQuery, PerPageNumber, perPageFromQuery, WholeNumber } from "./shared/page.ts";
+export { PAGE_MESSAGE, PER_PAGE_MESSAGE } from "./shared/messages.ts";
 export * from "./shared/mail.ts";
 export * from "./accounts/lifecycle.ts";
 export * from "./accounts/model.ts";

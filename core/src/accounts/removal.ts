@@ -8,7 +8,7 @@ import { audit, now, PasswordHasher, Random, RateLimiter, transaction } from "..
 import { validate } from "../shared/validation.ts";
 import { HoldRequestBody, ReleaseRequestBody, REMOVAL_MESSAGES, RemovalRequestBody } from "./removal-schemas.ts";
 import { composeIn, MAILS, mailText } from "../i18n/mails/index.ts";
-import { formatLongDay } from "../shared/dates.ts";
+import { formatDay, formatLongDay } from "../shared/dates.ts";
 import { fill } from "../shared/i18n.ts";
 import { LiveEvents } from "../shared/live-events.ts";
 import { CurrentUser, Sessions, type User, Users } from "./model.ts";
@@ -106,10 +106,10 @@ export const cancelErasureOnSignIn = (user: User) =>
     if (Option.isSome(queue)) yield* Effect.provideService(queueMail(mail), JobQueue, queue.value);
   });
 
-/** In the user's language; the English date stays as it always read (YYYY-MM-DD). */
+/** In the user's language: English writes the day as every screen and PDF does (MM/DD/YYYY); Spanish writes the month out, as the Spanish PDF does (ADR 77). */
 export const removalRequestedMail = (user: User, at: Date) => {
   const t = mailText(user.language, "removal");
-  const date = user.language === "en" ? at.toISOString().slice(0, 10) : formatLongDay(at, user.language);
+  const date = user.language === "en" ? formatDay(at, "en") : formatLongDay(at, user.language);
   return composeIn(user.language, {
     to: user.email,
     subject: t("subject"),

@@ -24,7 +24,7 @@ import { PRACTICE_MESSAGES as VERIFICATION_MESSAGES } from "../accounts/practice
 import { REPORT_STATUS_WORDS, RESULT_MESSAGES, REVIEW_MESSAGES, UPLOAD_MESSAGES } from "../report/requests.ts";
 import { ERROR_MESSAGES } from "../shared/errors.ts";
 import { INPUT_MESSAGES } from "../shared/input.ts";
-import { PER_PAGE_MESSAGE, STATUS_MESSAGES, TOO_MANY_ATTEMPTS } from "../shared/messages.ts";
+import { PAGE_MESSAGE, PER_PAGE_MESSAGE, SESSION_ENDED, STATUS_MESSAGES, TOO_MANY_ATTEMPTS } from "../shared/messages.ts";
 import { FIELD_MESSAGES } from "../shared/validation.ts";
 
 /**
@@ -35,6 +35,7 @@ export const FIELD_LABELS = {
   firstName: "First name",
   lastName: "Last name",
   fullName: "Full name",
+  providerName: "Provider name",
   name: "Name",
   identifier: "Identifier",
   password: "Password",
@@ -102,7 +103,7 @@ export const EN = {
   errors: ERROR_MESSAGES,
   schema: SCHEMA_DEFAULTS,
   input: INPUT_MESSAGES,
-  common: { tooManyAttempts: TOO_MANY_ATTEMPTS, perPage: PER_PAGE_MESSAGE },
+  common: { tooManyAttempts: TOO_MANY_ATTEMPTS, perPage: PER_PAGE_MESSAGE, page: PAGE_MESSAGE, sessionEnded: SESSION_ENDED },
   status: STATUS_MESSAGES,
   accounts: ACCOUNT_MESSAGES,
   accountForms: ACCOUNT_FORM_MESSAGES,

@@ -1,18 +1,18 @@
 import { Effect, Option, Schema } from "effect";
 import { Users } from "../accounts/model.ts";
 import { BaaSignatures } from "../onboarding/model.ts";
-import { pageOf } from "../shared/page.ts";
+import { pageOf, PageNumber, PerPageNumber } from "../shared/page.ts";
 import { validate } from "../shared/validation.ts";
 import { physicianName, requireActive } from "../accounts/access.ts";
 import { practiceVerification } from "../accounts/practice-verification.ts";
 
-/** The admin console's queue is short work: 10 a page by default, at most 50. */
-export const AWAITING_PER_PAGE = { default: 10, max: 50 } as const;
+/** The admin console's queue: 10 a page by default; the page and per_page rules are every list's (shared/page.ts). */
+export const AWAITING_PER_PAGE = { default: 10 } as const;
 
 export const AwaitingPracticesQuery = Schema.Struct({
-  page: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.positive()), { default: () => 1 }),
-  per_page: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, AWAITING_PER_PAGE.max)), { default: () => AWAITING_PER_PAGE.default }),
-}).annotations({ message: () => `page must be a positive whole number and per_page between 1 and ${AWAITING_PER_PAGE.max}` });
+  page: Schema.optionalWith(PageNumber, { default: () => 1 }),
+  per_page: Schema.optionalWith(PerPageNumber, { default: () => AWAITING_PER_PAGE.default }),
+});
 
 /**
  * `GET /admin/practices/awaiting-verification?page=&per_page=`: the self-signed-up physicians (Active,

@@ -4,7 +4,7 @@ import { OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { fill } from "../shared/i18n.ts";
 import { REPORT_STATUSES, type ReportStatus } from "./lifecycle.ts";
 import { ANALYSIS_TYPES } from "./model.ts";
-import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
+import { OptionalPerPage } from "../shared/page.ts";
 
 /** The report feature's requests (each parsed before anything else) and its messages, every one defined here. */
 
@@ -81,7 +81,7 @@ export const ReportIdentifierRequest = Schema.Struct({ report_identifier: Requir
 // ---- Review -----------------------------------------------------------------------------------------
 
 export const QueueRequest = Schema.Struct({
-  per_page: Schema.optionalWith(Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.int(), Schema.between(1, 100)), { nullable: true }),
+  per_page: OptionalPerPage,
 });
 
 export const DecisionRequest = Schema.Struct({
@@ -104,12 +104,7 @@ export const RecaptureRequest = Schema.Struct({
 
 // ---- Results ----------------------------------------------------------------------------------------
 
-const PerPage = Schema.optionalWith(
-  Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-    message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
-  }),
-  { nullable: true },
-);
+const PerPage = OptionalPerPage;
 const Search = Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100)), { nullable: true });
 const FilterType = Schema.optionalWith(Schema.Literal("all", "new", "reviewed").annotations({ message: () => "Type must be one of all, new or reviewed" }), {
   nullable: true,

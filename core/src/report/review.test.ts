@@ -148,3 +148,12 @@ describe("the reviewer's preview", () => {
     expect(Exit.isFailure(denied)).toBe(true);
   });
 });
+
+describe("the review console's order (issue 46)", () => {
+  it("lists the uploaded files first, then each video's frames in time order", async () => {
+    const { reviewOrder } = await import("./review-detail.ts");
+    const a = (id: string, kind: string, sourceId: string | null = null, frameTime: number | null = null) => ({ id, kind, sourceId, frameTime });
+    const stored = [a("p1", "image"), a("v1", "video"), a("f20", "frame", "v1", 2.0), a("f25", "frame", "v1", 2.5), a("f00", "frame", "v1", 0.0), a("f55", "frame", "v1", 5.5), a("p2", "image"), a("f15", "frame", "v1", 1.5)];
+    expect(reviewOrder(stored).map((x) => x.id)).toEqual(["p1", "v1", "p2", "f00", "f15", "f20", "f25", "f55"]);
+  });
+});

@@ -134,7 +134,13 @@ export const answerQuiz = async (page: Page, server: CrownServer, manifest: Quiz
     await page.getByRole("button", { name: good === right ? "GOOD" : "BAD", exact: true }).click();
     await page.locator(".quiz-feedback").waitFor();
     await onStep?.(i, "feedback");
-    await page.getByRole("button", { name: i < 10 ? "Next question" : "See my score" }).click();
+    // The feedback moves on by itself after 5 s (or Next): on a loaded machine the checks above may outlast
+    // it, so wait for whichever comes, the button or the next screen, and press Next only if it is still there.
+    const next = page.getByRole("button", { name: i < 10 ? "Next question" : "See my score" });
+    const after = i < 10 ? page.getByRole("heading", { name: `Question ${i + 1}/10` }) : page.locator(".quiz-result");
+    await next.or(after).first().waitFor();
+    if (await next.isVisible()) await next.click({ timeout: 5_000 }).catch(() => undefined);
+    await after.waitFor();
   }
 };
 

@@ -13,7 +13,7 @@ import { toast } from "../ui/toasts.tsx";
 import { type ReviewAttachment, type ReviewDetail, reviewDetail, type Summary } from "./api.ts";
 import { PhotoCard } from "./PhotoCard.tsx";
 import { ReviewDecision } from "./ReviewDecision.tsx";
-import { ReviewFigures, statusName } from "./ReviewFigures.tsx";
+import { one, ReviewFigures, statusName } from "./ReviewFigures.tsx";
 import { NotReviewer } from "./ReviewQueue.tsx";
 
 export { ReviewQueue } from "./ReviewQueue.tsx";
@@ -88,7 +88,7 @@ export function ReviewReport() {
         {summary?.problems.length ? <FormMessage tone="info">{summary.problems.map((note) => analysisNoteIn(currentLanguage(), note)).join(" ")}</FormMessage> : null}
         {d.previous_results.length ? (
           <p className="muted small">
-            {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: p.ci ?? "—", cvai: p.cvai ?? "—" })).join("; ") })}
+            {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: one(p.ci), cvai: one(p.cvai) })).join("; ") })}
           </p>
         ) : null}
         <p className="muted small legend">

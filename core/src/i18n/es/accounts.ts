@@ -125,6 +125,7 @@ export const ES_ACCOUNTS = {
     dateTooOld: "La fecha de nacimiento no puede ser de hace más de 30 meses",
     providerMissing:
       "Parece que su proveedor de salud no está registrado. Pídale que se registre primero, o elija o escriba 'No Physician' (sin comillas)",
+    providerRequired: "El proveedor de salud es obligatorio. Elija su proveedor, o 'No Physician' si no tiene uno.",
     nicuTime: "Las semanas de prematuridad deben ser un número entero entre 0 y 16",
     race:
       "La raza debe ser uno de estos valores: American Indian or Alaska Native, Asian, Black or African American, Native Hawaiian or other Pacific Islander, White",
