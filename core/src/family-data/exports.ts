@@ -241,5 +241,5 @@ export const downloadExport = (input: unknown) =>
     const blob = yield* (yield* BlobStore).get(used.value.blobKey);
     if (Option.isNone(blob)) return yield* NotFound.of("Data export");
     yield* audit({ action: "data.export_downloaded", actorId: user.id, subjectId: user.id, details: { export: used.value.id, size: used.value.size } });
-    return { blob: blob.value, fileName: `crown-data-${at.toISOString().slice(0, 10)}.zip` };
+    return { blob: blob.value, fileName: `crown-data-${used.value.id}.zip` };
   });
