@@ -14,7 +14,7 @@ import type {
   UserStatus,
   UserType,
 } from "@crown/core";
-import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
+import type { AnalysisSummary, Attachment, ModelAnswer, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
 import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
@@ -361,6 +361,12 @@ export interface MeasurementsTable {
   /** The model that measured, at measuring time (migration 2026-11-24T1520); null before it was recorded. */
   model_name: string | null;
   model_version: string | null;
+  /** A reviewer's correction (migration 2026-11-28T2010): the model's own answer kept beside it. */
+  outline_corrected: Generated<boolean>;
+  model_answer: Json<ModelAnswer> | null;
+  corrected_by: string | null;
+  corrected_at: Timestamp | null;
+  decision_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -61,7 +61,7 @@ describe("publishing while the reviewer keeps working", () => {
     const before = w.reports.get(id)!.analysis!;
     const { rendered, port } = recordingRenderer(async (n) => {
       // The first render races a second reviewer rejecting a photo (its own transaction, committed).
-      if (n === 1) await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-4.png").id, decision: "reject" })));
+      if (n === 1) await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-4.png").id, decision: "reject", reason: "Image is blurry" })));
     });
     const result = await w.run(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
     expect(rendered).toHaveLength(2);
@@ -89,7 +89,7 @@ describe("publishing while the reviewer keeps working", () => {
   it("a report that changes during every render is not published: 422, no version, no PDF left behind", async () => {
     const { w, id, photo } = await analysedReport();
     const { rendered, port } = recordingRenderer(async (n) => {
-      await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: n % 2 === 1 ? "reject" : "accept" })));
+      await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: n % 2 === 1 ? "reject" : "accept", reason: "Image is blurry" })));
     });
     const exit = await w.exit(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
     expect(Exit.isFailure(exit)).toBe(true);
@@ -114,7 +114,7 @@ describe("a republished report", () => {
     await w.run(w.as(REVIEWER)(reopenReport(id)));
     // Reopened but not yet republished: still the version the physician read.
     expect(await unread()).toEqual([]);
-    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-2.png").id, decision: "reject" })));
+    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-2.png").id, decision: "reject", reason: "Image is blurry" })));
     expect((await w.run(w.as(REVIEWER)(publishReport(id)))).version).toBe(2);
     expect(await unread()).toEqual([id]);
     expect(w.jobs.filter((j) => j.name === SEND_MAIL_JOB)).toHaveLength(4);
@@ -135,7 +135,7 @@ describe("a republished report", () => {
 describe("the reviewer's preview", () => {
   it("renders the current review state marked as a preview, stores nothing and changes nothing", async () => {
     const { w, id, photo } = await analysedReport();
-    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: "reject" })));
+    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: "reject", reason: "Image is blurry" })));
     const before = { ...w.reports.get(id)! };
     const { rendered, port } = recordingRenderer(async () => undefined);
     const pdf = await w.run(w.as(REVIEWER)(Effect.provideService(previewReport(id), ReportRenderer, port)));

@@ -20,6 +20,7 @@ import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts"
 import * as m20261124T1600NotificationMessages from "./2026-11-24T1600-notification-messages.ts";
 import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T1620-searchable-patients-and-queue-order.ts";
 import * as m20261125T0600ResultsSearchFromTheIndex from "./2026-11-25T0600-results-search-from-the-index.ts";
+import * as m20261128T2010ReviewerCorrections from "./2026-11-28T2010-reviewer-corrections.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1600-notification-messages": m20261124T1600NotificationMessages,
   "2026-11-24T1620-searchable-patients-and-queue-order": m20261124T1620SearchablePatientsAndQueueOrder,
   "2026-11-25T0600-results-search-from-the-index": m20261125T0600ResultsSearchFromTheIndex,
+  "2026-11-28T2010-reviewer-corrections": m20261128T2010ReviewerCorrections,
 };
 
 const migratorFor = (db: Kysely<any>) =>
