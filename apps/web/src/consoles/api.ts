@@ -19,10 +19,18 @@ type Moved = ResultsOf<Api["review"]["report"][":id"]["nose-tip"]["$post"]>;
 
 export const reviewQueue = (page: number) => request<ResultsOf<Api["review"]["queue"]["$post"]>>("POST", "/review/queue", { json: { per_page: 10 }, query: { page } });
 export const reviewDetail = (id: string) => request<ReviewDetail>("GET", `/review/report/${encodeURIComponent(id)}`);
-export const decide = (id: string, attachment: string, decision: "accept" | "reject") =>
-  request<ResultsOf<Api["review"]["report"][":id"]["decision"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/decision`, { json: { attachment_identifier: attachment, decision } });
+export const decide = (id: string, attachment: string, decision: "accept" | "reject", reason?: string) =>
+  request<ResultsOf<Api["review"]["report"][":id"]["decision"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/decision`, {
+    json: { attachment_identifier: attachment, decision, ...(reason ? { reason } : {}) },
+  });
 export const moveNose = (id: string, attachment: string, p: Point) =>
   request<Moved>("POST", `/review/report/${encodeURIComponent(id)}/nose-tip`, { json: { attachment_identifier: attachment, x: p.x, y: p.y } });
+export const correctOutline = (id: string, attachment: string, outline: ReadonlyArray<Point>, nose: Point | null) =>
+  request<ResultsOf<Api["review"]["report"][":id"]["outline"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/outline`, {
+    json: { attachment_identifier: attachment, outline, ...(nose ? { nose_tip: nose } : {}) },
+  });
+export const resetOutline = (id: string, attachment: string) =>
+  request<ResultsOf<Api["review"]["report"][":id"]["outline"]["reset"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/outline/reset`, { json: { attachment_identifier: attachment } });
 export const saveNote = (id: string, note: string) => request<ResultsOf<Api["review"]["report"][":id"]["note"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/note`, { json: { note } });
 export const publish = (id: string) => request<unknown>("POST", `/review/report/${encodeURIComponent(id)}/publish`, { json: {} });
 export const recapture = (id: string, reasons: ReadonlyArray<string>, note: string) =>
