@@ -170,7 +170,8 @@ export function MeasuredPhoto({ a, disabled, stickerMm, edits }: { a: ReviewAtta
             {head ? <circle cx={head.centre.x} cy={head.centre.y} r={sw * 1.5} fill="#f59e0b" /> : null}
             {o.sticker ? <circle cx={o.sticker.centre.x} cy={o.sticker.centre.y} r={o.sticker.radius} fill="none" stroke="#38bdf8" strokeDasharray="4 3" strokeWidth={sw / 2} /> : null}
             {path ? <polyline points={path.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke="#facc15" strokeWidth={sw} /> : null}
-            {editing && !drawing
+            {/* The nose comes first where the model found none: a click places it, so no handle may catch that click. */}
+            {editing && !drawing && nose
               ? handles.map((index, k) => {
                   const p = outline[index];
                   if (!p) return null;
