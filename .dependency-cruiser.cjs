@@ -13,9 +13,10 @@ const neighbours = {
   chat: ["accounts", "live", "notifications", "onboarding", "practice", "report"],
   fhir: ["accounts", "measurement", "onboarding", "practice", "report"],
   // The message catalogues gather every feature's message constants (ADR 76); no feature imports i18n.
-  i18n: ["accounts", "audit", "chat", "kiosk", "measurement", "notifications", "onboarding", "practice", "report"],
+  i18n: ["accounts", "audit", "chat", "kiosk", "learning", "measurement", "notifications", "onboarding", "practice", "report"],
   kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
+  learning: ["accounts", "measurement", "onboarding", "practice", "report"],
   measurement: [],
   notifications: ["accounts", "live", "onboarding"],
   onboarding: ["accounts", "notifications", "practice"],

@@ -52,6 +52,18 @@ const targets = (page: Page) =>
     });
   });
 
+/** Opens the report in the review console and waits for its first photo's outline handles (the page's errors in the failure). */
+const openReview = async (page: Page, errors: string[], report: string) => {
+  await page.goto(`/review/${report}`);
+  const card = page.locator(".review-card").first();
+  try {
+    await card.locator("circle.outline-handle").first().waitFor();
+  } catch (e) {
+    throw new Error(`${String(e)}\nerrors: ${errors.join("\n")}\npage: ${(await page.locator("body").innerText()).slice(0, 2000)}`);
+  }
+  return card;
+};
+
 const figuresText = (page: Page, which: "current" | "model") => page.locator(".review-card").first().locator(`[data-figures="${which}"]`).innerText();
 const ciOf = (text: string) => Number(/CI ([\d.]+)/.exec(text)![1]);
 const kept = (page: Page, what: "outline" | "nose-tip") => page.waitForResponse((r) => r.url().endsWith(`/${what}`) && r.request().method() === "POST" && r.status() === 200, { timeout: 60_000 });
@@ -77,10 +89,8 @@ describe("the reviewer corrects the outline", () => {
     const { page, errors } = await openTab(browser, server.url);
     page.setDefaultTimeout(60_000);
     await signInThroughForm(page, REVIEWER, server.password(REVIEWER));
-    await page.goto(`/review/${report}`);
-    const card = page.locator(".review-card").first();
+    const card = await openReview(page, errors, report);
     await card.locator(".measured-photo img").waitFor();
-    await card.locator("circle.outline-handle").first().waitFor();
     await card.scrollIntoViewIfNeeded();
     const model = await figuresText(page, "current");
     const modelCi = ciOf(model);
@@ -125,9 +135,7 @@ describe("the reviewer corrects the outline", () => {
     const { page, errors } = await openTab(browser, server.url);
     page.setDefaultTimeout(60_000);
     await signInThroughForm(page, REVIEWER, server.password(REVIEWER));
-    await page.goto(`/review/${report}`);
-    const card = page.locator(".review-card").first();
-    await card.locator("circle.outline-handle").first().waitFor();
+    const card = await openReview(page, errors, report);
     const model = await figuresText(page, "current");
     const modelCi = ciOf(model);
     const chosen = (await targets(page)).map((t) => t.k).sort((a, b) => a - b);

@@ -9,6 +9,7 @@ import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
+import { makeLearningLayer } from "./repositories/learning.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
 import type { Database } from "./schema.ts";
 
@@ -22,6 +23,7 @@ export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
 export * from "./repositories/audit-trail.ts";
+export * from "./repositories/learning.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -42,4 +44,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeKioskLayer(db),
     makeRemovalLayer(db),
     makeAuditTrailLayer(db),
+    makeLearningLayer(db),
   );

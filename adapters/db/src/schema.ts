@@ -371,6 +371,31 @@ export interface MeasurementsTable {
   updated_at: Timestamp;
 }
 
+/** A parent's choice per child whether the child's reviewed photos may improve Crown (migration 2026-11-28T2011). */
+export interface ResearchConsentsTable {
+  baby_id: string;
+  choice: "granted" | "declined" | "withdrawn" | null;
+  chosen_by: string | null;
+  chosen_at: Timestamp | null;
+  text_version: string | null;
+  asked_at: Timestamp | null;
+}
+
+/** An exported reviewed set and its examples (migration 2026-11-28T2011). */
+export interface ReviewedSetsTable {
+  id: string;
+  directory: string;
+  created_at: Timestamp;
+  manifest: Json<Record<string, unknown>>;
+  used_by_model: string | null;
+}
+export interface ReviewedSetExamplesTable {
+  set_id: string;
+  attachment_id: string;
+  baby_id: string;
+  image: string;
+}
+
 export interface ReviewActionsTable {
   id: string;
   report_id: string;
@@ -432,6 +457,9 @@ export interface Database {
   attachments: AttachmentsTable;
   measurements: MeasurementsTable;
   review_actions: ReviewActionsTable;
+  research_consents: ResearchConsentsTable;
+  reviewed_sets: ReviewedSetsTable;
+  reviewed_set_examples: ReviewedSetExamplesTable;
   report_versions: ReportVersionsTable;
   report_reads: ReportReadsTable;
   chat_conversations: ChatConversationsTable;

@@ -1,0 +1,6 @@
+// Learning from the reviewers (issue 41): consent per child, the reviewed set, agreement, shadow model.
+export * from "./model.ts";
+export * from "./requests.ts";
+export * from "./consent-text.ts";
+export { chooseConsent, consentAsked, myConsents } from "./consent.ts";
+export { newReviewedSet, recordReviewedSet, reviewedPhotos, reviewedSetStats, SET_FORMAT, truthOf, type TruthItem } from "./reviewed-set.ts";
