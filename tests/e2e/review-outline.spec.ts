@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import type { Browser, Page } from "playwright";
 import { describe, expect, test } from "vitest";
 import { openTab, seriousViolations } from "./helpers/browser.ts";
-import { analysedSampleReport } from "./helpers/capture.ts";
-import { apiToken, callApi, signInThroughForm } from "./helpers/flows.ts";
+import { analysedSampleReport, signIn } from "./helpers/capture.ts";
+import { apiToken, callApi } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
 
@@ -88,7 +88,7 @@ describe("the reviewer corrects the outline", () => {
     const { report } = await analysedSampleReport(server, parent);
     const { page, errors } = await openTab(browser, server.url);
     page.setDefaultTimeout(60_000);
-    await signInThroughForm(page, REVIEWER, server.password(REVIEWER));
+    await signIn(page, REVIEWER, server.password(REVIEWER), /\/review$/);
     const card = await openReview(page, errors, report);
     await card.locator(".measured-photo img").waitFor();
     await card.scrollIntoViewIfNeeded();
@@ -134,7 +134,7 @@ describe("the reviewer corrects the outline", () => {
     const { report } = await analysedSampleReport(server, parent);
     const { page, errors } = await openTab(browser, server.url);
     page.setDefaultTimeout(60_000);
-    await signInThroughForm(page, REVIEWER, server.password(REVIEWER));
+    await signIn(page, REVIEWER, server.password(REVIEWER), /\/review$/);
     const card = await openReview(page, errors, report);
     const model = await figuresText(page, "current");
     const modelCi = ciOf(model);

@@ -11,6 +11,7 @@ import { urlProblem } from "./request.ts";
 import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { learningRoutes } from "./routes/learning.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { kioskRoutes } from "./routes/kiosk.ts";
 import { liveRoutes } from "./routes/live.ts";
@@ -74,6 +75,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", reportsRoutes())
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
+    .route("/", learningRoutes())
     .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? {} }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 

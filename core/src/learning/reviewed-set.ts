@@ -62,6 +62,21 @@ export const truthOf = (p: ReviewedPhoto, image: string, stickerMm: number) => {
 };
 export type TruthItem = ReturnType<typeof truthOf>;
 
+/** A set's counts from its truth items (also after a withdrawal took some out). */
+export const setCounts = (items: ReadonlyArray<Pick<TruthItem, "decision" | "confirmed" | "corrected" | "sticker" | "reasons">>) => {
+  const count = (f: (t: (typeof items)[number]) => boolean) => items.filter(f).length;
+  return {
+    examples: items.length,
+    accepted: count((t) => t.decision === "accept"),
+    rejected: count((t) => t.decision === "reject"),
+    confirmed_explicitly: count((t) => t.confirmed === "explicit"),
+    outline_corrected: count((t) => t.corrected.outline),
+    nose_corrected: count((t) => t.corrected.nose),
+    with_sticker: count((t) => t.sticker !== null),
+    by_reason: Object.fromEntries(QUALITY_REASONS.map((r, i) => [r, count((t) => t.reasons.includes(i))])),
+  };
+};
+
 /** The reviewed photos as they stand, each with whether it may go into a set (and why not). */
 export const reviewedPhotos = Effect.gen(function* () {
   const photos = yield* (yield* ReviewedSets).reviewedPhotos(statusesWhere(isPublished));
@@ -85,7 +100,6 @@ export const newReviewedSet = Effect.gen(function* () {
     return { photo: p, image, truth: truthOf(p, image, stickerMm) };
   });
   const id = random.identifier();
-  const count = (f: (t: TruthItem) => boolean) => examples.filter((e) => f(e.truth)).length;
   const models = new Map<string, { name: string | null; version: string | null; examples: number }>();
   for (const e of examples) {
     const key = `${e.truth.model.name}@${e.truth.model.version}`;
@@ -93,23 +107,11 @@ export const newReviewedSet = Effect.gen(function* () {
     models.set(key, { ...row, examples: row.examples + 1 });
   }
   const times = usable.map((p) => p.reviewedAt.getTime());
-  const byReason = Object.fromEntries(QUALITY_REASONS.map((r, i) => [r, count((t) => t.reasons.includes(i))]));
   const manifest = {
     format: SET_FORMAT,
     set: id,
     created_at: at.toISOString(),
-    counts: {
-      examples: examples.length,
-      accepted: count((t) => t.decision === "accept"),
-      rejected: count((t) => t.decision === "reject"),
-      confirmed_explicitly: count((t) => t.confirmed === "explicit"),
-      outline_corrected: count((t) => t.corrected.outline),
-      nose_corrected: count((t) => t.corrected.nose),
-      with_sticker: count((t) => t.sticker !== null),
-      by_reason: byReason,
-      reviewed_photos: all.length,
-      left_out: all.length - examples.length,
-    },
+    counts: { ...setCounts(examples.map((e) => e.truth)), reviewed_photos: all.length, left_out: all.length - examples.length },
     models: [...models.values()],
     dates: { first_review: times.length ? new Date(Math.min(...times)).toISOString() : null, last_review: times.length ? new Date(Math.max(...times)).toISOString() : null },
     // Consent at export time, per example: no child named, only that a parent granted it, when, and the text they read.
