@@ -5,6 +5,7 @@ import { readConfig } from "./config.ts";
 import { composeServices, repoRoot } from "./compose.ts";
 import { startServer } from "./start.ts";
 import { buildWeb } from "./commands/build-web.ts";
+import { exportReviewedSet, printReviewedSetStats } from "./commands/dataset.ts";
 import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
@@ -21,6 +22,9 @@ const usage = `Usage: pnpm crown <command>
   worker                        run the background job worker alone (analysis), for scale-out
   analyze <image or video>... [--json]
                                 measure photos or videos as the server would
+  dataset:export --out DIR      write the reviewed set (consented, reviewed photos without EXIF; truth.json,
+                                manifest.json) in the format models/head-contour evaluates on
+  dataset:stats                 the reviewed set's counts, consent choices and the sets exported
 `;
 
 const fail = (message: string): number => {
@@ -58,6 +62,13 @@ export const main = async (argv: string[]): Promise<number> => {
     case "start":
       await startServer(readConfig());
       return 0;
+    case "dataset:export": {
+      const { values } = parseArgs({ args: rest, options: { out: { type: "string" } } });
+      if (!values.out) return fail("--out DIR is required");
+      return withServices((s) => exportReviewedSet(s, values.out!, (line) => process.stdout.write(line)));
+    }
+    case "dataset:stats":
+      return withServices((s) => printReviewedSetStats(s, (line) => process.stdout.write(line)));
     case "migrate":
       return withServices(async (s) => {
         process.stdout.write(`Database (${s.database.kind}) is at the latest migration.\n`);

@@ -3,4 +3,4 @@ export * from "./model.ts";
 export * from "./requests.ts";
 export * from "./consent-text.ts";
 export { chooseConsent, consentAsked, myConsents } from "./consent.ts";
-export { newReviewedSet, recordReviewedSet, reviewedPhotos, reviewedSetStats, SET_FORMAT, setCounts, truthOf, type TruthItem } from "./reviewed-set.ts";
+export { exampleImage, newReviewedSet, recordReviewedSet, reviewedPhotos, reviewedSetStats, SET_FORMAT, setCounts, truthOf, type TruthItem } from "./reviewed-set.ts";

@@ -1,9 +1,9 @@
-import { Effect } from "effect";
+import { Effect, Option } from "effect";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
 import { isPublished, statusesWhere } from "../report/lifecycle.ts";
-import { isCounted } from "../report/model.ts";
+import { Images, isCounted } from "../report/model.ts";
 import { reportSettings } from "../report/policy.ts";
-import { now, Random } from "../shared/ports.ts";
+import { BlobStore, now, Random } from "../shared/ports.ts";
 import { RETENTION_YEARS } from "./consent-text.ts";
 import { consented, type ReviewedPhoto, ReviewedSets } from "./model.ts";
 
@@ -149,3 +149,13 @@ export const reviewedSetStats = Effect.gen(function* () {
     sets: sets.map((s) => ({ id: s.id, directory: s.directory, created_at: s.createdAt.toISOString(), examples: s.examples, used_by_model: s.usedByModel })),
   };
 });
+
+/** An example's photo as the set keeps it: EXIF orientation applied, every metadata block gone, at the outline's pixel size. */
+export const exampleImage = (photo: ReviewedPhoto) =>
+  Effect.gen(function* () {
+    const blob = yield* (yield* BlobStore).get(photo.blobKey);
+    if (Option.isNone(blob)) return Option.none<Uint8Array>();
+    const bytes = new Uint8Array(yield* Effect.promise(() => new Response(blob.value.body).arrayBuffer()));
+    const g = photo.measurement.geometry!;
+    return yield* (yield* Images).clean(bytes, Math.max(g.imageWidth, g.imageHeight));
+  });
