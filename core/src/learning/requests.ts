@@ -7,7 +7,7 @@ export const LEARNING_MESSAGES = {
   consents: "Consent choices fetched successfully",
   granted: "Thank you: {name}'s reviewed photos may now be used to improve Crown.",
   declined: "Your choice is saved: {name}'s photos will not be used to improve Crown.",
-  withdrawn: "Consent withdrawn: {name}'s photos were removed from {sets} sets not yet used for a shipped model, and no new set will include them. A model that has already shipped keeps what it learnt.",
+  withdrawn: "Consent withdrawn: {name}'s photos were removed from every set not yet used for a shipped model (sets changed: {sets}), and no new set will include them. A model that has already shipped keeps what it learnt.",
   asked: "We will not ask again; you can choose at any time in your profile.",
   choice: "Choice must be granted, declined or withdrawn",
   withdrawOnlyGranted: "There is no consent to withdraw for this child.",

@@ -7,7 +7,7 @@ export const ES_LEARNING = {
     granted: "Gracias: las fotos revisadas de {name} ya pueden usarse para mejorar Crown.",
     declined: "Su elección se ha guardado: las fotos de {name} no se usarán para mejorar Crown.",
     withdrawn:
-      "Consentimiento retirado: las fotos de {name} se eliminaron de {sets} conjuntos que aún no se habían usado para un modelo publicado, y ningún conjunto nuevo las incluirá. Un modelo ya publicado conserva lo que aprendió.",
+      "Consentimiento retirado: las fotos de {name} se eliminaron de todos los conjuntos que aún no se habían usado para un modelo publicado (conjuntos modificados: {sets}), y ningún conjunto nuevo las incluirá. Un modelo ya publicado conserva lo que aprendió.",
     asked: "No volveremos a preguntar; puede elegir en cualquier momento en su perfil.",
     choice: "La elección debe ser granted, declined o withdrawn",
     withdrawOnlyGranted: "No hay ningún consentimiento que retirar para este niño o niña.",
