@@ -190,4 +190,34 @@ describe("the reviewer corrects the outline", () => {
     await publishedCarries(report, reviewerCi, modelCi);
     expect(errors, errors.join("\n")).toEqual([]);
   }, 420_000);
+
+  test("the parent is asked once after the report (Not now keeps it off), grants in the profile, withdraws and is told what was removed", async () => {
+    const { page, errors } = await openTab(browser, server.url);
+    page.setDefaultTimeout(60_000);
+    await signIn(page, DEMO.parent, server.password(DEMO.parent));
+    await page.goto("/parent-results");
+    const dialog = page.getByRole("dialog", { name: "Help improve Crown's measurements" });
+    await dialog.waitFor();
+    await dialog.getByText(/EXIF data/).waitFor();
+    await dialog.getByText(/at most 5 years/).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "Not now" }).click();
+    await page.getByText("We will not ask again; you can choose at any time in your profile.").first().waitFor();
+    await page.reload();
+    await page.getByRole("heading", { name: "Results" }).waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+
+    await page.goto("/profile?tab=child");
+    const child = page.locator(".side-sublist button").first();
+    await child.click();
+    const section = page.locator(".consent-section");
+    await section.getByText(/^Not chosen:/).waitFor();
+    await section.getByRole("button", { name: /^Yes, use/ }).click();
+    await section.getByText(/^You allowed .* reviewed photos/).waitFor();
+    await section.getByRole("button", { name: "Withdraw consent" }).click();
+    await section.getByText(/^Consent withdrawn: .* photos were removed from every set not yet used for a shipped model \(sets changed: 0\)/).waitFor();
+    await section.getByText(/^You withdrew consent/).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors, errors.join("\n")).toEqual([]);
+  }, 300_000);
 });
