@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
 import { isPublished, statusesWhere } from "../report/lifecycle.ts";
-import { Images, isCounted } from "../report/model.ts";
+import { Images } from "../report/model.ts";
+import { agreementRowOf } from "./agreement.ts";
 import { reportSettings } from "../report/policy.ts";
 import { BlobStore, now, Random } from "../shared/ports.ts";
 import { RETENTION_YEARS } from "./consent-text.ts";
@@ -17,19 +18,12 @@ import { consented, type ReviewedPhoto, ReviewedSets } from "./model.ts";
 
 export const SET_FORMAT = "crown-reviewed-set/1";
 
-/** The reviewer's decision: their own, or the automatic verdict they published without overriding. */
-const decisionOf = (p: ReviewedPhoto) => (isCounted({ ...p.measurement, ci: 0 }) ? "accept" : "reject");
-
-const reasonsOf = (p: ReviewedPhoto): number[] => {
-  if (decisionOf(p) === "accept") return [];
-  const reasons = p.measurement.decisionReason !== null ? [p.measurement.decisionReason] : p.measurement.reasons;
-  return reasons.map((r) => (QUALITY_REASONS as ReadonlyArray<string>).indexOf(r)).filter((i) => i >= 0);
-};
-
 /** One example's line of truth.json (image names are random: they lead back to no one). */
 export const truthOf = (p: ReviewedPhoto, image: string, stickerMm: number) => {
   const m = p.measurement;
   const g = m.geometry!;
+  // The reviewer's side as the agreement reads it (model-page.ts): one rule for both.
+  const reviewer = agreementRowOf(p).truth;
   const model = m.modelAnswer ?? { ci: m.ci, cvai: m.cvai, cvaMm: m.cvaMm, geometry: g };
   return {
     image,
@@ -38,13 +32,13 @@ export const truthOf = (p: ReviewedPhoto, image: string, stickerMm: number) => {
     ci: m.ci,
     cvai: m.cvai,
     cva_mm: m.cvaMm,
-    reasons: reasonsOf(p),
+    reasons: [...reviewer.reasons],
     // A real photo's sticker is the kit's (on the cap); the bench reads its size from here.
     cap: g.sticker !== null,
     sticker: g.sticker === null ? null : { mm: stickerMm, centre: g.sticker.centre, radius: g.sticker.radius },
     outline: g.outline,
     nose: g.noseTip,
-    decision: decisionOf(p),
+    decision: reviewer.accepted ? ("accept" as const) : ("reject" as const),
     confirmed: m.decision !== null ? "explicit" : "implicit",
     corrected: { outline: m.outlineCorrected, nose: m.noseCorrected },
     model: {
