@@ -137,6 +137,7 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "GET /user/research-consent": ["parentA", "parentB"],
   "POST /user/research-consent": ["parentA"],
   "POST /user/research-consent/asked": ["parentA"],
+  "GET /admin/model": SUPPORT,
   "POST /review/report/{id}/note": ["reviewer"],
   "POST /review/report/{id}/publish": ["reviewer"],
   "POST /review/report/{id}/recapture": ["reviewer"],

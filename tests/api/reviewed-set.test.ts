@@ -87,6 +87,15 @@ describe("consent and the reviewed set, through the API and `crown dataset:expor
       expect(meta.icc).toBeUndefined();
       expect([meta.width, meta.height]).toEqual([item.width, item.height]);
     }
+    // The Model page: the shipped model against the reviewer on the consented photo, the correction the worst disagreement.
+    const admin = await s.user("admin", "Ada", "Admin");
+    const page = (await s.get("/admin/model", admin.token)).json.results;
+    expect(page.total).toMatchObject({ photos: 1, reviewer: { accepted: 1, rejected: 0 }, figures: { n: 1 } });
+    expect(page.total.figures.ci_mae).toBeCloseTo(Math.abs(used.truth.items[0].ci - used.truth.items[0].model.ci), 6);
+    expect(page.recent.photos).toBe(1);
+    expect(page.worst).toEqual([expect.objectContaining({ report_identifier: id, attachment_identifier: attachment })]);
+    for (const who of [parent, physician]) expect((await s.get("/admin/model", who.token)).status).toBe(403);
+
     // One set has trained or validated a shipped model: it keeps what it had.
     await sql`update reviewed_sets set used_by_model = 'Crown head contour 9.9.9' where directory = ${used.dir}`.execute(s.db);
 
