@@ -64,6 +64,16 @@ const openReview = async (page: Page, errors: string[], report: string) => {
   return card;
 };
 
+/** A new analysed report of the demo parent's child, open in the review console of a signed-in reviewer. */
+const reviewerOnNewReport = async () => {
+  const parent = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
+  const { report } = await analysedSampleReport(server, parent);
+  const { page, errors } = await openTab(browser, server.url);
+  page.setDefaultTimeout(60_000);
+  await signIn(page, REVIEWER, server.password(REVIEWER), /\/review$/);
+  return { report, page, errors, card: await openReview(page, errors, report) };
+};
+
 const figuresText = (page: Page, which: "current" | "model") => page.locator(".review-card").first().locator(`[data-figures="${which}"]`).innerText();
 const ciOf = (text: string) => Number(/CI ([\d.]+)/.exec(text)![1]);
 const kept = (page: Page, what: "outline" | "nose-tip") => page.waitForResponse((r) => r.url().endsWith(`/${what}`) && r.request().method() === "POST" && r.status() === 200, { timeout: 60_000 });
@@ -84,12 +94,7 @@ const publishedCarries = async (report: string, reviewerCi: number, modelCi: num
 
 describe("the reviewer corrects the outline", () => {
   test("by pointer: drags three outline points and the nose tip; the figures change beside the model's, then in the published report and PDF", async () => {
-    const parent = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-    const { report } = await analysedSampleReport(server, parent);
-    const { page, errors } = await openTab(browser, server.url);
-    page.setDefaultTimeout(60_000);
-    await signIn(page, REVIEWER, server.password(REVIEWER), /\/review$/);
-    const card = await openReview(page, errors, report);
+    const { report, page, errors, card } = await reviewerOnNewReport();
     await card.locator(".measured-photo img").waitFor();
     await card.scrollIntoViewIfNeeded();
     const model = await figuresText(page, "current");
@@ -130,12 +135,7 @@ describe("the reviewer corrects the outline", () => {
   }, 420_000);
 
   test("by keyboard only: moves three outline points, adds and removes one, moves the nose tip, accepts and publishes", async () => {
-    const parent = await apiToken(server, DEMO.parent, server.password(DEMO.parent));
-    const { report } = await analysedSampleReport(server, parent);
-    const { page, errors } = await openTab(browser, server.url);
-    page.setDefaultTimeout(60_000);
-    await signIn(page, REVIEWER, server.password(REVIEWER), /\/review$/);
-    const card = await openReview(page, errors, report);
+    const { report, page, errors, card } = await reviewerOnNewReport();
     const model = await figuresText(page, "current");
     const modelCi = ciOf(model);
     const chosen = (await targets(page)).map((t) => t.k).sort((a, b) => a - b);

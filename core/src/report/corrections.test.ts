@@ -1,33 +1,13 @@
 import { Cause, Effect, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
 import { handlesOf, moveHandle, remeasure } from "../measurement/correction.ts";
-import { makeTestWorld } from "../testing/memory.ts";
-import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
-import { analyzeReport } from "./analyze-report.ts";
 import { correctNoseTip, correctOutline, resetOutline } from "./correct-outline.ts";
 import { decidePhoto } from "./decide-photo.ts";
-import { finalizeReport } from "./finalize-report.ts";
-import { prepareReport } from "./prepare-report.ts";
-import { type UploadPart, uploadAttachments } from "./upload.ts";
-import { BABY, fakePhoto, makeReportWorld, PARENT, PHYSICIAN, REVIEWER } from "./testing.ts";
+import { analysedTestReport, fakePhoto, PARENT, PHYSICIAN, REVIEWER } from "./testing.ts";
 
 const PHOTOS = [60, 61, 62].map((rx, i) => fakePhoto(rx, 80, i));
 
-const analysedReport = async () => {
-  const w = makeReportWorld(makeOnboardingWorld(makeTestWorld()));
-  for (const u of [PARENT, PHYSICIAN, REVIEWER]) w.addUser(u);
-  w.addBaby(BABY);
-  const id = (await w.run(w.as(PARENT)(prepareReport({ baby_identifier: BABY.id, analysis_type: "head_ci_cvai_analysis" })))).report_identifier;
-  async function* parts(): AsyncGenerator<UploadPart> {
-    yield { type: "field", name: "report_identifier", value: id };
-    for (const [i, bytes] of PHOTOS.entries()) yield { type: "file", name: "attachments[]", fileName: `photo-${i + 1}.png`, stream: new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() };
-  }
-  await w.run(w.as(PARENT)(uploadAttachments(parts())));
-  await w.run(w.as(PARENT)(finalizeReport({ report_identifier: id })));
-  await w.run(analyzeReport(id));
-  const photo = (name: string) => [...w.attachments.values()].find((a) => a.reportId === id && a.fileName === name)!;
-  return { w, id, photo };
-};
+const analysedReport = () => analysedTestReport(PHOTOS);
 
 const failureOf = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? Option.getOrNull(Cause.failureOption(exit.cause)) : null);
 
