@@ -46,6 +46,20 @@ def letterbox_box(W, H):
     return (W - side) / 2, (H - side) / 2, side
 
 
+def head_crops(rng, bbox, n_crops):
+    """n_crops square boxes (x0, y0, side) around the head's box: the head 55-85 % of the side, the centre
+    jittered by +-6 % of it (render3/build.py makes its training views the same way)."""
+    bx0, by0, bx1, by1 = bbox
+    bw, bh = bx1 - bx0, by1 - by0
+    boxes = []
+    for _ in range(n_crops):
+        side = max(bw, bh) / rng.uniform(0.55, 0.85)
+        cx = (bx0 + bx1) / 2 + rng.uniform(-0.06, 0.06) * side
+        cy = (by0 + by1) / 2 + rng.uniform(-0.06, 0.06) * side
+        boxes.append((cx - side / 2, cy - side / 2, side))
+    return boxes
+
+
 def scene_samples(args):
     idx, seed, n_crops = args
     rng = np.random.default_rng(seed)
@@ -55,14 +69,9 @@ def scene_samples(args):
     H, W = img.shape[:2]
     mask = r["mask"].astype(np.float32)
     smask = r["sticker_mask"].astype(np.float32)
-    boxes = [letterbox_box(W, H)]
+    boxes = [letterbox_box(W, H)] + head_crops(rng, r["bbox"], n_crops)
     bx0, by0, bx1, by1 = r["bbox"]
     bw, bh = bx1 - bx0, by1 - by0
-    for _ in range(n_crops):
-        side = max(bw, bh) / rng.uniform(0.55, 0.85)
-        cx = (bx0 + bx1) / 2 + rng.uniform(-0.06, 0.06) * side
-        cy = (by0 + by1) / 2 + rng.uniform(-0.06, 0.06) * side
-        boxes.append((cx - side / 2, cy - side / 2, side))
     out = []
     for (x0, y0, side) in boxes:
         vi, (sc, ox, oy) = view(img, x0, y0, side)

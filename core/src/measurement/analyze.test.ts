@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzePhoto, insideOutline } from "./analyze.ts";
+import { CALIBRATED_VERDICT_POLICY, REFERRAL_CAUSES, SHIPPED_VERDICT_POLICY } from "./verdict.ts";
 import { measureHead } from "./geometry.ts";
 import { sectionMillimetresPerPixel } from "./scale.ts";
 import type { Point, RgbImage } from "./image.ts";
@@ -227,6 +228,35 @@ describe("analyzePhoto (two passes, with a colour-reading stand-in for the model
     expect(result.noseTip).toBeNull();
     expect(result.ci).toBeNull();
     expect(result.reasons).toEqual(["No nose visible"]);
+  });
+
+  it("refers, under a policy that checks the passes' axes, a photo whose whole-photo pass puts the nose behind the head", async () => {
+    const size = 160;
+    // base: the nose points up from (300, 250); the whole photo (640 x 480, letterboxed 4:1, 80 px of padding
+    // above) gets a confident peak just behind the back of the head instead
+    const model = () =>
+      alteredModel((out, pass) => {
+        if (pass !== 0) return out;
+        const nose = new Float32Array(out.nose.length).fill(-10);
+        nose[Math.round((250 + 130 + 80) / 4) * size + Math.round(300 / 4)] = 10;
+        return { ...out, nose };
+      });
+    const shipped = await analyzePhoto(render(base), model(), { verdictPolicy: SHIPPED_VERDICT_POLICY, allFindings: true });
+    expect(shipped.verdict).toBe("accept");
+    expect(shipped.findings.measurement!.axisDisagreementDeg!).toBeGreaterThan(150);
+    expect(shipped.findings.measurement!.noseAlong).toBeGreaterThan(1);
+    const checking = { ...CALIBRATED_VERDICT_POLICY, plausible: { ...CALIBRATED_VERDICT_POLICY.plausible!, maxAxisDisagreementDeg: 30 } };
+    const calibrated = await analyzePhoto(render(base), model(), { verdictPolicy: checking });
+    expect(calibrated.verdict).toBe("refer");
+    expect(calibrated.doubts).toEqual([REFERRAL_CAUSES.implausible]);
+    // the calibrated policy does not check the whole photo's axis (ADR 0153), so does not trace it
+    const unchecked = await analyzePhoto(render(base), model(), { verdictPolicy: CALIBRATED_VERDICT_POLICY });
+    expect(unchecked.verdict).toBe("accept");
+    expect(unchecked.findings.measurement!.axisDisagreementDeg).toBeNull();
+    // the same photo with both passes agreeing is accepted by either policy
+    const agreeing = await analyzePhoto(render(base), colourModel(), { verdictPolicy: checking });
+    expect(agreeing.verdict).toBe("accept");
+    expect(agreeing.findings.measurement!.axisDisagreementDeg!).toBeLessThan(5);
   });
 
   it("rejects a photo without a head after one pass", async () => {

@@ -1,12 +1,25 @@
 // One photo in, one measurement out: the two-pass pipeline shared by the server, the browser and the kiosk.
-import { measureHead, cvaMillimetres, type Segment } from "./geometry.ts";
+import { measureHead, cvaMillimetres, type HeadGeometry, type Segment } from "./geometry.ts";
 import { cropAround, letterbox, photoRectInInput, toPhoto, type Box, type InputTransform, type Point, type RgbImage } from "./image.ts";
 import { findNoseTip, findSticker, type StickerDisc } from "./landmarks.ts";
 import type { HeadContourModel, HeadContourOutputs } from "./model.ts";
 import { largestRegion, logitMap, polygonArea, polygonCentroid, regionTouches, sigmoid, sigmoidMap, solidity, traceOutline, type ProbabilityMap, type Outline, type Region } from "./outline.ts";
 import { trimBulges, type BulgeOptions } from "./bulges.ts";
 import { withViews, type ViewCount } from "./views.ts";
-import { DEFAULT_REASON_THRESHOLDS, judgePhoto, qualityMargin, QUALITY_REASONS, type QualityReason, type ReasonThresholds, type ReferralCause, type VerdictOutcome } from "./verdict.ts";
+import {
+  DEFAULT_REASON_THRESHOLDS,
+  DEFAULT_VERDICT_POLICY,
+  judgePhoto,
+  qualityMargin,
+  QUALITY_REASONS,
+  type GeometricFindings,
+  type MeasurementFindings,
+  type QualityReason,
+  type ReasonThresholds,
+  type ReferralCause,
+  type VerdictOutcome,
+  type VerdictPolicy,
+} from "./verdict.ts";
 
 export interface AnalyzeOptions {
   /** The model's input side (model.json `input_size`). */
@@ -14,6 +27,13 @@ export interface AnalyzeOptions {
   /** The printed sticker's diameter (model.json `sticker_diameter_mm`). */
   readonly stickerDiameterMm?: number;
   readonly thresholds?: ReasonThresholds;
+  /** When to ask for a retake and what to refer (verdict.ts); DEFAULT_VERDICT_POLICY unless given. */
+  readonly verdictPolicy?: VerdictPolicy;
+  /**
+   * Work out every finding a policy may use even when this one does not (the whole photo's own axis costs a
+   * second outline trace): for benches that re-judge one analysis under several policies.
+   */
+  readonly allFindings?: boolean;
   /** Peak probability of the nose heatmap below which there is no nose. */
   readonly nosePresence?: number;
   /** The head's share of the second pass's square crop. */
@@ -46,6 +66,8 @@ export interface PhotoAnalysis {
   readonly reasons: QualityReason[];
   /** Why the photo is referred; empty unless verdict === "refer". */
   readonly doubts: ReferralCause[];
+  /** What the verdict was decided from besides the probabilities (to re-judge a photo under another policy). */
+  readonly findings: GeometricFindings;
   /** The model's probability for each of QUALITY_REASONS, from the close-up (or the whole photo without a head). */
   readonly quality: number[];
   /** Largest probability-to-threshold ratio; lower is a better photo. */
@@ -141,6 +163,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   const size = options.inputSize ?? 160;
   const thresholds = options.thresholds ?? DEFAULT_REASON_THRESHOLDS;
   const nosePresence = options.nosePresence ?? 0.5;
+  const policy = options.verdictPolicy ?? DEFAULT_VERDICT_POLICY;
 
   const whole = letterbox(image, size);
   const outlineFrom = options.outlineFrom ?? "logits";
@@ -175,21 +198,20 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
   const measured = headFound && bulges !== false ? trimBulges(outline, bulges) : outline;
 
   const geometry = headFound && noseTip ? measureHead(measured, noseTip) : null;
-  const verdict = judgePhoto(
-    quality,
-    {
-      // An outline the geometry cannot measure (degenerate, or not around its own centre) is no head outline.
-      headFound: headFound && (noseTip === null || geometry !== null),
-      headTouchesFrame: first.touchesFrame || (useRefined && refined!.touchesFrame),
-      // On the outline as traced: trimming only removes outward bulges, never the bite of a finger.
-      headObstructed: headFound && solidity(outline) < (options.minSolidity ?? 0.97),
-      noseFound: noseTip !== null,
-      // Only a nose where a nose can be speaks against a no-nose reason (a peak on an ear does not).
-      noseConfidence: noseTip === null ? null : useRefined ? refined!.noseConfidence : first.noseConfidence,
-      viewProbabilities: judged.viewQuality,
-    },
-    thresholds,
-  );
+  const findings: GeometricFindings = {
+    // An outline the geometry cannot measure (degenerate, or not around its own centre) is no head outline.
+    headFound: headFound && (noseTip === null || geometry !== null),
+    headTouchesFrame: first.touchesFrame || (useRefined && refined!.touchesFrame),
+    // On the outline as traced: trimming only removes outward bulges, never the bite of a finger.
+    headObstructed: headFound && solidity(outline) < (options.minSolidity ?? 0.97),
+    noseFound: noseTip !== null,
+    // Only a nose where a nose can be speaks against a no-nose reason (a peak on an ear does not).
+    noseConfidence: noseTip === null ? null : useRefined ? refined!.noseConfidence : first.noseConfidence,
+    viewProbabilities: judged.viewQuality,
+    measurement:
+      geometry && noseTip ? measurementFindings(geometry, noseTip, useRefined && ((policy.plausible?.maxAxisDisagreementDeg ?? 180) < 180 || options.allFindings === true) ? first : null) : null,
+  };
+  const verdict = judgePhoto(quality, findings, thresholds, policy);
   // The sticker sits on the head and is small beside it (30 mm on a head about 150 mm wide);
   // anything else is not the sticker, and then there is no scale rather than a wrong one.
   const measuredSticker =
@@ -202,6 +224,7 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     accepted: verdict.accepted,
     reasons: verdict.reasons,
     doubts: verdict.doubts,
+    findings,
     quality,
     qualityMargin: qualityMargin(quality, thresholds),
     ci: geometry?.ci ?? null,
@@ -219,6 +242,25 @@ export const analyzePhoto = async (image: RgbImage, model: HeadContourModel, opt
     sticker: measuredSticker,
     crop,
   };
+};
+
+/**
+ * The measurement's plausibility figures: where the nose tip lies along the axis (over half the length) and,
+ * when the close-up measured, how far the whole photo's own axis turns from the close-up's (a nose found on
+ * the wrong side of the head turns it by up to 180 degrees).
+ */
+const measurementFindings = (geometry: HeadGeometry, noseTip: Point, whole: PassResult | null): MeasurementFindings => {
+  const along = ((noseTip.x - geometry.centre.x) * geometry.apAxis.x + (noseTip.y - geometry.centre.y) * geometry.apAxis.y) / (geometry.length / 2);
+  let axisDisagreementDeg: number | null = null;
+  if (whole !== null && whole.noseTip !== null && whole.region !== null) {
+    const wholeOutline = whole.outline();
+    const wholeGeometry = wholeOutline.length >= 3 ? measureHead(wholeOutline, whole.noseTip) : null;
+    if (wholeGeometry) {
+      const dot = geometry.apAxis.x * wholeGeometry.apAxis.x + geometry.apAxis.y * wholeGeometry.apAxis.y;
+      axisDisagreementDeg = (Math.acos(Math.max(-1, Math.min(1, dot))) * 180) / Math.PI;
+    }
+  }
+  return { ci: geometry.ci, noseAlong: along, axisDisagreementDeg };
 };
 
 /** Whether `nose` lies where a nose tip can: between half and twice the head's radius from its centroid. */

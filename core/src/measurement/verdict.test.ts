@@ -1,10 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REASON_THRESHOLDS, FRAME_MESSAGES, frameMessage, frameMessages, judgePhoto, qualityMargin, QUALITY_REASON_MESSAGES, QUALITY_REASONS, REFERRAL_CAUSES } from "./verdict.ts";
+import {
+  CALIBRATED_VERDICT_POLICY,
+  DEFAULT_REASON_THRESHOLDS,
+  DEFAULT_VERDICT_POLICY,
+  FRAME_MESSAGES,
+  frameMessage,
+  frameMessages,
+  judgePhoto as judgeUnder,
+  qualityMargin,
+  QUALITY_REASON_MESSAGES,
+  QUALITY_REASONS,
+  REFERRAL_CAUSES,
+  SHIPPED_VERDICT_POLICY,
+  type GeometricFindings,
+  type ReasonThresholds,
+  type VerdictPolicy,
+} from "./verdict.ts";
 
 const clean = { headFound: true, headTouchesFrame: false, noseFound: true };
 const low = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
+/** ADR 0039's verdict, as 0.5.0 shipped it: the tests below pin it down whatever the default policy is. */
+const judgePhoto = (p: ArrayLike<number>, f: GeometricFindings, t: ReasonThresholds = DEFAULT_REASON_THRESHOLDS) => judgeUnder(p, f, t, SHIPPED_VERDICT_POLICY);
 
-describe("judgePhoto", () => {
+describe("judgePhoto (the shipped policy, ADR 0039)", () => {
   it("accepts a photo no reason flags", () => {
     expect(judgePhoto(low, clean)).toEqual({ outcome: "accept", accepted: true, reasons: [], doubts: [] });
   });
@@ -103,5 +121,66 @@ describe("frameMessages", () => {
     expect(frameMessages({ accepted: true, verdict: "accept", reasons: [] })).toEqual([FRAME_MESSAGES.good]);
     // Every reason has its catalogue key, in the model's order.
     expect(Object.values(QUALITY_REASON_MESSAGES)).toEqual([...QUALITY_REASONS]);
+  });
+});
+
+describe("judgePhoto under a calibrated policy (issue 45, ADR 0153)", () => {
+  const every = (ratio: number) => Object.fromEntries(QUALITY_REASONS.map((r) => [r, ratio])) as VerdictPolicy["retakeRatio"];
+  const policy: VerdictPolicy = {
+    retakeRatio: every(1.6),
+    missingNoseRefers: true,
+    obstructedRefers: true,
+    plausible: { ci: [65, 105], noseAlong: [0.85, 1.6], maxAxisDisagreementDeg: 25 },
+  };
+  const judge = (p: number[], f: GeometricFindings = clean) => judgeUnder(p, f, DEFAULT_REASON_THRESHOLDS, policy);
+  const measured = (ci: number, noseAlong = 1.1, axisDisagreementDeg: number | null = 3) => ({ ...clean, measurement: { ci, noseAlong, axisDisagreementDeg } });
+
+  it("asks for a retake only from the fitted confidence up, and refers a reason below it", () => {
+    expect(judge([0.1, 0.1, 0.1, 0.7, 0.1, 0.1, 0.1, 0.1]).outcome).toBe("refer");
+    expect(judge([0.1, 0.1, 0.1, 0.7, 0.1, 0.1, 0.1, 0.1]).doubts).toEqual([REFERRAL_CAUSES.uncertain]);
+    expect(judge([0.1, 0.1, 0.1, 0.8, 0.1, 0.1, 0.1, 0.1]).outcome).toBe("retake");
+    // the same photo under the shipped policy was a retake
+    expect(judgePhoto([0.1, 0.1, 0.1, 0.7, 0.1, 0.1, 0.1, 0.1], clean).outcome).toBe("retake");
+  });
+
+  it("refers a missing nose or a bitten outline the model does not name clearly, and retakes one it does", () => {
+    expect(judge(low, { ...clean, noseFound: false }).outcome).toBe("refer");
+    expect(judge([0.1, 0.95, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], { ...clean, noseFound: false }).outcome).toBe("retake");
+    expect(judge(low, { ...clean, headObstructed: true }).outcome).toBe("refer");
+    expect(judge([0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1], { ...clean, headObstructed: true }).outcome).toBe("retake");
+    // a head cut by the frame is a fact the parent can fix: still a retake
+    expect(judge(low, { ...clean, headTouchesFrame: true }).outcome).toBe("retake");
+    expect(judge(low, { ...clean, headFound: false }).outcome).toBe("retake");
+  });
+
+  it("never accepts a measurement no infant head gives: refers it", () => {
+    expect(judge(low, measured(84)).outcome).toBe("accept");
+    for (const f of [measured(118), measured(60), measured(84, 0.3), measured(84, 2.2), measured(84, 1.1, 170)]) {
+      const v = judge(low, f);
+      expect(v.outcome).toBe("refer");
+      expect(v.doubts).toEqual([REFERRAL_CAUSES.implausible]);
+    }
+    // a whole photo without a nose says nothing about the axis
+    expect(judge(low, measured(84, 1.1, null)).outcome).toBe("accept");
+    // a retake stays a retake: the parent is asked for a photo either way
+    expect(judge([0.95, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], measured(118)).outcome).toBe("retake");
+  });
+
+  it("keeps referring photos whose views split, whatever its retake ratio", () => {
+    // one view at 0.7 (1.4 x the threshold: clear for the views' test, below this policy's retake ratio)
+    const views = [low, [0.1, 0.1, 0.1, 0.1, 0.1, 0.7, 0.1, 0.1]];
+    const v = judge([0.1, 0.1, 0.1, 0.1, 0.1, 0.3, 0.1, 0.1], { ...clean, viewProbabilities: views });
+    expect(v.outcome).toBe("refer");
+    expect(v.doubts).toEqual([REFERRAL_CAUSES.viewsDisagree]);
+  });
+
+  it("is what judgePhoto applies by default, and the calibrated policy refers implausible measurements", () => {
+    expect(judgeUnder(low, measured(84))).toEqual(judgeUnder(low, measured(84), DEFAULT_REASON_THRESHOLDS, DEFAULT_VERDICT_POLICY));
+    expect(judgeUnder(low, measured(120), DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
+    expect(judgeUnder(low, measured(84, 0.5), DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
+    // a retake from 0.95, not from 0.65
+    expect(judgeUnder([0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1], clean, DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
+    expect(judgeUnder([0.1, 0.1, 0.1, 0.96, 0.1, 0.1, 0.1, 0.1], clean, DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("retake");
+    expect(judgeUnder(low, measured(120), DEFAULT_REASON_THRESHOLDS, SHIPPED_VERDICT_POLICY).outcome).toBe("accept");
   });
 });

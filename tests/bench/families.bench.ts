@@ -1,0 +1,151 @@
+// Every family's figures in the product owner's terms (docs/adr/0152): the shipped model through the shipped
+// TypeScript pipeline on render.py's, render2's (relabelled by the nose rule, and as rendered) and render3's
+// sets, with seconds per render3 image; and, with --policy, a verdict policy judged against the shipped one
+// by issue 45's ship rule (ADR 0133 on render.py).
+//   pnpm tsx tests/bench/families.bench.ts [--renderpy DIR] [--render2 DIR] [--render3 DIR] [--policy calibrated] [--rows out.jsonl] [--json out.json]
+// Sets: models/head-contour/data.py eval (render.py), render2/build_set.py, render3/build.py set (ADR 0152 names
+// the held-out and tuning seeds). Rows (--rows) hold what the verdict is judged from, so verdict-tune.ts can
+// re-judge a tuning set under other policies without running the model again.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  analyzePhoto,
+  CALIBRATED_VERDICT_POLICY,
+  DEFAULT_REASON_THRESHOLDS,
+  judgePhoto,
+  SHIPPED_VERDICT_POLICY,
+  type GeometricFindings,
+  type PhotoAnalysis,
+  type VerdictPolicy,
+} from "../../core/src/measurement/index.ts";
+import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
+import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
+import { modelPath } from "../../adapters/inference/src/testing.ts";
+import { adr133Failures, familyFigures, FIGURES_HEADER, figuresLine, median, relabelled, worseFigures, type JudgedPhoto } from "./po-figures.ts";
+
+interface TruthItem {
+  image: string;
+  ci: number;
+  cvai: number;
+  reasons: number[];
+  cap: boolean;
+  length_mm?: number;
+  head_px?: number;
+  head_diam?: number;
+  nose_pixels?: number;
+  render_seconds?: number;
+  sticker: { mm: number } | number[] | null;
+}
+
+/** What a photo's verdict is judged from, kept per photo (--rows). */
+export interface VerdictRow {
+  family: string;
+  id: string;
+  reasons: number[];
+  quality: number[];
+  findings: GeometricFindings;
+  ci: number | null;
+  cvai: number | null;
+  ciTrue: number;
+  cvaiTrue: number;
+  capWithKitSticker: boolean;
+  lengthRatio: number | null;
+}
+
+const { values } = parseArgs({
+  options: {
+    renderpy: { type: "string" },
+    render2: { type: "string" },
+    render3: { type: "string" },
+    policy: { type: "string" },
+    rows: { type: "string" },
+    json: { type: "string" },
+    limit: { type: "string" },
+  },
+});
+const families = (["renderpy", "render2", "render3"] as const).filter((f) => values[f]);
+if (families.length === 0) {
+  process.stderr.write("Usage: pnpm tsx tests/bench/families.bench.ts [--renderpy DIR] [--render2 DIR] [--render3 DIR] [--policy calibrated] [--rows out.jsonl]\n");
+  process.exit(1);
+}
+const policies: Record<string, VerdictPolicy> = { calibrated: CALIBRATED_VERDICT_POLICY };
+const candidate = values.policy ? policies[values.policy] : undefined;
+if (values.policy && !candidate) throw new Error(`unknown policy ${values.policy}`);
+
+const model = await loadHeadContourModel(modelPath(), { threads: 1 });
+// The maps and findings do not depend on the policy: measure once, judge under each policy.
+const options = { ...analyzeOptionsFrom(model.card), verdictPolicy: SHIPPED_VERDICT_POLICY, allFindings: true };
+const out = (s: string): void => void process.stdout.write(`${s}\n`);
+const allRows: VerdictRow[] = [];
+const summary: Record<string, unknown> = { model: model.card.version };
+
+const lengthRatio = (item: TruthItem, a: PhotoAnalysis, kitMm: number): number | null => {
+  const mm = item.sticker === null ? null : Array.isArray(item.sticker) ? kitMm : item.sticker.mm;
+  return mm === kitMm && a.cva_mm !== null && a.length !== null && item.length_mm && a.diagonals && a.diagonals.a - a.diagonals.b > 0
+    ? (a.length * (a.cva_mm / (a.diagonals.a - a.diagonals.b))) / item.length_mm
+    : null;
+};
+
+const judged = (rows: readonly VerdictRow[], policy: VerdictPolicy, relabel: (r: VerdictRow) => number[]): JudgedPhoto[] =>
+  rows.map((r) => ({
+    id: r.id,
+    reasons: relabel(r),
+    verdict: judgePhoto(r.quality, r.findings, DEFAULT_REASON_THRESHOLDS, policy).outcome,
+    ci: r.ci,
+    cvai: r.cvai,
+    ciTrue: r.ciTrue,
+    cvaiTrue: r.cvaiTrue,
+    capWithKitSticker: r.capWithKitSticker,
+    lengthRatio: r.lengthRatio,
+  }));
+
+out(`head-contour ${model.card.version}, the shipped pipeline (four views); verdict policies: shipped${candidate ? `, ${values.policy}` : ""}`);
+out(FIGURES_HEADER);
+for (const family of families) {
+  const dir = values[family]!;
+  const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as { seed: number; items: TruthItem[] };
+  const items = truth.items.slice(0, values.limit ? Number(values.limit) : undefined);
+  const rows: VerdictRow[] = [];
+  const byId = new Map<string, TruthItem>();
+  for (const item of items) {
+    const a = await analyzePhoto(await decodeImage(readFileSync(join(dir, item.image))), model, options);
+    byId.set(item.image, item);
+    rows.push({
+      family, id: item.image, reasons: item.reasons, quality: a.quality.map((q) => Number(q.toFixed(5))), findings: a.findings,
+      ci: a.ci, cvai: a.cvai, ciTrue: item.ci, cvaiTrue: item.cvai,
+      capWithKitSticker: item.cap && (item.sticker === null ? false : Array.isArray(item.sticker) ? true : item.sticker.mm === model.card.sticker_diameter_mm),
+      lengthRatio: lengthRatio(item, a, model.card.sticker_diameter_mm),
+    });
+  }
+  allRows.push(...rows);
+  const asRendered = (r: VerdictRow): number[] => r.reasons;
+  const relabel = (r: VerdictRow): number[] => relabelled(r.reasons, byId.get(r.id)!);
+  const labellings: [string, (r: VerdictRow) => number[]][] =
+    family === "render2" ? [["relabelled", relabel], ["as rendered", asRendered]] : [["", asRendered]];
+  for (const [name, label] of labellings) {
+    const tag = `${family}${name ? ` (${name})` : ""} ${truth.seed}`;
+    const shipped = judged(rows, SHIPPED_VERDICT_POLICY, label);
+    const fs = familyFigures(shipped);
+    out(figuresLine(`${tag}`, fs));
+    summary[`${tag} shipped`] = fs;
+    if (candidate) {
+      const cand = judged(rows, candidate, label);
+      const fc = familyFigures(cand);
+      out(figuresLine(`  ${values.policy}`, fc));
+      summary[`${tag} ${values.policy}`] = fc;
+      const worse = family === "renderpy" ? [...worseFigures(fc, fs, false), ...adr133Failures(cand, shipped)] : worseFigures(fc, fs);
+      out(`  ship rule: ${worse.length === 0 ? "no figure worse" : `worse: ${worse.join("; ")}`}`);
+      summary[`${tag} ${values.policy} worse`] = worse;
+    }
+  }
+  if (family === "render3") {
+    const secs = items.map((it) => it.render_seconds).filter((s): s is number => typeof s === "number");
+    const m = median(secs);
+    out(`  render3: Blender seconds per image (label passes + Cycles, niced, as rendered): median ${m === null ? "-" : m.toFixed(1)} (n=${secs.length})`);
+    summary.render3_seconds_median = m;
+  }
+}
+await model.close();
+if (values.rows) writeFileSync(values.rows, allRows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 1));
