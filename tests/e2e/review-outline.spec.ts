@@ -196,7 +196,7 @@ describe("the reviewer corrects the outline", () => {
     page.setDefaultTimeout(60_000);
     await signIn(page, DEMO.parent, server.password(DEMO.parent));
     await page.goto("/parent-results");
-    const dialog = page.getByRole("dialog", { name: "Help improve Crown's measurements" });
+    const dialog = page.getByRole("region", { name: "Help improve Crown's measurements" });
     await dialog.waitFor();
     await dialog.getByText(/EXIF data/).waitFor();
     await dialog.getByText(/at most 5 years/).waitFor();
@@ -205,7 +205,7 @@ describe("the reviewer corrects the outline", () => {
     await page.getByText("We will not ask again; you can choose at any time in your profile.").first().waitFor();
     await page.reload();
     await page.getByRole("heading", { name: "Results" }).waitFor();
-    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(await page.getByRole("region", { name: "Help improve Crown's measurements" }).count()).toBe(0);
 
     await page.goto("/profile?tab=child");
     const child = page.locator(".side-sublist button").first();

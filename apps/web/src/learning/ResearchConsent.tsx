@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
+import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/client.ts";
 import { FormMessage } from "../ui/fields.tsx";
@@ -77,7 +77,10 @@ export function ResearchConsentSection({ babyId }: { babyId: string }) {
   );
 }
 
-/** Asked once, after a child's first published report: grant, decline, or "Not now" (off, never asked again). */
+/**
+ * Asked once, after a child's first published report: grant, decline, or "Not now" (off, never asked
+ * again). A panel at the top of Results, not a modal: the report itself stays within reach.
+ */
 export function ResearchConsentPrompt() {
   const { t } = useTranslation("profile");
   const [consents, setConsents] = useState<Consents | null>(null);
@@ -100,29 +103,22 @@ export function ResearchConsentPrompt() {
       setBusy(false);
     }
   };
-  const notNow = () => void done(() => consentAsked(child.baby_identifier));
   return (
-    <ModalOverlay className="modal-overlay" isOpen onOpenChange={(open) => !open && notNow()} isDismissable={!busy}>
-      <Modal className="modal">
-        <Dialog className="dialog consent-dialog">
-          <Heading slot="title" className="dialog-title">
-            {consents.text.title}
-          </Heading>
-          <ConsentText consents={consents} child={child} />
-          <p className="muted small">{t("consent.changeLater")}</p>
-          <div className="page-actions">
-            <Button className="btn btn-primary" isDisabled={busy} onPress={() => void done(() => chooseConsent(child.baby_identifier, "granted"))}>
-              {forChild(consents.text.grant, child)}
-            </Button>
-            <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void done(() => chooseConsent(child.baby_identifier, "declined"))}>
-              {forChild(consents.text.decline, child)}
-            </Button>
-            <Button className="btn btn-link" isDisabled={busy} onPress={notNow}>
-              {t("consent.notNow")}
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <section className="consent-prompt" aria-labelledby="consent-prompt-title">
+      <h2 id="consent-prompt-title">{consents.text.title}</h2>
+      <ConsentText consents={consents} child={child} />
+      <p className="muted small">{t("consent.changeLater")}</p>
+      <div className="page-actions">
+        <Button className="btn btn-primary" isDisabled={busy} onPress={() => void done(() => chooseConsent(child.baby_identifier, "granted"))}>
+          {forChild(consents.text.grant, child)}
+        </Button>
+        <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void done(() => chooseConsent(child.baby_identifier, "declined"))}>
+          {forChild(consents.text.decline, child)}
+        </Button>
+        <Button className="btn btn-secondary" isDisabled={busy} onPress={() => void done(() => consentAsked(child.baby_identifier))}>
+          {t("consent.notNow")}
+        </Button>
+      </div>
+    </section>
   );
 }
