@@ -77,8 +77,6 @@ export default function Results({ parent = false }: { parent?: boolean }) {
 
   return (
     <section className="panel results-page" aria-labelledby="page-title">
-      {/* Asked once, after a child's first published report (issue 41). */}
-      {parent ? <ResearchConsentPrompt /> : null}
       <div className="list-head">
         <div>
           <h1 id="page-title">{t("results.title")}</h1>
@@ -93,6 +91,8 @@ export default function Results({ parent = false }: { parent?: boolean }) {
           }}
         />
       </div>
+      {/* Asked once, after a child's first published report (issue 41). */}
+      {parent ? <ResearchConsentPrompt /> : null}
       {!parent ? (
         <fieldset className="filters">
           <legend className="sr-only">{t("results.show")}</legend>
