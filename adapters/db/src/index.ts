@@ -10,13 +10,13 @@ import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeLearningLayer } from "./repositories/learning.ts";
-import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
+import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
 export { connectDatabase, connectPglite, connectPostgres, pingDatabase, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
 export { currentExecutor, DatabaseClient, type Executor, executor, inTransaction, type OpenTransactions, run } from "./executor.ts";
 export { listMigrations, migrateToLatest, migrations } from "./migrations/index.ts";
-export * from "./repositories.ts";
+export * from "./repositories/accounts.ts";
 export * from "./repositories/onboarding.ts";
 export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";

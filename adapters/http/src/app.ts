@@ -8,7 +8,6 @@ import { BUSY_MESSAGE, LoadGate, shedLoad } from "./load-shedding.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
-import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { learningRoutes } from "./routes/learning.ts";
@@ -33,7 +32,6 @@ const HSTS = "max-age=31536000; includeSubDomains";
 export interface ApiOptions {
   /** The composition root's runtime: it must provide every port of `HttpPorts`. */
   readonly runtime: HttpRuntime;
-  readonly presenter: SessionPresenter;
   /** Resolves the client address (the Node adapter's socket, or a trusted proxy header). */
   readonly clientIp: (c: import("hono").Context<Env>) => string | null;
   /** Whether the browser reached us over HTTPS (directly, or as a trusted proxy says): only then is HSTS sent. */
@@ -43,9 +41,18 @@ export interface ApiOptions {
   /** Seconds between an event stream's session checks (default 15). */
   readonly liveCheckSeconds?: number;
   /** Public settings for the portal (GET /config): the external shop, webinar, app store and help video addresses. */
-  readonly publicConfig?: Readonly<Record<string, string>>;
+  readonly publicConfig?: PublicConfig;
   /** The load shedding's state (default: a gate with `DEFAULT_LOAD_LIMIT`); the server shares it with `refuseEarly`. */
   readonly loadGate?: LoadGate;
+}
+
+/** The server's public settings (GET /config); an optional one is absent when the server has none. */
+export interface PublicConfig {
+  readonly buy_kits_url?: string;
+  readonly webinar_url?: string;
+  readonly app_store_url?: string;
+  readonly play_store_url?: string;
+  readonly help_video_url?: string;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -66,7 +73,7 @@ export const apiRoutes = (options: ApiOptions) =>
       if (!c.res.headers.has("x-request-id")) c.res.headers.set("x-request-id", c.get("requestId"));
     })
     .use("*", bodyPolicy(API_BASE))
-    .route("/", accountsRoutes(options.presenter))
+    .route("/", accountsRoutes())
     .route("/", onboardingRoutes())
     .route("/", practiceRoutes())
     .route("/", notificationRoutes())
@@ -76,7 +83,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
     .route("/", learningRoutes())
-    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? {} }))
+    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? ({} as PublicConfig) }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;

@@ -13,7 +13,6 @@ import { createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
-import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
@@ -109,7 +108,6 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
   createHttpApp(
     {
       runtime: services.runtime,
-      presenter: sessionPresenter,
       publicUrl: config.publicUrl,
       loadGate,
       publicConfig: {

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Babies, type Baby, babyName } from "../onboarding/model.ts";
-import { requireType } from "../practice/access.ts";
+import { requireType } from "../accounts/access.ts";
 import { Reports } from "../report/model.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { fill } from "../shared/i18n.ts";

@@ -1,6 +1,6 @@
 import { Effect } from "effect";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
-import { requireType } from "../practice/access.ts";
+import { requireType } from "../accounts/access.ts";
 import { now } from "../shared/ports.ts";
 import { type AgreementRow, agreementOf, agreementRowOf } from "./agreement.ts";
 import { reviewedPhotos } from "./reviewed-set.ts";

@@ -5,6 +5,7 @@ import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { jsonBody } from "../request.ts";
+import { takesJson } from "../wire-input.ts";
 
 const tag = "Learning";
 documented({ method: "get", path: "/user/research-consent", summary: "The parent's children with their choice to let their reviewed photos improve Crown (off until chosen), whether to ask now, and the consent text in the request's language", tag, auth: true });
@@ -17,11 +18,11 @@ documented({ method: "get", path: "/admin/model", summary: "The shipped model ag
 export const learningRoutes = () =>
   new Hono<Env>()
     .get("/user/research-consent", requireCaller, async (c) => c.json(ok(Learning.LEARNING_MESSAGES.consents, await runUseCase(c, Learning.myConsents)), 200))
-    .post("/user/research-consent", requireCaller, async (c) => {
+    .post("/user/research-consent", takesJson(Learning.ConsentRequest), requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, Learning.chooseConsent(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })
     .get("/admin/model", requireCaller, async (c) => c.json(ok(Learning.LEARNING_MESSAGES.model, await runUseCase(c, Learning.modelPage)), 200))
-    .post("/user/research-consent/asked", requireCaller, async (c) =>
+    .post("/user/research-consent/asked", takesJson(Learning.ConsentAskedRequest), requireCaller, async (c) =>
       c.json(ok(Learning.LEARNING_MESSAGES.asked, await runUseCase(c, Learning.consentAsked(await jsonBody(c)))), 200),
     );

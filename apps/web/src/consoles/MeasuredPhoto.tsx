@@ -3,7 +3,7 @@ import { Button, ToggleButton } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { addHandle, handlesOf, moveHandle, redrawStretch, remeasure, removeHandle, startingOutline, thinPath } from "@crown/core/measurement/correction";
 import { number } from "../i18n/dates.ts";
-import { attachmentPath, blobUrl } from "../reporting/api.ts";
+import { attachmentBlob, blobUrl } from "../reporting/api.ts";
 import type { Overlay, Point, ReviewAttachment } from "./api.ts";
 
 /** What the card does with a reviewer's change: each is kept by the server, which re-measures with the same geometry. */
@@ -52,7 +52,7 @@ export function MeasuredPhoto({ a, disabled, stickerMm, edits }: { a: ReviewAtta
     setNose(o.noseTip ?? null);
   }, [o]);
   useEffect(() => {
-    blobUrl(attachmentPath(a), `file:${a.report_identifier}:${a.identifier}`)
+    blobUrl(attachmentBlob(a), `file:${a.report_identifier}:${a.identifier}`)
       .then(setSrc)
       .catch(() => setSrc(null));
   }, [a.identifier]);

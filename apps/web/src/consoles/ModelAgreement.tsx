@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { messageOf, request } from "../api/client.ts";
+import { crown, messageOf } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
 import { day, number } from "../i18n/dates.ts";
 import { uiMessage } from "../i18n/i18n.ts";
@@ -48,7 +48,7 @@ export function ModelAgreement() {
   const [page, setPage] = useState<ModelPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    request<ModelPage>("GET", "/admin/model")
+    crown.call((api) => api.admin.model.$get())
       .then((r) => setPage(r.results))
       .catch((e) => setError(messageOf(e)));
   }, []);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { chooseConsent, type ConsentChild, type ConsentChoice, consentAsked, type Consents, forChild, researchConsents } from "./api.ts";
