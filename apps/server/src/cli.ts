@@ -4,24 +4,34 @@ import { Accounts, Onboarding, type UserType, USER_TYPES } from "@crown/core";
 import { readConfig } from "./config.ts";
 import { composeServices, repoRoot } from "./compose.ts";
 import { startServer } from "./start.ts";
-import { buildWeb } from "./commands/build-web.ts";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { exportReviewedSet, printReviewedSetStats } from "./commands/dataset.ts";
 import { evaluateReviewed, evaluateSet } from "./commands/evaluate.ts";
-import { DEFAULT_MODEL_PATH } from "./reports.ts";
+import { DEFAULT_MODEL_PATH } from "./paths.ts";
 import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
 
   build [--force]               build the web portal and kiosk unless they are up to date (content hash),
                                 with brotli and gzip copies of every compressible file
+  build:release [--force]       the web build, then the release folder dist/release that runs with plain
+                                node (docs/OPERATIONS.md), unless it is up to date
   start                         serve the API, the web portal and the kiosk (PORT, CROWN_DATA_DIR, DATABASE_URL, ...)
   migrate                       apply database migrations
+  migrate --list                every migration this release knows, with when it was applied
+  migrate --to <name>           migrate up or down to <name> (down: before starting an older release)
   user:create --role <role> --email <e> --password <p> [--first-name F] [--last-name L]
                                 create an Active, verified user (roles: ${USER_TYPES.join(", ")})
   user:approve <email>          approve an account waiting for approval
   seed:demo                     create demo accounts and data for a first look (embedded database only;
                                 passwords printed and kept in $CROWN_DATA_DIR/demo-accounts.json)
   worker                        run the background job worker alone (analysis), for scale-out
+  storage:backup <dir>          copy every object of the S3 bucket (S3_*) into <dir>, with a manifest of
+                                sizes, SHA-256 and content types; a folder holding an earlier backup gets
+                                only what it lacks (docs/OPERATIONS.md)
+  storage:restore <dir>         put a storage:backup folder's objects into the S3 bucket (S3_*), after
+                                checking every file against its manifest
   analyze <image or video>... [--json]
                                 measure photos or videos as the server would
   dataset:export --out DIR      write the reviewed set (consented, reviewed photos without EXIF; truth.json,
@@ -59,9 +69,18 @@ const describeError = (error: unknown): string => {
 export const main = async (argv: string[]): Promise<number> => {
   const [command, ...rest] = argv;
   switch (command) {
-    case "build": {
+    case "build":
+    case "build:release": {
       const { values } = parseArgs({ args: rest, options: { force: { type: "boolean", default: false } } });
-      await buildWeb({ root: repoRoot, force: values.force ?? false });
+      // A release has its builds and no build tools: they run in a checkout.
+      if (!existsSync(path.join(repoRoot, "pnpm-lock.yaml"))) return fail("This is a release folder, already built: build a new one from a checkout with `pnpm build`.");
+      if (command === "build") {
+        const { buildWeb } = await import("./commands/build-web.ts");
+        await buildWeb({ root: repoRoot, force: values.force ?? false });
+      } else {
+        const { buildRelease } = await import("./commands/build-release.ts");
+        await buildRelease({ root: repoRoot, force: values.force ?? false });
+      }
       return 0;
     }
     case "start":
@@ -86,11 +105,32 @@ export const main = async (argv: string[]): Promise<number> => {
     }
     case "dataset:stats":
       return withServices((s) => printReviewedSetStats(s, (line) => process.stdout.write(line)));
-    case "migrate":
-      return withServices(async (s) => {
-        process.stdout.write(`Database (${s.database.kind}) is at the latest migration.\n`);
+    case "migrate": {
+      const { values } = parseArgs({ args: rest, options: { to: { type: "string" }, list: { type: "boolean", default: false } } });
+      if (!values.to && !values.list) {
+        return withServices(async (s) => {
+          process.stdout.write(`Database (${s.database.kind}) is at the latest migration.\n`);
+          return 0;
+        });
+      }
+      const config = readConfig();
+      const { connectDatabase, listMigrations, migrateTo } = await import("@crown/db");
+      const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+      try {
+        if (values.to) {
+          const result = await migrateTo(database.db, values.to);
+          for (const r of result.results ?? []) process.stdout.write(`${r.direction === "Down" ? "reverted" : "applied"} ${r.migrationName}\n`);
+          process.stdout.write(`Database (${database.kind}) is at ${values.to}.\n`);
+        } else {
+          for (const m of await listMigrations(database.db)) process.stdout.write(`${m.executedAt ? m.executedAt.toISOString() : "pending".padEnd(24)}  ${m.name}\n`);
+        }
         return 0;
-      });
+      } catch (error) {
+        return fail(describeError(error));
+      } finally {
+        await database.close();
+      }
+    }
     case "user:create": {
       const { values } = parseArgs({
         args: rest,
@@ -145,6 +185,30 @@ export const main = async (argv: string[]): Promise<number> => {
         for (const a of accounts) process.stdout.write(`${a.role.padEnd(16)} ${a.email.padEnd(32)} ${a.password}\n`);
         return 0;
       });
+    case "storage:backup":
+    case "storage:restore": {
+      const dir = rest[0];
+      if (!dir) return fail(`Usage: crown ${command} <dir>`);
+      const { s3SettingsFromEnv, makeS3Client } = await import("@crown/storage");
+      const s3 = s3SettingsFromEnv();
+      // Files kept under the data directory are backed up with it (a copy of $CROWN_DATA_DIR/blobs).
+      if (!s3) return fail(`S3_ENDPOINT is not set: the files are under ${path.join(readConfig().dataDir, "blobs")}; copy that folder instead.`);
+      const { backupBucket, restoreBucket } = await import("@crown/storage/backup");
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      try {
+        const target = path.resolve(dir);
+        const r = await (command === "storage:backup" ? backupBucket : restoreBucket)(makeS3Client(s3), s3.bucket, target, say);
+        const what = `${r.objects} objects (${(r.bytes / 1e6).toFixed(1)} MB)`;
+        process.stdout.write(
+          command === "storage:backup"
+            ? `Backed up ${what} of bucket ${s3.bucket} into ${target} (${r.transferred} copied this time).\n`
+            : `Restored ${what} from ${target} into bucket ${s3.bucket}.\n`,
+        );
+        return 0;
+      } catch (error) {
+        return fail(describeError(error));
+      }
+    }
     case "analyze": {
       const { analyzeCommand } = await import("./commands/analyze.ts");
       return analyzeCommand(rest);

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import type { Context, Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -14,14 +13,12 @@ import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
+import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** The portal's quiz pool (images, verdicts, reasons): the server grades quizzes against the same file. */
-export const QUIZ_POOL_FILE = path.join(repoRoot, "apps/web/public/quiz/manifest.json");
+export { QUIZ_POOL_FILE, repoRoot } from "./paths.ts";
 export const loadQuizAnswerKey = (file = QUIZ_POOL_FILE) => answerKeyFrom(JSON.parse(readFileSync(file, "utf8")));
 
 export interface ConnectedDatabase {
@@ -143,9 +140,9 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
           return c.json({ status: "unavailable" }, 503);
         }
       });
-      mountModelAssets(app, undefined, path.join(process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"), "ort"));
-      mountSpa(app, "/kiosk/", path.join(repoRoot, "apps/kiosk/dist"));
+      mountModelAssets(app, undefined, path.join(process.env.CROWN_WEB_DIST ?? WEB_DIST, "ort"));
+      mountSpa(app, "/kiosk/", KIOSK_DIST);
       // CROWN_WEB_DIST: a snapshot of the built portal (browser tests pin one while others rebuild).
-      mountSpa(app, "/", process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"));
+      mountSpa(app, "/", process.env.CROWN_WEB_DIST ?? WEB_DIST);
     },
   );

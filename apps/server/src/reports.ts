@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Effect, Layer } from "effect";
 import type { Kysely } from "kysely";
 import { UploadHistory } from "@crown/core";
@@ -13,9 +12,8 @@ import { ffmpegUnavailable, reportMediaLayer } from "@crown/inference/report-med
 import { jobQueueLayer, type RunningWorker, startWorker } from "@crown/jobs";
 import { reportRendererLayer } from "@crown/pdf";
 import type { PortsOf, Runner } from "./runner.ts";
+import { DEFAULT_MODEL_PATH } from "./paths.ts";
 
-/** Where the server looks for the head-contour model unless CROWN_MODEL names one. */
-export const DEFAULT_MODEL_PATH = fileURLToPath(new URL("../../../models/head-contour/head-contour.onnx", import.meta.url));
 
 /** The model the pipeline measures with (null: none installed) and the options its card implies. */
 export interface PipelineModel {

@@ -68,6 +68,20 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
   return result;
 }
 
+/**
+ * Migrates up or down to `name` (applied last afterwards), running each `down` on the way back: how an
+ * operator rolls the schema back before starting an older release (docs/OPERATIONS.md).
+ */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<MigrationResultSet> {
+  if (!(name in migrations)) throw new Error(`No migration is named ${name}.`);
+  const result = await migratorFor(db).migrateTo(name);
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}
+
 /** Every known migration with the time it was applied (undefined: pending). */
 export async function listMigrations(db: Kysely<any>): Promise<ReadonlyArray<{ name: string; executedAt: Date | undefined }>> {
   const all = await migratorFor(db).getMigrations();
