@@ -10,6 +10,7 @@ import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeIdempotencyLayer } from "./repositories/idempotency.ts";
+import { makeLearningLayer } from "./repositories/learning.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
@@ -24,6 +25,7 @@ export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./repositories/idempotency.ts";
+export * from "./repositories/learning.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -45,4 +47,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeRemovalLayer(db),
     makeAuditTrailLayer(db),
     makeIdempotencyLayer(db),
+    makeLearningLayer(db),
   );

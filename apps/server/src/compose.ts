@@ -10,7 +10,7 @@ import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } fr
 import { type Kysely, sql } from "kysely";
 import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
-import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
+import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
@@ -49,6 +49,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     makeDatabaseLayer(database.db),
     cryptoLayer(secret),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
+    setFilesLayer,
     pendingBlobsLayer(database.db, config.leaseSeconds, (line) => console.error(JSON.stringify(line))),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     Layer.succeed(AccountsConfig, AccountsConfig.make({ ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays })),

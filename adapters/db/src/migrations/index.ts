@@ -21,6 +21,8 @@ import * as m20261124T1600NotificationMessages from "./2026-11-24T1600-notificat
 import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T1620-searchable-patients-and-queue-order.ts";
 import * as m20261125T0600ResultsSearchFromTheIndex from "./2026-11-25T0600-results-search-from-the-index.ts";
 import * as m20261128T2045IdempotencyKeys from "./2026-11-28T2045-idempotency-keys.ts";
+import * as m20261128T2010ReviewerCorrections from "./2026-11-28T2010-reviewer-corrections.ts";
+import * as m20261128T2011ResearchConsentAndReviewedSets from "./2026-11-28T2011-research-consent-and-reviewed-sets.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -51,6 +53,8 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1620-searchable-patients-and-queue-order": m20261124T1620SearchablePatientsAndQueueOrder,
   "2026-11-25T0600-results-search-from-the-index": m20261125T0600ResultsSearchFromTheIndex,
   "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
+  "2026-11-28T2010-reviewer-corrections": m20261128T2010ReviewerCorrections,
+  "2026-11-28T2011-research-consent-and-reviewed-sets": m20261128T2011ResearchConsentAndReviewedSets,
 };
 
 const migratorFor = (db: Kysely<any>) =>

@@ -7,6 +7,7 @@ import { FormMessage } from "../ui/fields.tsx";
 import { approveUser, pendingUsers, type PendingUser, rejectUser, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
 import { AuditLog } from "./AuditLog.tsx";
+import { ModelAgreement } from "./ModelAgreement.tsx";
 import { PracticeVerification } from "./PracticeVerification.tsx";
 import { ListBody } from "./ListBody.tsx";
 import { actThenReload, usePagedRows } from "./usePagedRows.ts";
@@ -106,7 +107,7 @@ function RemovalRequests() {
   );
 }
 
-/** /admin: pending approvals, practices awaiting verification, users (block, unblock), removal requests and the audit log. */
+/** /admin: pending approvals, practices awaiting verification, users (block, unblock), removal requests, the audit log and the model against the reviewers. */
 export default function AdminConsole() {
   const { t } = useTranslation("admin");
   const session = useSession();
@@ -119,6 +120,7 @@ export default function AdminConsole() {
       <AdminDirectory />
       <RemovalRequests />
       <AuditLog />
+      <ModelAgreement />
     </div>
   );
 }
