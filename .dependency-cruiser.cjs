@@ -18,9 +18,10 @@ const neighbours = {
   fhir: ["accounts", "measurement", "onboarding", "report"],
   // The message catalogues gather every feature's message constants (ADR 76); no feature imports them
   // (the e-mails' copy, i18n/mails, is apart: every feature's, importing only shared/).
-  i18n: ["accounts", "audit", "chat", "family-data", "kiosk", "measurement", "notifications", "onboarding", "practice", "report"],
+  i18n: ["accounts", "audit", "chat", "family-data", "kiosk", "learning", "measurement", "notifications", "onboarding", "practice", "report"],
   kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
+  learning: ["accounts", "measurement", "onboarding", "report"],
   measurement: [],
   notifications: ["accounts", "live"],
   onboarding: ["accounts", "notifications"],

@@ -37,3 +37,4 @@ export * from "./kiosk/machine.ts";
 export * as Kiosk from "./kiosk/index.ts";
 export * as KioskCodes from "./kiosk/baby-code.ts";
 export { KioskBabyCodes, type KioskBabyCode, type KioskBabyCodesPort } from "./kiosk/baby-code.ts";
+export * as Learning from "./learning/index.ts";

@@ -13,6 +13,7 @@ import { makeSecondFactorsLayer } from "./repositories/second-factors.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeIdempotencyLayer } from "./repositories/idempotency.ts";
+import { makeLearningLayer } from "./repositories/learning.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
@@ -30,6 +31,7 @@ export * from "./repositories/family-data.ts";
 export * from "./repositories/second-factors.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./repositories/idempotency.ts";
+export * from "./repositories/learning.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -54,4 +56,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeSecondFactorsLayer(db),
     makeAuditTrailLayer(db),
     makeIdempotencyLayer(db),
+    makeLearningLayer(db),
   );

@@ -1,6 +1,7 @@
 import { Cause, Effect, Exit, type ManagedRuntime, Option } from "effect";
 import type { Context as HonoContext } from "hono";
 import {
+  type Learning,
   type AccountHooks,
   type AccountsConfig,
   type AuthenticatorCodes,
@@ -124,6 +125,9 @@ export type HttpPorts =
   | ReportRenderer
   | ReportVersions
   | Reports
+  | Learning.ResearchConsents
+  | Learning.ReviewedSets
+  | Learning.SetFiles
   | ReviewActions
   | Secrets
   | Sessions

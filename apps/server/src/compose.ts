@@ -10,7 +10,7 @@ import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } fr
 import { type Kysely, sql } from "kysely";
 import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
-import { pendingBlobsLayer, storageLayerFromEnv, zipArchiveLayer } from "@crown/storage";
+import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv, zipArchiveLayer } from "@crown/storage";
 import { deviceNamesLayer } from "@crown/http/device-names";
 import type { ServerConfig } from "./config.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
@@ -51,6 +51,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     cryptoLayer(secret),
     secondFactorCryptoLayer(secret, config.publicUrl),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
+    setFilesLayer,
     pendingBlobsLayer(database.db, config.leaseSeconds, (line) => console.error(JSON.stringify(line))),
     mailLayerFromEnv({ dataDir: config.dataDir, smtpUrl: config.smtpUrl, from: config.mailFrom }),
     Layer.succeed(AccountsConfig, AccountsConfig.make({ ...defaultAccountsSettings(config.publicUrl), passwordMaxAgeDays: config.passwordMaxAgeDays })),

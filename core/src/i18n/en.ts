@@ -10,6 +10,7 @@ import { AUDIT_VIEW_MESSAGES } from "../audit/view.ts";
 import { CHAT_MESSAGES } from "../chat/requests.ts";
 import { BABY_CODE_MESSAGES } from "../kiosk/baby-code.ts";
 import { KIOSK_MESSAGES } from "../kiosk/requests.ts";
+import { LEARNING_MESSAGES } from "../learning/requests.ts";
 import { BAND_LABELS } from "../measurement/bands.ts";
 import { FRAME_MESSAGES, QUALITY_REASON_MESSAGES } from "../measurement/verdict.ts";
 import { NOTIFICATION_MESSAGES } from "../notifications/service.ts";
@@ -132,6 +133,7 @@ export const EN = {
   qualityReasons: QUALITY_REASON_MESSAGES,
   quizTexts: { ...QUIZ_FEEDBACK_TEXT, ...QUIZ_GOOD_IMAGE_TEXT },
   bands: BAND_LABELS,
+  learning: LEARNING_MESSAGES,
 } as const;
 
 /** A catalogue in another language: the same groups and keys, each a string (ICU message syntax). */

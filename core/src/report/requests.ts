@@ -42,6 +42,16 @@ export const REVIEW_MESSAGES = {
   xNumber: "x must be a number",
   yNumber: "y must be a number",
   notAllowedWhile: "This report cannot do that while it is {status}.",
+  outlineCorrected: "Outline corrected and photo re-measured",
+  outlineReset: "The model's outline is back",
+  notCorrected: "This photo has no correction to undo.",
+  outlineTooFew: "An outline needs at least 6 points.",
+  outlineTooMany: "An outline may have at most 2000 points.",
+  outlineOutside: "Every point of the outline must lie on the photo.",
+  outlineCrossing: "The outline must not cross itself.",
+  outlinePoints: "The outline must be a list of points with numbers x and y.",
+  rejectReason: "Please choose why the photo is rejected: one of the quiz's bad-image reasons.",
+  noImage: "This photo could not be read, so it cannot be outlined.",
 } as const;
 
 /** A report's status as a message names it ("in review"); other languages translate these words (ADR 89). */
@@ -87,7 +97,22 @@ export const QueueRequest = Schema.Struct({
 export const DecisionRequest = Schema.Struct({
   attachment_identifier: Required("Attachment"),
   decision: Schema.Literal("accept", "reject", "accepted", "rejected").annotations({ message: () => REVIEW_MESSAGES.decision }),
+  /** Required with a reject: one of the quiz's eight bad-image reasons (checked by the use case). */
+  reason: Schema.optionalWith(Schema.String, { nullable: true }),
 });
+
+const Coordinate = Schema.Number.pipe(Schema.finite());
+const PhotoPoint = Schema.Struct({ x: Coordinate, y: Coordinate });
+
+/** The reviewer's outline (photo pixels of the overlay) and, optionally, the nose tip with it. */
+export const OutlineRequest = Schema.Struct({
+  attachment_identifier: Required("Attachment"),
+  // The count is checked by the use case (`outlineProblem`); this bound only stops a huge body early.
+  outline: Schema.Array(PhotoPoint).pipe(Schema.maxItems(4000)).annotations({ message: () => REVIEW_MESSAGES.outlinePoints }),
+  nose_tip: Schema.optionalWith(PhotoPoint.annotations({ message: () => REVIEW_MESSAGES.outlinePoints }), { nullable: true }),
+});
+
+export const AttachmentRequest = Schema.Struct({ attachment_identifier: Required("Attachment") });
 
 export const NoseTipRequest = Schema.Struct({
   attachment_identifier: Required("Attachment"),

@@ -2,6 +2,7 @@ import { Effect } from "effect";
 import { QUALITY_REASONS } from "../measurement/verdict.ts";
 import { Attachments, Measurements, ReviewActions } from "./model.ts";
 import { presentAttachment, presentForReview, presentMeasurement, presentSummary } from "./present.ts";
+import { reportSettings } from "./policy.ts";
 import { babyOf, previousResults } from "./queries.ts";
 import { reportForReview } from "./review-action.ts";
 
@@ -42,5 +43,7 @@ export const reviewDetail = (reportId: string) =>
         }),
       actions: actions.map((a) => ({ action: a.action, reviewer_identifier: a.reviewerId, details: a.details, at: a.at.toISOString() })),
       recapture_reason_options: QUALITY_REASONS,
+      /** The sticker's size the console re-measures CVA in mm with, as the server does (measurement/correction.ts). */
+      sticker_diameter_mm: (yield* reportSettings).analyze.stickerDiameterMm ?? 30,
     };
   });

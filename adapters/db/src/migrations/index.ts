@@ -26,6 +26,8 @@ import * as m20261128T2031SignedInDevices from "./2026-11-28T2031-signed-in-devi
 import * as m20261128T2032DataExports from "./2026-11-28T2032-data-exports.ts";
 import * as m20261128T2033AccountErasure from "./2026-11-28T2033-account-erasure.ts";
 import * as m20261128T2045IdempotencyKeys from "./2026-11-28T2045-idempotency-keys.ts";
+import * as m20261128T2010ReviewerCorrections from "./2026-11-28T2010-reviewer-corrections.ts";
+import * as m20261128T2011ResearchConsentAndReviewedSets from "./2026-11-28T2011-research-consent-and-reviewed-sets.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -61,6 +63,8 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T2032-data-exports": m20261128T2032DataExports,
   "2026-11-28T2033-account-erasure": m20261128T2033AccountErasure,
   "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
+  "2026-11-28T2010-reviewer-corrections": m20261128T2010ReviewerCorrections,
+  "2026-11-28T2011-research-consent-and-reviewed-sets": m20261128T2011ResearchConsentAndReviewedSets,
 };
 
 const migratorFor = (db: Kysely<any>) =>

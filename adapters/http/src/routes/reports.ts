@@ -9,6 +9,10 @@ import { idempotencyKeyOf } from "@crown/core/shared/idempotency";
 import {
   addNote,
   correctNoseTip,
+  correctOutline,
+  resetOutline,
+  OutlineRequest,
+  AttachmentRequest,
   dashboardList,
   DecisionRequest,
   decidePhoto,
@@ -69,6 +73,8 @@ documented({ method: "post", path: "/review/queue", summary: "Reports waiting fo
 documented({ method: "get", path: "/review/report/:id", summary: "A report for review: every photo and frame with its overlay and measurement, and the review log", tag: review, auth: true });
 documented({ method: "post", path: "/review/report/:id/decision", summary: "Accept or reject a photo", tag: review, auth: true, body: DecisionRequest });
 documented({ method: "post", path: "/review/report/:id/nose-tip", summary: "Correct the nose tip (photo pixels) and re-measure", tag: review, auth: true, body: NoseTipRequest });
+documented({ method: "post", path: "/review/report/:id/outline", summary: "Correct the head outline (and nose tip) and re-measure; the model's answer is kept", tag: review, auth: true, body: OutlineRequest });
+documented({ method: "post", path: "/review/report/:id/outline/reset", summary: "Reset to the model's outline and figures", tag: review, auth: true, body: AttachmentRequest });
 documented({ method: "post", path: "/review/report/:id/note", summary: "Add or replace the reviewer's note", tag: review, auth: true, body: NoteRequest });
 documented({ method: "post", path: "/review/report/:id/publish", summary: "Render and publish the report (a new immutable version), and notify the parent and physician", tag: review, auth: true });
 documented({ method: "get", path: "/review/report/:id/preview", summary: "The PDF as publishing would render it now, marked as a preview; nothing is stored (audited)", tag: review, auth: true, response: "pdf" });
@@ -237,6 +243,12 @@ export const reportsRoutes = () =>
     )
     .post("/review/report/:id/nose-tip", takesJson(NoseTipRequest), requireCaller, async (c) =>
       c.json(ok(REVIEW_MESSAGES.corrected, await runUseCase(c, correctNoseTip(c.req.param("id"), await jsonBody(c)))), 200),
+    )
+    .post("/review/report/:id/outline", takesJson(OutlineRequest), requireCaller, async (c) =>
+      c.json(ok(REVIEW_MESSAGES.outlineCorrected, await runUseCase(c, correctOutline(c.req.param("id"), await jsonBody(c)))), 200),
+    )
+    .post("/review/report/:id/outline/reset", takesJson(AttachmentRequest), requireCaller, async (c) =>
+      c.json(ok(REVIEW_MESSAGES.outlineReset, await runUseCase(c, resetOutline(c.req.param("id"), await jsonBody(c)))), 200),
     )
     .post("/review/report/:id/note", takesJson(NoteRequest), requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.noted, await runUseCase(c, addNote(c.req.param("id"), await jsonBody(c)))), 200))
     .get("/review/report/:id/preview", requireCaller, async (c) => {

@@ -8,6 +8,7 @@ import { FormMessage } from "../ui/fields.tsx";
 import { approveUser, holdRemoval, pendingUsers, type PendingUser, rejectUser, releaseRemoval, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
 import { AuditLog } from "./AuditLog.tsx";
+import { ModelAgreement } from "./ModelAgreement.tsx";
 import { PracticeVerification } from "./PracticeVerification.tsx";
 import { ListBody } from "./ListBody.tsx";
 import { actThenReload, usePagedRows } from "./usePagedRows.ts";
@@ -142,7 +143,7 @@ function RemovalRequests() {
   );
 }
 
-/** /admin: pending approvals, practices awaiting verification, users (block, unblock), removal requests and the audit log. */
+/** /admin: pending approvals, practices awaiting verification, users (block, unblock), removal requests, the audit log and the model against the reviewers. */
 export default function AdminConsole() {
   const { t } = useTranslation("admin");
   const session = useSession();
@@ -155,6 +156,7 @@ export default function AdminConsole() {
       <AdminDirectory />
       <RemovalRequests />
       <AuditLog />
+      <ModelAgreement />
     </div>
   );
 }

@@ -18,7 +18,7 @@ import { NotReviewer } from "./ReviewQueue.tsx";
 
 export { ReviewQueue } from "./ReviewQueue.tsx";
 
-/** /review/:id: every photo with its overlay, decisions, the nose tip, notes, publish or recapture, and the PDF. */
+/** /review/:id: every photo with its overlay, decisions, the outline and nose tip corrected, notes, publish or recapture, and the PDF. */
 export function ReviewReport() {
   const { t } = useTranslation("review");
   const { id = "" } = useParams();
@@ -71,7 +71,15 @@ export function ReviewReport() {
   const judged = photos.filter((a) => a.measurement?.automatic.verdict !== "refer");
   const videos = d.attachments.filter((a) => a.file_type === "video");
   const cards = (list: ReadonlyArray<ReviewAttachment>) =>
-    list.map((a) => <PhotoCard key={a.identifier} a={a} reportId={d.report_identifier} editable={editable && !busy} onChanged={setSummary} />);
+    list.map((a) => <PhotoCard
+        key={a.identifier}
+        a={a}
+        reportId={d.report_identifier}
+        editable={editable && !busy}
+        stickerMm={d.sticker_diameter_mm}
+        reasons={d.recapture_reason_options}
+        onChanged={setSummary}
+      />);
   return (
     <div className="review-page">
       <p>

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { links } from "../../config.ts";
 import { useSession } from "../../session/store.ts";
 import { ChangePassword } from "./ChangePassword.tsx";
+import { ResearchConsentSection } from "../../learning/ResearchConsent.tsx";
 import { ChildForm } from "./ChildForm.tsx";
 import { MyProfile } from "./MyProfile.tsx";
 import { Devices } from "./Devices.tsx";
@@ -128,6 +129,7 @@ export default function Profile() {
             <section aria-labelledby="section-title">
               <h2 id="section-title">{baby ? baby.name : t("addChild")}</h2>
               <ChildForm baby={baby} onDone={() => undefined} />
+              {baby ? <ResearchConsentSection babyId={baby.identifier} /> : null}
             </section>
           ) : null}
         </div>
