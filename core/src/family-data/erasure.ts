@@ -8,6 +8,7 @@ import { discardBlobs, retireBlobs } from "../shared/pending-blobs.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { holdsArchive, LAPSED_EXPORT } from "./lifecycle.ts";
 import { DataExports, FamilyRecords } from "./model.ts";
+import { ReviewedSets, SetFiles } from "../learning/model.ts";
 
 /**
  * Account erasure carried out (issue 44, ADR 0150). A scheduled job (`ERASE_DUE_ACCOUNTS_JOB`,
@@ -37,9 +38,12 @@ const blobsOf = (erased: { attachmentIds: ReadonlyArray<string>; blobKeys: Reado
 /** Erases one account now, whatever its request says (the caller decided it is due). */
 export const eraseAccount = (userId: string, requestId: string) =>
   Effect.gen(function* () {
-    const { erased, blobs } = yield* transaction(
+    const { erased, blobs, fromSets } = yield* transaction(
       Effect.gen(function* () {
         const erased = yield* (yield* FamilyRecords).erase(userId);
+        // The children leave every reviewed set no shipped model has used, as a withdrawn consent does (ADR 0137).
+        const sets = yield* ReviewedSets;
+        const fromSets = (yield* Effect.forEach(erased.babyIds, (id) => sets.removeChild(id))).flat();
         const blobs = blobsOf(erased);
         yield* retireBlobs(blobs);
         // Written after the redaction: identifiers only.
@@ -49,10 +53,12 @@ export const eraseAccount = (userId: string, requestId: string) =>
           subjectId: userId,
           details: { request: requestId, babies: erased.babyIds, reports: erased.reportIds, files: blobs.length },
         });
-        return { erased, blobs };
+        return { erased, blobs, fromSets };
       }),
     );
     yield* discardBlobs(blobs);
+    const files = yield* SetFiles;
+    for (const set of fromSets) yield* files.removeExamples(set.directory, set.images);
     return erased;
   });
 

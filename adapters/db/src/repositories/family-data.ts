@@ -121,6 +121,7 @@ const snapshotOf = async (ex: Executor, userId: string) => {
   const notifications = await rows(ex, sql`select * from notifications where user_id = ${userId} order by created_at, id`);
   const linkRequests = await rows(ex, sql`select * from patient_link_requests where parent_id = ${userId} or baby_id = ${anyOf(babyIds)} order by created_at, id`);
   const marketing = await rows(ex, sql`select * from marketing_leads where parent_id = ${userId} order by created_at, id`);
+  const research = await rows(ex, sql`select * from research_consents where baby_id = ${anyOf(babyIds)} order by baby_id`);
   const sessions = await rows(
     ex,
     sql`select s.id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at, s.device_type, d.user_agent, d.address from sessions s left join session_devices d on d.session_id = s.id where s.user_id = ${userId} order by s.created_at, s.id`,
@@ -147,6 +148,7 @@ const snapshotOf = async (ex: Executor, userId: string) => {
       disclaimer_accepted_at: profile?.disclaimer_accepted_at ?? null,
       link_requests: linkRequests.map(clean),
       marketing: marketing.map(clean),
+      research: research.map(clean),
       sessions: sessions.map(clean),
     },
   };
