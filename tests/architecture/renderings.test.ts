@@ -25,6 +25,7 @@ const ALLOWED: Record<string, string> = {
   "core/src/report/measure.ts": "a frame's file name (its time in seconds), stored, not a figure shown",
   "core/src/report/report-document.ts": "a frame's label (its time in seconds), localized by the PDF",
   "core/src/measurement/agreement.ts": "the reviewer's analysis note, with its own figures' precision",
+  "core/src/learning/agreement.ts": "`crown model:evaluate`'s lines for engineers at a terminal, printed as tests/bench prints them; no screen, e-mail or PDF",
   "core/src/accounts/removal.ts": "the Spanish e-mail writes the month out, as the Spanish PDF does (ADR 77)",
   "apps/kiosk/src/screens/AddPatient.tsx": "the date input's own value format (YYYY-MM-DD) for its min and max, never shown as text",
 };

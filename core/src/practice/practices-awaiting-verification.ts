@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect";
 import { Users } from "../accounts/model.ts";
 import { BaaSignatures } from "../onboarding/model.ts";
-import { pageOf, PageNumber, PerPageNumber } from "../shared/page.ts";
+import { OptionalPage, OptionalPerPage, pageOf } from "../shared/page.ts";
 import { validate } from "../shared/validation.ts";
 import { physicianName, requireActive } from "../accounts/access.ts";
 import { practiceVerification } from "../accounts/practice-verification.ts";
@@ -10,8 +10,8 @@ import { practiceVerification } from "../accounts/practice-verification.ts";
 export const AWAITING_PER_PAGE = { default: 10 } as const;
 
 export const AwaitingPracticesQuery = Schema.Struct({
-  page: Schema.optionalWith(PageNumber, { default: () => 1 }),
-  per_page: Schema.optionalWith(PerPageNumber, { default: () => AWAITING_PER_PAGE.default }),
+  page: OptionalPage,
+  per_page: OptionalPerPage,
 });
 
 /**
@@ -24,7 +24,10 @@ export const listPracticesAwaitingVerification = (input: unknown) =>
   Effect.gen(function* () {
     yield* requireActive("admin");
     const query = yield* validate(AwaitingPracticesQuery, input);
-    const { data, total } = yield* (yield* Users).listAwaitingPracticeVerification((query.page - 1) * query.per_page, query.per_page);
+    // An empty or absent value is the default, as on every list (`?page=` is page 1).
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? AWAITING_PER_PAGE.default;
+    const { data, total } = yield* (yield* Users).listAwaitingPracticeVerification((page - 1) * perPage, perPage);
     const signatures = yield* BaaSignatures;
     const rows = [];
     for (const physician of data) {
@@ -44,5 +47,5 @@ export const listPracticesAwaitingVerification = (input: unknown) =>
         practice_verification: practiceVerification(physician),
       });
     }
-    return pageOf(rows, total, query.page, query.per_page);
+    return pageOf(rows, total, page, perPage);
   });

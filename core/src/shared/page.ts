@@ -50,6 +50,8 @@ export const PerPageNumber = WholeNumber(1, PAGE_LIMITS.maxPerPage, PER_PAGE_MES
 // One message for the field (a union's other members, null and undefined, would each add theirs).
 // An empty query value (`?per_page=`) is the default, as an absent one is.
 export const OptionalPerPage = Schema.optionalWith(Schema.Union(PerPageNumber, Schema.Null, Schema.transformLiteral("", null)).annotations({ message: () => ({ message: PER_PAGE_MESSAGE, override: true }) }), { exact: true });
+/** `?page=` in a query schema: absent, null or empty is page 1's caller default, as `pageFromQuery` reads it. */
+export const OptionalPage = Schema.optionalWith(Schema.Union(PageNumber, Schema.Null, Schema.transformLiteral("", null)).annotations({ message: () => ({ message: PAGE_MESSAGE, override: true }) }), { exact: true });
 
 const decodeWhole = (schema: ReturnType<typeof WholeNumber>) => Schema.decodeUnknownEither(schema);
 const decodePage = decodeWhole(PageNumber);
