@@ -57,14 +57,14 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24T1600-notification-messages": m20261124T1600NotificationMessages,
   "2026-11-24T1620-searchable-patients-and-queue-order": m20261124T1620SearchablePatientsAndQueueOrder,
   "2026-11-25T0600-results-search-from-the-index": m20261125T0600ResultsSearchFromTheIndex,
+  "2026-11-28T2010-reviewer-corrections": m20261128T2010ReviewerCorrections,
+  "2026-11-28T2011-research-consent-and-reviewed-sets": m20261128T2011ResearchConsentAndReviewedSets,
   "2026-11-28T2020-session-proof": m20261128T2020SessionProof,
   "2026-11-28T2021-second-factors": m20261128T2021SecondFactors,
   "2026-11-28T2031-signed-in-devices": m20261128T2031SignedInDevices,
   "2026-11-28T2032-data-exports": m20261128T2032DataExports,
   "2026-11-28T2033-account-erasure": m20261128T2033AccountErasure,
   "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
-  "2026-11-28T2010-reviewer-corrections": m20261128T2010ReviewerCorrections,
-  "2026-11-28T2011-research-consent-and-reviewed-sets": m20261128T2011ResearchConsentAndReviewedSets,
 };
 
 const migratorFor = (db: Kysely<any>) =>
