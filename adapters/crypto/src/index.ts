@@ -1,2 +1,1 @@
 export * from "./crypto.ts";
-export * from "./second-factor.ts";
