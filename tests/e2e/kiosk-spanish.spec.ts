@@ -143,9 +143,9 @@ describe("the kiosk in Spanish", () => {
     await page.locator('select[name="gender"]').selectOption("female");
     await page.getByRole("button", { name: "Agregar paciente" }).last().click();
     await page.getByRole("heading", { name: `${BABY.first} ${BABY.last}` }).waitFor();
-    // The date of birth written out in Spanish (core's dates), not the server's YYYY-MM-DD.
-    const longDay = new Intl.DateTimeFormat("es-US", { day: "numeric", month: "long", year: "numeric" }).format(born);
-    await page.getByText(`Nació el ${longDay}`).waitFor();
+    // The date of birth as every Spanish screen writes a day (core's formatDay, day first; issue 46), not the server's YYYY-MM-DD.
+    const day = new Intl.DateTimeFormat("es-US", { day: "2-digit", month: "2-digit", year: "numeric" }).format(born);
+    await page.getByText(`Nació el ${day}`).waitFor();
     await page.getByText("La captura automática toma 10 fotos buenas; se necesitan al menos 5.").waitFor();
     await checked(page, "patient-chosen");
 
