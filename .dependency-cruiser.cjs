@@ -2,26 +2,46 @@
 const frameworks = "^(hono|@hono/|kysely|pg|pg-boss|graphile-worker|@electric-sql/|minio|onnxruntime-node|onnxruntime-web|react|react-dom|react-router|react-router-dom|react-aria-components|@xstate/react|@react-pdf/|nodemailer|sharp|file-type|@node-rs/|s3rver|ulid)($|/)";
 
 /**
- * The feature rule: a core feature imports only `shared/` and the neighbours named here (today's real
- * imports, issue 17). A new neighbour is a design decision: add it here, in the same change.
- * Tests and test support (`*.test.ts`, `testing.ts`, `testing/`) may also use `testing/`.
+ * The feature rule (ADR 0144): a core feature imports only `shared/` (and the e-mails' copy in
+ * `i18n/mails`) and the neighbours named here, and each pair of features in one direction only: the
+ * list is checked below to hold no loop, so no chain of imports between features comes back to where
+ * it started. What several features use lives in `shared/` or in the feature that owns it, imported one
+ * way. A new neighbour is a design decision: add it here, in the same change.
  */
 const neighbours = {
-  accounts: ["live", "notifications", "practice", "report"],
-  audit: ["accounts", "onboarding", "practice"],
+  accounts: [],
+  audit: ["accounts"],
   capture: ["accounts", "measurement"],
-  chat: ["accounts", "live", "notifications", "onboarding", "practice", "report"],
-  fhir: ["accounts", "measurement", "onboarding", "practice", "report"],
-  // The message catalogues gather every feature's message constants (ADR 76); no feature imports i18n.
+  chat: ["accounts", "live", "notifications", "onboarding", "report"],
+  fhir: ["accounts", "measurement", "onboarding", "report"],
+  // The message catalogues gather every feature's message constants (ADR 76); no feature imports them
+  // (the e-mails' copy, i18n/mails, is apart: every feature's, importing only shared/).
   i18n: ["accounts", "audit", "chat", "kiosk", "measurement", "notifications", "onboarding", "practice", "report"],
   kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
   measurement: [],
-  notifications: ["accounts", "live", "onboarding"],
-  onboarding: ["accounts", "notifications", "practice"],
+  notifications: ["accounts", "live"],
+  onboarding: ["accounts", "notifications"],
   practice: ["accounts", "notifications", "onboarding"],
   report: ["accounts", "capture", "live", "measurement", "notifications", "onboarding", "practice"],
 };
+
+/** The neighbour list's loops, as paths (`a -> b -> a`); none may exist. */
+const loops = (graph) => {
+  const found = [];
+  const visit = (node, path) => {
+    for (const next of graph[node] ?? []) {
+      if (next === path[0]) found.push([...path, next].join(" -> "));
+      else if (!path.includes(next) && next > path[0]) visit(next, [...path, next]);
+    }
+  };
+  for (const start of Object.keys(graph)) visit(start, [start]);
+  return found;
+};
+const neighbourLoops = loops(neighbours);
+if (neighbourLoops.length > 0) throw new Error(`.dependency-cruiser.cjs: the features' neighbour list has loops: ${neighbourLoops.join("; ")}`);
+
+/** Tests and test support may drive any feature: nothing imports them, so they close no loop. */
 const testSupport = "(\\.test\\.ts|\\.test-d\\.ts|/testing\\.ts)$";
 const featureRules = Object.entries(neighbours).flatMap(([feature, allowed]) => [
   {
@@ -32,17 +52,18 @@ const featureRules = Object.entries(neighbours).flatMap(([feature, allowed]) => 
     // The e-mails' copy (core/src/i18n/mails) is every feature's to use, like shared/ (ADR 77).
     to: { path: "^core/src/", pathNot: `^core/src/(${[feature, "shared", "i18n/mails", ...allowed].join("|")})/` },
   },
-  {
-    name: `core-${feature}-tests-use-testing-support`,
-    severity: "error",
-    from: { path: `^core/src/${feature}/.*${testSupport}` },
-    to: { path: "^core/src/", pathNot: `^core/src/(${[feature, "shared", "testing", ...allowed].join("|")})/` },
-  },
 ]);
 
 module.exports = {
   forbidden: [
     ...featureRules,
+    {
+      name: "no-circular-between-core-folders",
+      comment: "no import cycle passes from one core folder to another (ADR 0144): the neighbour list allows each pair one way only.",
+      severity: "error",
+      from: { path: "^core/src/([^/]+)/", pathNot: testSupport },
+      to: { path: "^core/src/", pathNot: "^core/src/$1/", circular: true },
+    },
     {
       name: "apps-import-adapters-through-their-package-exports",
       comment: "an app reaches an adapter as @crown/<adapter>[/<export>], never by a relative path into adapters/*/src.",

@@ -19,13 +19,12 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             {
+              // With what the sign-in route runs of the portal's own (the shell: session, router, the API
+              // client, layouts, form fields, the chat launcher, the language switcher) and what that
+              // reaches: one file compresses far better than seven (ADR 0143 measured 151.1 KB against
+              // 155.3 KB with the typed client), and nearly every route needs it all anyway.
               name: "framework",
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$/,
-            },
-            {
-              // The portal's own small modules the sign-in page and nearly every other route share.
-              name: "shell",
-              test: /[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|apps[\\/]web[\\/]src[\\/](api[\\/](client|publicConfig|accounts)|ui[\\/]form-state))\.ts$/,
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store|hono)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$|[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state|session[\\/][a-z]+|routes|routes\.capture|ui[\\/](layouts|RouteError|toasts|Loader|Footer|Brand|Card|AppLinks|fields)|forms[\\/]fields|chat[\\/]VisitorChat|i18n[\\/]LanguageSwitcher))\.tsx?$/,
             },
           ],
         },

@@ -3,7 +3,7 @@
 #   bash models/head-contour/build.sh            (defaults below: 0.5.0's recipe, a wall-clock budget)
 #   SEED=1 SCENES=3200 MINUTES=40 bash models/head-contour/build.sh
 #   CROWN_SCENES=0.6 bash models/head-contour/build.sh   (render.py scenes without the shortcuts of issue 18)
-# Resumable builds (docs/adr/0081): a step-based schedule that can stop and go on across sessions.
+# Resumable builds (models/head-contour/lab/0081): a step-based schedule that can stop and go on across sessions.
 #   CROWN_SCENES=0.6 STEPS=9000 SESSION_MINUTES=60 bash models/head-contour/build.sh
 #   ... run the same command again to go on: rendered shards are kept, stage 1 resumes from
 #   $WORK/run/checkpoint.pt, stage 2 from $WORK/quality/quality-checkpoint.pt; exit code 75 means
@@ -27,7 +27,7 @@ LR="${LR:-2.5e-3}"
 INIT_ONNX="${INIT_ONNX:-}"        # with STEPS: start stage 1 from this shipped model's weights
 VERSION="${VERSION:-0.5.0}"       # model.json version
 WORK="${WORK:-$HERE/data}"        # scratch (git-ignored)
-THREADS="${THREADS:-2}"          # 1 trains faster on a machine busy with other jobs (docs/adr/0081)
+THREADS="${THREADS:-2}"          # 1 trains faster on a machine busy with other jobs (models/head-contour/lab/0081)
 export OMP_NUM_THREADS=$THREADS MKL_NUM_THREADS=$THREADS
 
 mkdir -p "$WORK/run" "$WORK/quality"

@@ -1,6 +1,6 @@
 // Checks head-contour.onnx against the I/O contract with onnxruntime-node (from adapters/inference),
 // then loads it in onnxruntime-web (wasm, what the browser runs) and compares the outputs: a file the
-// server runs but the browser refuses (docs/adr/0093) fails here.
+// server runs but the browser refuses (models/head-contour/lab/0093) fails here.
 //   node models/head-contour/check-onnx.cjs [path/to/head-contour.onnx] [photo.jpg]
 const path = require("path");
 const { createRequire } = require("module");

@@ -12,7 +12,7 @@ head-crop views with the logits averaged over the four quarter turns as the meas
 usage: fit_quality.py MAPS_MODEL.pt DATA(dirs,comma-separated) OUT_DIR [--seed S] [--qv 4] [--paint P] [--resume]
 
 `--paint P` paints blotch patterns on the head of a share P of the views not labelled blurry before the
-features are extracted (docs/adr/0128; off by default, so earlier fits are unchanged).
+features are extracted (models/head-contour/lab/0128; off by default, so earlier fits are unchanged).
 
 After every epoch OUT_DIR/quality-checkpoint.pt holds the head, the optimiser, the epoch and the random
 generator; `--resume` re-extracts the (deterministic) features and goes on from the next epoch, and
@@ -73,7 +73,7 @@ def extract(model, img, qv, turns, bs=48):
 
 def paint_views(d, p, seed, chunk=256):
     """Paint blotch patterns on the head of a share `p` of the views without the blur label, in place
-    (train.paint_surface, docs/adr/0110 and 0128): labels and truth unchanged. Blurry views are left as they
+    (train.paint_surface, models/head-contour/lab/0110 and 0128): labels and truth unchanged. Blurry views are left as they
     are, so that sharp-edged blotches never sit on a view labelled blurry. A generator of its own."""
     g = torch.Generator().manual_seed(128_000 + seed)
     img = d["img"]
@@ -105,7 +105,7 @@ def main():
     ap.add_argument("--train-turns", type=int, default=2, choices=(2, 4))
     ap.add_argument("--dropout", type=float, default=0.2)
     ap.add_argument("--paint", type=float, default=0.0,
-                    help="share of the views without the blur label painted with blotches on the head before fitting (docs/adr/0128; 0: off)")
+                    help="share of the views without the blur label painted with blotches on the head before fitting (models/head-contour/lab/0128; 0: off)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--session-minutes", type=float, default=0)
     args = ap.parse_args()
@@ -122,7 +122,7 @@ def main():
         logf.flush()
 
     maps = torch.load(args.maps_model)
-    # the head's widths follow the maps' (a --widen run's maps are wider than 0.5.0's; docs/adr/0121)
+    # the head's widths follow the maps' (a --widen run's maps are wider than 0.5.0's; models/head-contour/lab/0121)
     model = HeadContourNet(ch=widths_of(maps), qv=args.qv)
     own = model.state_dict()
     sd = {k: v for k, v in maps.items() if k in own and own[k].shape == v.shape and not k.startswith(("quality", "qconv", "q_"))}

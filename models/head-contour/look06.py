@@ -257,7 +257,7 @@ def resize_chain(p, img8):
 
 # ----------------------------------------------------------------------------- 0.6e: the head's edge
 
-# CROWN_SCENES=0.6e (docs/adr/0097): the 0.6 scenes plus, in a share of them, the two things that make
+# CROWN_SCENES=0.6e (models/head-contour/lab/0097): the 0.6 scenes plus, in a share of them, the two things that make
 # the maps fail on photos of another renderer: a nose that shows only as a sliver at the head's edge,
 # and cloth or sparse, fine hair right against the vault. Drawn from their own generator after every
 # 0.6 parameter, so a 0.6e scene is its 0.6 scene with these changes and nothing else moves.
@@ -335,7 +335,7 @@ def edge_cloth(p, s, radius, add, den, label):
 
 # ----------------------------------------------------------------------------- 0.6v: slivers kept visible
 
-# CROWN_SCENES=0.6v (docs/adr/0101): 0.6e's scenes with two changes. (1) More sliver noses, and a sliver
+# CROWN_SCENES=0.6v (models/head-contour/lab/0101): 0.6e's scenes with two changes. (1) More sliver noses, and a sliver
 # that render()'s rule would call "not visible" is pushed out a step at a time until it shows (0.6e lost
 # the nose in a third of its sliver draws and so taught "no nose" as often as "sliver"); render.py's
 # other "no nose" scenes (chin down, reasons) are untouched. (2) Thin hair against surroundings of the

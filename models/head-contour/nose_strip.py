@@ -1,4 +1,4 @@
-"""A nose finder that reads the head's rim unrolled into a strip (docs/adr/0124; a probe, nothing shipped).
+"""A nose finder that reads the head's rim unrolled into a strip (models/head-contour/lab/0124; a probe, nothing shipped).
 
 The close-up sees a head about 112 px across, so a small nose is a pixel or two of the map's working
 resolution (ADR 0116). This probe samples the *photo* along the outline the pipeline traced: for each of

@@ -1,5 +1,5 @@
 """Copies of a rendered set with one change to every photo, to see what the shipped pipeline is
-sensitive to (docs/adr/0125; a probe: nothing is trained on these copies).
+sensitive to (models/head-contour/lab/0125; a probe: nothing is trained on these copies).
 
     /usr/bin/python3 photo_variants.py global SRC OUT        blur1 blur2 half gray noise sharp lowc highc double
     /usr/bin/python3 photo_variants.py blur SRC OUT K,K,...  a Gaussian of sigma = K x the head's diameter (truth)

@@ -38,7 +38,7 @@ STICKER_DIAMETER_CM = 3.0
 # unequal ears), drawn after every 0.5 parameter so the rest of each scene stays the same. "0.6e": the
 # 0.6 scenes with slivers of nose, cloth and thin hair at the vault's edge in a share of them (ADR 0097).
 SCENES = os.environ.get("CROWN_SCENES", "0.5")
-# Half the photos that are not blurry softened once more by up to this many head diameters (docs/adr/0126);
+# Half the photos that are not blurry softened once more by up to this many head diameters (models/head-contour/lab/0126);
 # 0 (the default) renders every set exactly as before.
 SOFTEN_GOOD = float(os.environ.get("CROWN_SOFTEN_GOOD", "0"))
 
@@ -334,9 +334,9 @@ def sample_scene(rng, cap=None, reasons=None, kind=None, good=None):
         p.update(look06.sample(rng, cap))
         if not cap:
             p["hair_type"] = p["hair_model"] if p["hair_model"] in ("wet", "dry", "thick", "none") else "dry"
-        if SCENES == "0.6e":  # slivers of nose, cloth and thin hair at the vault's edge (docs/adr/0097)
+        if SCENES == "0.6e":  # slivers of nose, cloth and thin hair at the vault's edge (models/head-contour/lab/0097)
             p.update(look06.sample_edge(p, cap, R))
-        if SCENES == "0.6v":  # 0.6e with more slivers kept visible and hair-toned surroundings (docs/adr/0101)
+        if SCENES == "0.6v":  # 0.6e with more slivers kept visible and hair-toned surroundings (models/head-contour/lab/0101)
             p.update(look06.sample_edge(p, cap, R, look06.EDGE_SLIVER_V, mark=True))
             p.update(look06.sample_surround(p, cap))
     return p

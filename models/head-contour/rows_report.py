@@ -1,4 +1,4 @@
-"""Summaries of `generalisation.bench.ts --rows` files (docs/adr/0125).
+"""Summaries of `generalisation.bench.ts --rows` files (models/head-contour/lab/0125).
 
     /usr/bin/python3 rows_report.py measured ROWS.jsonl ...   per file: good photos accepted, said blurry,
         and CI / CVAI MAE over every good photo the pipeline measured, whatever its verdict

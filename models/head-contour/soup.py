@@ -1,4 +1,4 @@
-"""Two map branches mixed in weight space: (1 - a) x A + a x B (docs/adr/0132).
+"""Two map branches mixed in weight space: (1 - a) x A + a x B (models/head-contour/lab/0132).
 
     soup.py A.pt B.pt ALPHA OUT_DIR [--head-from SHIPPED.onnx]
 
@@ -86,7 +86,7 @@ def with_fitted_head(maps_net, onnx_path):
 if __name__ == "__main__":
     import argparse
 
-    ap = argparse.ArgumentParser(description="(1 - a) x A + a x B, map branches mixed in weight space (docs/adr/0132)")
+    ap = argparse.ArgumentParser(description="(1 - a) x A + a x B, map branches mixed in weight space (models/head-contour/lab/0132)")
     ap.add_argument("a_path", metavar="A.pt")
     ap.add_argument("b_path", metavar="B.pt[,B2.pt...]")
     ap.add_argument("alpha", metavar="ALPHA", type=float)

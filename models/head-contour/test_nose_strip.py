@@ -1,4 +1,4 @@
-"""Tests of nose_strip.py (docs/adr/0124): the rim's geometry, the labels under turns and mirrors, the targets.
+"""Tests of nose_strip.py (models/head-contour/lab/0124): the rim's geometry, the labels under turns and mirrors, the targets.
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_nose_strip -v
 """

@@ -1,9 +1,9 @@
-"""Tests of train.py's distillation option (docs/adr/0104), its false-peak nose term (docs/adr/0106), the
-tip floor and the false-peak term's exemption of views without a nose (docs/adr/0108), the nose margin
-(docs/adr/0109), the surface patterns painted on the head (docs/adr/0110), the teacher's nose map weighted
-up (docs/adr/0111), random convolutions of the training views (docs/adr/0115), data.load_shards' sources, the
-nose pixels of data.py eval's truth (docs/adr/0116), the false-peak term on painted views only (docs/adr/0117)
-and fit_quality.py's painted views (docs/adr/0128).
+"""Tests of train.py's distillation option (models/head-contour/lab/0104), its false-peak nose term (models/head-contour/lab/0106), the
+tip floor and the false-peak term's exemption of views without a nose (models/head-contour/lab/0108), the nose margin
+(models/head-contour/lab/0109), the surface patterns painted on the head (models/head-contour/lab/0110), the teacher's nose map weighted
+up (models/head-contour/lab/0111), random convolutions of the training views (models/head-contour/lab/0115), data.load_shards' sources, the
+nose pixels of data.py eval's truth (models/head-contour/lab/0116), the false-peak term on painted views only (models/head-contour/lab/0117)
+and fit_quality.py's painted views (models/head-contour/lab/0128).
 
 usage (from models/head-contour): OMP_NUM_THREADS=1 /usr/bin/python3 -m unittest test_train -v
 """
@@ -159,7 +159,7 @@ class NoseFalsePeakLoss(unittest.TestCase):
 
 
 class NoseFalsePaintedOnly(unittest.TestCase):
-    """docs/adr/0117: the false-peak term restricted to the views --paint painted this step."""
+    """models/head-contour/lab/0117: the false-peak term restricted to the views --paint painted this step."""
     B = 6
     tip = torch.tensor([[80.5, 40.5]]).repeat(6, 1)
     frac = torch.full((6,), 0.7)
@@ -430,7 +430,7 @@ class RandomConvolution(unittest.TestCase):
 
 
 class FitQualityPaint(unittest.TestCase):
-    """fit_quality.paint_views (docs/adr/0128): painted in place, on the head only, never on a blurry view."""
+    """fit_quality.paint_views (models/head-contour/lab/0128): painted in place, on the head only, never on a blurry view."""
 
     def shards(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -476,7 +476,7 @@ class LoadShardsSource(unittest.TestCase):
 
 
 class EvalTruthNosePixels(unittest.TestCase):
-    """data.py eval's truth records how many nose pixels the renderer drew (docs/adr/0116), and a nose tip
+    """data.py eval's truth records how many nose pixels the renderer drew (models/head-contour/lab/0116), and a nose tip
     is given exactly when render.py's visibility rule holds for that count."""
 
     def test_every_scene_records_its_nose_pixels_consistently_with_the_rule(self):
@@ -696,11 +696,11 @@ class TrainWithDistill(unittest.TestCase):
 
     def test_the_flag_absent_trains_as_the_code_before_adr_0117(self):
         """Off = the old training bit for bit: a short NDP-like run with --nose-false against train.py as it
-        was before docs/adr/0117 (from git; skipped where the history is not at hand)."""
+        was before models/head-contour/lab/0117 (from git; skipped where the history is not at hand)."""
         old = subprocess.run(["git", "show", "7341351107dbec1bd401191180b782f4795842da:models/head-contour/train.py"],
                              cwd=HERE, capture_output=True, text=True)
         if old.returncode != 0:
-            self.skipTest("train.py before docs/adr/0117 not in this checkout's history")
+            self.skipTest("train.py before models/head-contour/lab/0117 not in this checkout's history")
         with tempfile.TemporaryDirectory() as tmp:
             self.write_entries(tmp)
             with open(f"{tmp}/train_before_0117.py", "w") as f:
@@ -812,7 +812,7 @@ class QuantizeOptions(unittest.TestCase):
 
 
 class Widen(unittest.TestCase):
-    """widen.py (docs/adr/0121): a wider map branch that starts as the narrow one's maps exactly."""
+    """widen.py (models/head-contour/lab/0121): a wider map branch that starts as the narrow one's maps exactly."""
 
     WIDE = (20, 32, 56, 80, 104)
 
@@ -869,7 +869,7 @@ class Widen(unittest.TestCase):
 
 
 class Soup(unittest.TestCase):
-    """soup.py (docs/adr/0132): two map branches mixed in weight space, BatchNorms folded first."""
+    """soup.py (models/head-contour/lab/0132): two map branches mixed in weight space, BatchNorms folded first."""
 
     net = staticmethod(random_batch_norm_net)
 

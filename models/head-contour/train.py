@@ -202,7 +202,7 @@ def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
     edge = (F.max_pool2d(mask, 5, 1, 2) + F.max_pool2d(-mask, 5, 1, 2)) > 0.5
     wm = 1 + 3 * edge.float()
     if edge_band:
-        # bites into the outline (sparse hair, cloth against the vault, docs/adr/0101) are wrong pixels a
+        # bites into the outline (sparse hair, cloth against the vault, models/head-contour/lab/0101) are wrong pixels a
         # few pixels from the true edge: within ~7 px of it, each pixel's loss counts up to 1 + K more, in
         # proportion to how wrong the map still is there (pixels it already has right are not re-weighted)
         band = (F.max_pool2d(mask, 15, 1, 7) + F.max_pool2d(-mask, 15, 1, 7)) > 0.5
@@ -212,7 +212,7 @@ def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
     hm = nose_heatmap(nose)
     w = 1 + 40 * hm
     if nose_hard:
-        # noses the map still misses (a sliver at the head's edge, docs/adr/0097) count more: each view's
+        # noses the map still misses (a sliver at the head's edge, models/head-contour/lab/0097) count more: each view's
         # nose loss is weighted by 1 + K (1 - the map's best probability near the true tip)
         per_view = (F.binary_cross_entropy_with_logits(n, hm, reduction="none") * w).mean((1, 2, 3))
         near_tip = (torch.sigmoid(n) * (hm > 0.5).float()).flatten(1).amax(1).detach()
@@ -231,7 +231,7 @@ def losses(out, mask, stk, nose, reasons, frac, nose_hard=0.0, edge_band=0.0):
 
 def away_from_tip(n, nose, frac, radius):
     """The pixels farther than `radius` x the head's size in the view (frac x 160 px, at least 3 sigma of the
-    target) from the true tip: where a nose peak is a wrong one (docs/adr/0106, 0109)."""
+    target) from the true tip: where a nose peak is a wrong one (models/head-contour/lab/0106, 0109)."""
     S = n.shape[-1]
     c = torch.arange(S, dtype=n.dtype, device=n.device) + 0.5
     d2 = (c[None, None, :] - nose[:, 0, None, None]) ** 2 + (c[None, :, None] - nose[:, 1, None, None]) ** 2
@@ -246,7 +246,7 @@ def at_tip(n, nose):
 
 
 def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
-    """Confident false nose peaks (docs/adr/0106), one term per view rather than per pixel: on each eligible
+    """Confident false nose peaks (models/head-contour/lab/0106), one term per view rather than per pixel: on each eligible
     view, the k highest nose probabilities among the pixels farther than `radius` x the head's size (frac x
     160 px, at least 3 sigma of the target) from the true tip, or anywhere when the view has no visible
     nose, each above `thresh` costing -log(1 - p) (BCE towards 0; 0 at or below thresh), averaged over
@@ -264,9 +264,9 @@ def nose_false_peak_loss(n, nose, frac, eligible, radius=0.08, thresh=0.3, k=8):
 
 
 def nose_false_eligible(untaught, nose, skip_none=False, painted=None):
-    """The views the false-peak term counts on: those the teacher does not cover (docs/adr/0106), with
-    skip_none only those whose truth has a visible nose (docs/adr/0108), and with `painted` (a mask of the
-    views `--paint` painted this step; docs/adr/0117) only those, so the term is aimed at the painted 0.6v
+    """The views the false-peak term counts on: those the teacher does not cover (models/head-contour/lab/0106), with
+    skip_none only those whose truth has a visible nose (models/head-contour/lab/0108), and with `painted` (a mask of the
+    views `--paint` painted this step; models/head-contour/lab/0117) only those, so the term is aimed at the painted 0.6v
     views and unpainted views' nose maps are left to the other losses. No random draw."""
     elig = untaught
     if skip_none:
@@ -277,7 +277,7 @@ def nose_false_eligible(untaught, nose, skip_none=False, painted=None):
 
 
 def nose_tip_floor_loss(n, nose, eligible, floor=0.6):
-    """A floor under the true tip's peak (docs/adr/0108), the false-peak term's counterpart from below: on
+    """A floor under the true tip's peak (models/head-contour/lab/0108), the false-peak term's counterpart from below: on
     each eligible view with a visible nose, the highest nose probability within the target's half-height
     (hm > 0.5, the pixels `--nose-hard` reads as "near the tip"), when below `floor`, costs -log(p) (BCE
     towards 1; 0 at or above floor). One pixel per view, so a map that lowers its whole nose scale pays
@@ -294,7 +294,7 @@ def nose_tip_floor_loss(n, nose, eligible, floor=0.6):
 
 
 def nose_margin_loss(n, nose, frac, eligible, margin=2.0, radius=0.08):
-    """A margin between the true tip's peak and the best peak away from it (docs/adr/0109): on each eligible
+    """A margin between the true tip's peak and the best peak away from it (models/head-contour/lab/0109): on each eligible
     view with a visible nose, d = (the highest nose logit within the target's half-height, hm > 0.5, the
     pixels `--nose-hard` and the floor read as "at the tip") - (the highest nose logit farther than
     `radius` x the head's size from the tip, at least 3 sigma: `nose_false_peak_loss`'s away region); the
@@ -316,7 +316,7 @@ def nose_margin_loss(n, nose, frac, eligible, margin=2.0, radius=0.08):
 
 
 def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells=28, spill=0):
-    """Patterns painted on the head's surface (docs/adr/0110): on each eligible view, with probability p, a
+    """Patterns painted on the head's surface (models/head-contour/lab/0110): on each eligible view, with probability p, a
     blotch pattern (uniform noise on a coarse grid of 3-28 cells a side, bilinearly enlarged to the view and
     cut at a random quantile so that 10-60 % of the pixels are in it: a few large blotches down to many small
     spots) in one random colour (shaded as the surface under it) at a random opacity (0.5-1), painted only on pixels inside the true head
@@ -324,7 +324,7 @@ def paint_surface(x, mask, stk, nose, eligible, g, p=0.5, min_cells=3, max_cells
     not change: the outline, the nose and the sticker stay where they were, so the mask has to be filled
     whatever the vault's surface looks like. Every random draw comes from `g` (a generator of its own),
     never from the global one or the training's. Returns the new views (a copy) and which were painted.
-    spill > 0 (docs/adr/0111): the pattern runs on up to `spill` px past the true outline onto the
+    spill > 0 (models/head-contour/lab/0111): the pattern runs on up to `spill` px past the true outline onto the
     surroundings (a disc dilation of the head mask; the truth still unchanged), so a patterned surface is
     not "head" by itself; the same draws, the shading still against the head's own mean brightness."""
     B, _, S, _ = x.shape
@@ -362,7 +362,7 @@ RANDCONV_KERNELS = (1, 3, 5, 7)
 
 
 def random_convolution(x, g, p=0.5, kernels=RANDCONV_KERNELS):
-    """Random convolutions (docs/adr/0115; the idea of Xu et al., ICLR 2021): on each view, with probability
+    """Random convolutions (models/head-contour/lab/0115; the idea of Xu et al., ICLR 2021): on each view, with probability
     p, the view is replaced by a * view + (1 - a) * rc(view), a ~ U(0, 1), rc a freshly drawn 3 -> 3
     convolution without bias, its kernel size drawn from `kernels`, its weights ~ N(0, 1 / (3 k^2)), 'same'
     (zero) padding; the result is then rescaled to [0, 1] by its own minimum and maximum over the view's
@@ -403,7 +403,7 @@ def running(mean, value):
 
 
 def distill_terms(out, teacher_logits):
-    """How far the student's three maps are from a teacher's on the same views (docs/adr/0104), map by map:
+    """How far the student's three maps are from a teacher's on the same views (models/head-contour/lab/0104), map by map:
     per pixel BCE against the teacher's probability minus the teacher's own entropy (0 when the logits
     agree), weighted as the truth losses weight their maps: the mask on the teacher's outline, the nose
     near the teacher's peak (x 10). Returns (mask, nose, sticker)."""
@@ -427,7 +427,7 @@ def distill_sum(terms, nose_weight=1.0):
 
 def distill_loss(out, teacher_logits, nose_weight=1.0):
     """The teacher term: mask + nose_weight x nose + half the sticker (distill_terms). nose_weight > 1 holds
-    the nose map closer to the teacher's than the other maps (docs/adr/0111); 1 is ADR 104's term."""
+    the nose map closer to the teacher's than the other maps (models/head-contour/lab/0111); 1 is ADR 104's term."""
     return distill_sum(distill_terms(out, teacher_logits), nose_weight)
 
 
@@ -454,7 +454,7 @@ def main():
     ap.add_argument("--init", default=None, help="optional state dict to start from (fine-tuning)")
     ap.add_argument("--init-onnx", default=None, help="start from a shipped model's ONNX weights (onnx_init.py)")
     ap.add_argument("--widen", default=None,
-                    help="C1,C2,C3,C4,C5: a wider map branch; with --init-onnx it starts as the shipped maps exactly (widen.py, docs/adr/0121)")
+                    help="C1,C2,C3,C4,C5: a wider map branch; with --init-onnx it starts as the shipped maps exactly (widen.py, models/head-contour/lab/0121)")
     ap.add_argument("--steps", type=int, default=0, help="step-based, resumable schedule of this many steps (0: --minutes)")
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--session-minutes", type=float, default=0, help="with --steps: stop this session (checkpoint kept) after M minutes")
@@ -462,30 +462,30 @@ def main():
     ap.add_argument("--resume", action="store_true", help="with --steps: continue from OUT/checkpoint.pt if it exists")
     ap.add_argument("--nose-hard", type=float, default=0.0, help="weight missed noses' loss up to 1 + K (0: 0.5.0's loss)")
     ap.add_argument("--edge-band", type=float, default=0.0, help="weight wrong mask pixels within ~7 px of the outline up to 1 + K more (0: 0.5.0's loss)")
-    ap.add_argument("--distill", default=None, help="teacher ONNX: hold the maps of --distill-data's views close to its maps (docs/adr/0104)")
+    ap.add_argument("--distill", default=None, help="teacher ONNX: hold the maps of --distill-data's views close to its maps (models/head-contour/lab/0104)")
     ap.add_argument("--distill-data", default="", help="comma-separated entries of DATA whose views get the teacher term")
     ap.add_argument("--distill-weight", type=float, default=1.0)
     ap.add_argument("--distill-nose", type=float, default=1.0,
-                    help="weight of the nose map in the teacher term, relative to the other maps (docs/adr/0111; 1: ADR 104's term)")
+                    help="weight of the nose map in the teacher term, relative to the other maps (models/head-contour/lab/0111; 1: ADR 104's term)")
     ap.add_argument("--nose-false", type=float, default=0.0,
-                    help="weight of the false-peak term on the nose map (docs/adr/0106; 0: off, the old loss); off on --distill-data's views")
+                    help="weight of the false-peak term on the nose map (models/head-contour/lab/0106; 0: off, the old loss); off on --distill-data's views")
     ap.add_argument("--nose-false-radius", type=float, default=0.08, help="the false-peak term's radius around the true tip, x the head's size")
     ap.add_argument("--nose-false-skip-none", action="store_true",
-                    help="the false-peak term only on views whose truth has a visible nose (docs/adr/0108)")
+                    help="the false-peak term only on views whose truth has a visible nose (models/head-contour/lab/0108)")
     ap.add_argument("--nose-false-painted-only", action="store_true",
-                    help="with --paint: the false-peak term only on the views painted this step (docs/adr/0117)")
+                    help="with --paint: the false-peak term only on the views painted this step (models/head-contour/lab/0117)")
     ap.add_argument("--nose-floor", type=float, default=0.0,
-                    help="weight of a floor under the true tip's peak, on every view with a visible nose (docs/adr/0108; 0: off)")
+                    help="weight of a floor under the true tip's peak, on every view with a visible nose (models/head-contour/lab/0108; 0: off)")
     ap.add_argument("--nose-floor-p", type=float, default=0.6, help="the floor: a tip peak below this probability costs -log(p)")
     ap.add_argument("--nose-margin", type=float, default=0.0,
-                    help="weight of a hinge on the gap between the true tip's best nose logit and the best one away from it (0: off; docs/adr/0109)")
+                    help="weight of a hinge on the gap between the true tip's best nose logit and the best one away from it (0: off; models/head-contour/lab/0109)")
     ap.add_argument("--nose-margin-m", type=float, default=2.0, help="the margin in logits: a gap below M costs M - gap")
     ap.add_argument("--paint", type=float, default=0.0,
-                    help="share of the non-distilled views given a blotch pattern painted on the head's surface (docs/adr/0110; 0: off)")
+                    help="share of the non-distilled views given a blotch pattern painted on the head's surface (models/head-contour/lab/0110; 0: off)")
     ap.add_argument("--paint-spill", type=float, default=0.0,
-                    help="with --paint: the pattern runs on this many px past the true outline, the truth unchanged (docs/adr/0111; 0: on the head only)")
+                    help="with --paint: the pattern runs on this many px past the true outline, the truth unchanged (models/head-contour/lab/0111; 0: on the head only)")
     ap.add_argument("--randconv", type=float, default=0.0,
-                    help="share of the training views (all, the teacher's too) given a random convolution mixed with the view; the teacher sees the original (docs/adr/0115; 0: off)")
+                    help="share of the training views (all, the teacher's too) given a random convolution mixed with the view; the teacher sees the original (models/head-contour/lab/0115; 0: off)")
     args = ap.parse_args()
     if args.nose_false_painted_only and not (args.nose_false and args.paint):
         ap.error("--nose-false-painted-only needs --nose-false and --paint")
@@ -496,7 +496,7 @@ def main():
     g = torch.Generator().manual_seed(args.seed)
     # --paint draws from a generator of its own, so the data order and the other draws stay the same
     g_paint = torch.Generator().manual_seed(args.seed + 110_000) if args.paint else None
-    # --randconv too (docs/adr/0115): off, no generator and no draw at all
+    # --randconv too (models/head-contour/lab/0115): off, no generator and no draw at all
     g_rc = torch.Generator().manual_seed(args.seed + 115_000) if args.randconv else None
     os.makedirs(args.out, exist_ok=True)
     log_path = os.path.join(args.out, "training-log.txt")
@@ -575,7 +575,7 @@ def main():
         log(f"distill: maps of {args.distill} on the views of {sorted(wanted)} ({int(T['distil'].sum())} of {N}), weight {args.distill_weight}"
             + (f", nose map x {args.distill_nose}" if args.distill_nose != 1 else ""))
     if args.nose_false_painted_only:
-        log("nose-false: on the views --paint painted this step only (docs/adr/0117)")
+        log("nose-false: on the views --paint painted this step only (models/head-contour/lab/0117)")
     if args.randconv:
         log(f"randconv: p {args.randconv} per view, kernels {list(RANDCONV_KERNELS)}, generator seed {args.seed + 115_000}; the teacher sees the original views")
     n_params = sum(p.numel() for p in model.parameters())
@@ -681,10 +681,10 @@ def main():
         # the views the teacher does not cover (all of them without --distill)
         untaught = ~T["distil"][ix] if teacher is not None else torch.ones(len(ix), dtype=torch.bool)
         if args.paint:
-            # not on the views the teacher covers: its maps were made for unpainted 0.5 views (docs/adr/0110)
+            # not on the views the teacher covers: its maps were made for unpainted 0.5 views (models/head-contour/lab/0110)
             x, painted = paint_surface(x, m, s, n, untaught, g_paint, p=args.paint, spill=args.paint_spill)
             run_p = running(run_p, painted.float().mean())
-        x_teacher = x  # the teacher always sees the view before any random convolution (docs/adr/0115)
+        x_teacher = x  # the teacher always sees the view before any random convolution (models/head-contour/lab/0115)
         if args.randconv:
             # every view, the teacher's too: the student learns 0.5.0's maps from a convolved view of the original
             x, convolved = random_convolution(x, g_rc, p=args.randconv)
@@ -707,9 +707,9 @@ def main():
             loss = loss + args.distill_weight * ld
             run_d = running(run_d, ld.detach())
         if args.nose_false:
-            # off on the views the teacher covers: 0.5.0's maps already hold their noses (docs/adr/0106)
-            # docs/adr/0108: views without a visible nose are not judged (--nose-false-skip-none);
-            # docs/adr/0117: only the views painted this step (--nose-false-painted-only)
+            # off on the views the teacher covers: 0.5.0's maps already hold their noses (models/head-contour/lab/0106)
+            # models/head-contour/lab/0108: views without a visible nose are not judged (--nose-false-skip-none);
+            # models/head-contour/lab/0117: only the views painted this step (--nose-false-painted-only)
             elig = nose_false_eligible(untaught, n, args.nose_false_skip_none,
                                        painted if args.nose_false_painted_only else None)
             lf, peaked = nose_false_peak_loss(out[1], n, f, elig, radius=args.nose_false_radius)
@@ -717,14 +717,14 @@ def main():
             vf = torch.stack([lf.detach(), peaked.float().sum() / elig.float().sum().clamp(min=1)])
             run_f = running(run_f, vf)
         if args.nose_floor:
-            # every view with a visible nose, the teacher's too (docs/adr/0108)
+            # every view with a visible nose, the teacher's too (models/head-contour/lab/0108)
             has_n = n[:, 0] >= 0
             lt, low = nose_tip_floor_loss(out[1], n, has_n, floor=args.nose_floor_p)
             loss = loss + args.nose_floor * lt
             vt = torch.stack([lt.detach(), low.float().sum() / has_n.float().sum().clamp(min=1)])
             run_t = running(run_t, vt)
         if args.nose_margin:
-            # views with a visible nose, off on the views the teacher covers (docs/adr/0109)
+            # views with a visible nose, off on the views the teacher covers (models/head-contour/lab/0109)
             elig = untaught & (n[:, 0] >= 0)
             lg, short = nose_margin_loss(out[1], n, f, elig, margin=args.nose_margin_m, radius=args.nose_false_radius)
             loss = loss + args.nose_margin * lg

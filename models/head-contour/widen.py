@@ -1,4 +1,4 @@
-"""Widen a HeadContourNet's map branch without changing what it computes (docs/adr/0121).
+"""Widen a HeadContourNet's map branch without changing what it computes (models/head-contour/lab/0121).
 
 The wide network's first channels at every level get the narrow one's weights; every weight from a
 channel the narrow network lacks into one it has is zero, so those new channels cannot change the old

@@ -1,7 +1,7 @@
 // Real `pnpm crown ...` processes for the multi-process tests: started in their own process group and
 // data directory, watched for an early exit, and stopped with everything they started.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -75,6 +75,50 @@ export const stopCrown = async (p: CrownProcess | undefined) => {
     }
   }
   rmSync(p.dataDir, { recursive: true, force: true });
+};
+
+/** The node process running Crown under `pnpm crown` (pnpm, sh, tsx, node), or null. */
+export const crownProcessOf = (pid: number): number | null => {
+  let current = pid;
+  for (let depth = 0; depth < 6; depth++) {
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${current}/task/${current}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return null;
+    }
+    if (children.length === 0) return current === pid ? null : current;
+    current = children[0]!;
+    // tsx's child runs Crown (anything it starts itself, ffmpeg, is below it).
+    if (readFileSync(`/proc/${current}/cmdline`, "utf8").includes("preflight.cjs")) return current;
+  }
+  return current;
+};
+
+/**
+ * SIGTERM to the Crown process (or the whole process group), then waits until none of it is left: pnpm ends at once, the Crown
+ * process under it only once it has drained (its requests, its job, its buffered spans).
+ */
+export const terminateAndWait = async (p: CrownProcess, timeoutMs = 120_000) => {
+  if (!p.child.pid) return;
+  // The Crown process itself gets the signal, as a container's process does from its runtime; pnpm and tsx
+  // above it end when it ends. (Signalled too, pnpm leaves at once and tsx relays, which is not production.)
+  const target = crownProcessOf(p.child.pid);
+  try {
+    process.kill(target ?? -p.child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-p.child.pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${p.child.pid} still running ${timeoutMs} ms after SIGTERM:\n${p.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 };
 
 /** kill -9 of the whole process group: no shutdown code runs (a crash). */

@@ -1,15 +1,27 @@
-import { readFileSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { connect } from "node:net";
-import { networkInterfaces } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { type CrownProcess, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, repoRoot, stopCrown, waitUntil } from "./crown-processes.ts";
 
 /**
- * `pnpm crown start` on the embedded default, as a newcomer runs it (ADR 24): it listens on
- * 127.0.0.1 only, and prints demo passwords made for its data directory, which sign in.
+ * `pnpm start` on the embedded default, as a newcomer runs it (ADR 24): the build (a hash check when up
+ * to date), then the release folder with plain node (ADR 0139). It listens on 127.0.0.1 only, and prints
+ * demo passwords made for its data directory, which sign in.
  */
+
+/** `pnpm start` in its own process group, on a fresh data directory. */
+const spawnPnpmStart = (env: Record<string, string>): CrownProcess => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "crown-demo-start-"));
+  let output = "";
+  const child = spawn("pnpm", ["start"], { cwd: repoRoot, env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  child.stdout?.on("data", (d) => (output += String(d)));
+  child.stderr?.on("data", (d) => (output += String(d)));
+  return { child, output: () => output, dataDir };
+};
 
 /** Whether a TCP connection to host:port is accepted. */
 const accepts = (host: string, port: number) =>
@@ -31,7 +43,7 @@ const outsideAddress = () =>
     .flat()
     .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
 
-describe("pnpm crown start on the embedded database", () => {
+describe("pnpm start on the embedded database", () => {
   let crown: CrownProcess | undefined;
   afterAll(async () => {
     await stopCrown(crown);
@@ -41,8 +53,23 @@ describe("pnpm crown start on the embedded database", () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // HOST empty: the default applies even when the test runner's environment has one.
-    crown = spawnCrown(["start"], { PORT: String(port), PUBLIC_URL: url, CROWN_WORKER: "off", HOST: "", DATABASE_URL: "" }, "crown-demo-start-");
-    await waitUntil("ready", crown, async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok === true);
+    crown = spawnPnpmStart({ PORT: String(port), PUBLIC_URL: url, CROWN_WORKER: "off", HOST: "", DATABASE_URL: "" });
+    // A first build of the release on a fresh clone takes minutes on a loaded machine.
+    await waitUntil("ready", crown, async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok === true, 280_000);
+    // The release serves it, not the sources through tsx: the command lines of the processes pnpm started.
+    const commands = readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .flatMap((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          const group = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+          return group === crown!.child.pid ? [readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ")] : [];
+        } catch {
+          return [];
+        }
+      });
+    expect(commands.some((c) => /^node\S* dist\/release\/crown\.mjs start/.test(c) || /\/node dist\/release\/crown\.mjs start/.test(c)), commands.join("\n")).toBe(true);
+    expect(commands.filter((c) => /tsx|\.ts\b/.test(c)), commands.join("\n")).toEqual([]);
 
     const other = outsideAddress();
     if (other) expect(await accepts(other, port), `${other}:${port}`).toBe(false);
@@ -63,5 +90,5 @@ describe("pnpm crown start on the embedded database", () => {
       });
     expect((await signIn(admin.password)).status).toBe(200);
     expect((await signIn("Crown-demo-2026!")).status).toBe(422);
-  }, 300_000);
+  }, 420_000);
 });

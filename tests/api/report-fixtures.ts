@@ -3,7 +3,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Effect } from "effect";
-import type { KyselyPlugin } from "kysely";
+import { type Kysely, type KyselyPlugin, sql } from "kysely";
+import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { Accounts, Babies, Delegations, type UserType } from "@crown/core";
 import { aBaby } from "@crown/core/testing/babies";
@@ -14,6 +15,7 @@ import { readConfig } from "../../apps/server/src/config.ts";
 import { composeServices, createServerApp } from "../../apps/server/src/compose.ts";
 import { loadModel, startReportWorker } from "../../apps/server/src/reports.ts";
 import { b64, PASSWORD, type DatabaseKind, withSecondStep } from "./harness.ts";
+import type { processApi } from "./crown-processes.ts";
 
 /**
  * A stand-in for the head-contour model that reads the picture itself: skin-coloured pixels are
@@ -97,9 +99,10 @@ export const headVideo = async (s: HeadShape, seconds = 2): Promise<Uint8Array |
 };
 
 /** The real server app on a fresh database with the colour model and the job worker running. */
-export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean; observe?: KyselyPlugin } = {}) => {
+export const startReportServer = async (kind: DatabaseKind, options: { model?: boolean | "real"; worker?: boolean; observe?: KyselyPlugin; env?: Record<string, string> } = {}) => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "crown-reports-"));
-  const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1" });
+  // `env`: more of the configuration (e.g. S3_* for a bucket instead of files under the data directory).
+  const config = readConfig({ PORT: "8080", CROWN_DATA_DIR: dataDir, PUBLIC_URL: "http://crown.test", TRUST_PROXY: "1", ...options.env });
   const testDb: TestDatabase = await createTestDatabase(kind);
   // `observe` sees every statement the server sends (e.g. to count them per request).
   const db = options.observe ? testDb.db.withPlugin(options.observe) : testDb.db;
@@ -185,6 +188,8 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
     app,
     services,
     db: testDb.db,
+    /** The database's URL (PostgreSQL only), for tools outside the process. */
+    dbUrl: testDb.url ?? "",
     dataDir,
     worker,
     call,
@@ -207,3 +212,25 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   };
 };
 export type ReportServer = Awaited<ReturnType<typeof startReportServer>>;
+
+/**
+ * Against a running crown process: a baby for the parent with `email` (written straight to the
+ * database), and a report with one drawn photo, uploaded and finalized over HTTP. Its identifier.
+ */
+export const finalizedPhotoReport = async (db: Kysely<any>, api: ReturnType<typeof processApi>["api"], email: string, token: string) => {
+  const parentId = (await sql<{ id: string }>`select id from users where email = ${email}`.execute(db)).rows[0]!.id;
+  const babyId = `01BPROC${randomBytes(10).toString("hex").toUpperCase()}`.slice(0, 26);
+  await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
+            values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(db);
+  const prepared = await api("POST", "/report/prepare", token, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" });
+  if (prepared.status !== 201) throw new Error(`prepare: ${prepared.status} ${JSON.stringify(prepared.json)}`);
+  const reportId = prepared.json.results.report_identifier as string;
+  const form = new FormData();
+  form.append("report_identifier", reportId);
+  form.append("attachments[]", new Blob([(await headPhoto({ rx: 170, ry: 210 })) as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), "photo.jpg");
+  const uploaded = await api("POST", "/report/upload", token, form);
+  if (uploaded.status !== 200) throw new Error(`upload: ${uploaded.status} ${JSON.stringify(uploaded.json)}`);
+  const finalized = await api("POST", "/report/finalize", token, { report_identifier: reportId });
+  if (finalized.status !== 200) throw new Error(`finalize: ${finalized.status} ${JSON.stringify(finalized.json)}`);
+  return reportId;
+};

@@ -3,14 +3,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { listJobs } from "@crown/jobs";
 import { readOutbox } from "@crown/mail";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
-import { headPhoto } from "./report-fixtures.ts";
+import { finalizedPhotoReport } from "./report-fixtures.ts";
 
 /**
  * Scale-out: the server with CROWN_WORKER=off and `pnpm crown worker` as a process of its own, on
@@ -63,20 +62,8 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
     expect(server!.output()).toContain("no worker here (CROWN_WORKER=off)");
     const parentToken = await signIn("parent@worker.test");
     const reviewerToken = await signIn("reviewer@worker.test");
-    const parent = await sql<{ id: string }>`select id from users where email = 'parent@worker.test'`.execute(database.db);
-    const parentId = parent.rows[0]!.id;
-    const babyId = `01BWORKER${randomBytes(6).toString("hex").toUpperCase()}`.slice(0, 26);
-    await sql`insert into babies (id, parent_id, first_name, last_name, date_of_birth, relation, gender, created_by)
-              values (${babyId}, ${parentId}, 'Mia', 'Rivera', '2026-08-01', 'mother', 'female', ${parentId})`.execute(database.db);
+    const reportId = await finalizedPhotoReport(database.db, api, "parent@worker.test", parentToken);
 
-    const prepared = await api("POST", "/report/prepare", parentToken, { baby_identifier: babyId, analysis_type: "head_ci_cvai_analysis" });
-    expect(prepared.status).toBe(201);
-    const reportId = prepared.json.results.report_identifier as string;
-    const form = new FormData();
-    form.append("report_identifier", reportId);
-    form.append("attachments[]", new Blob([(await headPhoto({ rx: 170, ry: 210 })) as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), "photo.jpg");
-    expect((await api("POST", "/report/upload", parentToken, form)).status).toBe(200);
-    expect((await api("POST", "/report/finalize", parentToken, { report_identifier: reportId })).status).toBe(200);
     const status = async () => (await api("GET", `/report/${reportId}`, parentToken)).json.results.status as string;
 
     // The server runs no jobs: the analysis waits in the queue.

@@ -14,6 +14,8 @@ export interface DatabaseConnection {
   readonly kind: DatabaseKind;
   /** Closes the pool (PostgreSQL) or the embedded database (PGlite). */
   readonly close: () => Promise<void>;
+  /** PostgreSQL: the pool's connections now (for the metrics, ADR 0142). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 export interface ConnectOptions {
@@ -89,9 +91,9 @@ export const connectPostgres = (databaseUrl: string, poolSize = 10, preparedStat
   });
   if (preparedStatements) pool.on("connect", prepareStatements);
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (error) => console.error("[db] idle PostgreSQL client error:", error.message));
+  pool.on("error", (error) => console.error(JSON.stringify({ at: new Date().toISOString(), level: "warn", msg: "idle PostgreSQL client error", error: error.message })));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: "postgres", close: () => db.destroy() };
+  return { db, kind: "postgres", close: () => db.destroy(), poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) };
 };
 
 /**

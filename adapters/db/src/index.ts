@@ -10,13 +10,14 @@ import { makeRemovalLayer } from "./repositories/removal.ts";
 import { makeSecondFactorsLayer } from "./repositories/second-factors.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
-import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories.ts";
+import { makeIdempotencyLayer } from "./repositories/idempotency.ts";
+import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
 export { connectDatabase, connectPglite, connectPostgres, pingDatabase, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
 export { currentExecutor, DatabaseClient, type Executor, executor, inTransaction, type OpenTransactions, run } from "./executor.ts";
-export { listMigrations, migrateToLatest, migrations } from "./migrations/index.ts";
-export * from "./repositories.ts";
+export { listMigrations, migrateTo, migrateToLatest, migrations } from "./migrations/index.ts";
+export * from "./repositories/accounts.ts";
 export * from "./repositories/onboarding.ts";
 export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
@@ -24,6 +25,7 @@ export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
 export * from "./repositories/second-factors.ts";
 export * from "./repositories/audit-trail.ts";
+export * from "./repositories/idempotency.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -45,4 +47,5 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeRemovalLayer(db),
     makeSecondFactorsLayer(db),
     makeAuditTrailLayer(db),
+    makeIdempotencyLayer(db),
   );

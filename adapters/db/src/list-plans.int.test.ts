@@ -3,7 +3,7 @@ import { CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COUNT_CAP, SEARCH_COUNT_CAP } from "./paging.ts";
-import { makeUsers } from "./repositories.ts";
+import { makeUsers } from "./repositories/accounts.ts";
 import { makeBabies } from "./repositories/onboarding.ts";
 import { makeReports } from "./repositories/reports.ts";
 import type { Database } from "./schema.ts";

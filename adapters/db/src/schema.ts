@@ -147,6 +147,15 @@ export interface AuditEventsTable {
   details: ColumnType<Record<string, unknown>, string | undefined, never>;
 }
 
+/** A call made with an Idempotency-Key and its answer (ADR 0141). */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  operation: string;
+  key: string;
+  answer: unknown;
+  created_at: Generated<Timestamp>;
+}
+
 export interface RateLimitBucketsTable {
   key: string;
   window_start: Timestamp;
@@ -463,6 +472,7 @@ export interface Database {
   one_time_tokens: OneTimeTokensTable;
   audit_events: AuditEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;
+  idempotency_keys: IdempotencyKeysTable;
   account_removal_requests: AccountRemovalRequestsTable;
   babies: BabiesTable;
   delegations: DelegationsTable;

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
+import { matchedRoutes } from "hono/route";
 import { secureHeaders } from "hono/secure-headers";
 import type { Env } from "./env.ts";
 import { bodyPolicy } from "./body-policy.ts";
@@ -8,7 +9,6 @@ import { BUSY_MESSAGE, LoadGate, shedLoad } from "./load-shedding.ts";
 import { openApiDocument } from "./openapi.ts";
 import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
-import type { SessionPresenter } from "./presenters.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { chatRoutes } from "./routes/chat.ts";
@@ -32,7 +32,6 @@ const HSTS = "max-age=31536000; includeSubDomains";
 export interface ApiOptions {
   /** The composition root's runtime: it must provide every port of `HttpPorts`. */
   readonly runtime: HttpRuntime;
-  readonly presenter: SessionPresenter;
   /** Resolves the client address (the Node adapter's socket, or a trusted proxy header). */
   readonly clientIp: (c: import("hono").Context<Env>) => string | null;
   /** Whether the browser reached us over HTTPS (directly, or as a trusted proxy says): only then is HSTS sent. */
@@ -42,9 +41,33 @@ export interface ApiOptions {
   /** Seconds between an event stream's session checks (default 15). */
   readonly liveCheckSeconds?: number;
   /** Public settings for the portal (GET /config): the external shop, webinar, app store and help video addresses. */
-  readonly publicConfig?: Readonly<Record<string, string>>;
+  readonly publicConfig?: PublicConfig;
   /** The load shedding's state (default: a gate with `DEFAULT_LOAD_LIMIT`); the server shares it with `refuseEarly`. */
   readonly loadGate?: LoadGate;
+  /**
+   * Told of every answered request, in the request's own context (its trace span is the active one): the
+   * route pattern that answered (`/api/v1/en/report/:id`, never the path), for metrics, the access log and
+   * traces (ADR 0142).
+   */
+  readonly observe?: (answered: AnsweredRequest) => void;
+}
+
+export interface AnsweredRequest {
+  readonly method: string;
+  /** The pattern of the route that answered; never the path, which may carry identifiers or a token. */
+  readonly route: string;
+  readonly status: number;
+  readonly seconds: number;
+  readonly requestId: string;
+}
+
+/** The server's public settings (GET /config); an optional one is absent when the server has none. */
+export interface PublicConfig {
+  readonly buy_kits_url?: string;
+  readonly webinar_url?: string;
+  readonly app_store_url?: string;
+  readonly play_store_url?: string;
+  readonly help_video_url?: string;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */
@@ -65,7 +88,7 @@ export const apiRoutes = (options: ApiOptions) =>
       if (!c.res.headers.has("x-request-id")) c.res.headers.set("x-request-id", c.get("requestId"));
     })
     .use("*", bodyPolicy(API_BASE))
-    .route("/", accountsRoutes(options.presenter))
+    .route("/", accountsRoutes())
     .route("/", onboardingRoutes())
     .route("/", practiceRoutes())
     .route("/", notificationRoutes())
@@ -74,7 +97,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", reportsRoutes())
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
-    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? {} }))
+    .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? ({} as PublicConfig) }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 
 export type AppType = ReturnType<typeof apiRoutes>;
@@ -92,7 +115,18 @@ export const busyBodyFor = (url: string): string | null => {
 /** The whole HTTP surface: security headers, request ids, the API, and the error handler. */
 export const createHttpApp = (options: ApiOptions, mount?: (app: Hono<Env>) => void) => {
   const app = new Hono<Env>();
+  // An X-Request-Id the caller (or its proxy) sent is kept, else one is made; it goes back in the answer.
   app.use("*", requestId());
+  const observe = options.observe;
+  if (observe) {
+    app.use("*", async (c, next) => {
+      const started = performance.now();
+      await next();
+      // After the chain, the route index is the handler's (or the middleware's) that answered.
+      const route = matchedRoutes(c)[c.req.routeIndex]?.path ?? "";
+      observe({ method: c.req.method, route, status: c.res.status, seconds: (performance.now() - started) / 1000, requestId: c.get("requestId") });
+    });
+  }
   // One bound for every API, Crown's and FHIR's: they share the event loop and the database pool.
   const shed = shedLoad(options.loadGate ?? new LoadGate());
   // The language first: even a 503 is answered in the prefix's language.

@@ -48,6 +48,7 @@ import {
 import type { RemovalRequests } from "@crown/core/accounts/removal";
 import type { AuditTrail } from "@crown/core/audit/model";
 import type { JobQueue } from "@crown/core/shared/jobs";
+import type { IdempotencyKeys } from "@crown/core/shared/idempotency";
 import type {
   Attachments,
   ContentHasher,
@@ -89,6 +90,7 @@ export type HttpPorts =
   | Conversations
   | Delegations
   | FrameExtractor
+  | IdempotencyKeys
   | Images
   | JobQueue
   | KioskBabyCodes

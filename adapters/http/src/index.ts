@@ -1,7 +1,6 @@
-export { API_BASE, apiRoutes, busyBodyFor, createHttpApp, type ApiOptions, type AppType } from "./app.ts";
+export { API_BASE, apiRoutes, busyBodyFor, createHttpApp, type AnsweredRequest, type ApiOptions, type AppType } from "./app.ts";
 export { runUseCase, ok, errorResponse, HttpFailure, type HttpPorts, type HttpRuntime, type UseCaseContext } from "./effect-bridge.ts";
 export type { Env } from "./env.ts";
-export type { SessionPresenter } from "./presenters.ts";
 export { documented, openApiDocument } from "./openapi.ts";
 export { requireCaller } from "./middleware.ts";
 export { jsonBody, bearerToken, pageParam, decodePasswords } from "./request.ts";

@@ -5,7 +5,7 @@ import { openApiDocument } from "./openapi.ts";
 describe("the OpenAPI document", () => {
   it("describes every call the API serves, and no call it does not serve", () => {
     // Building the routes registers their documentation; no request runs, so no runtime is needed.
-    const app = apiRoutes({ runtime: undefined as never, presenter: undefined as never, clientIp: () => null, publicUrl: "http://crown.test" });
+    const app = apiRoutes({ runtime: undefined as never, clientIp: () => null, publicUrl: "http://crown.test" });
     const toOpenApi = (path: string) => path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, "{$1}");
     const served = new Set(
       app.routes

@@ -31,7 +31,6 @@ describe("the 500 log line", () => {
     // A runtime without the services: the use case dies, the app answers 500 and logs the failure.
     const app = createHttpApp({
       runtime: ManagedRuntime.make(Layer.empty) as unknown as HttpRuntime,
-      presenter: { signIn: () => Promise.reject(new Error("not called")), profile: () => Promise.reject(new Error("not called")) },
       clientIp: () => null,
       publicUrl: "http://crown.test",
       log: (line) => lines.push(line),

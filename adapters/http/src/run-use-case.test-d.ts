@@ -20,7 +20,7 @@ export const listed = () => runUseCase(c, Effect.zip(Effect.flatMap(Users, (u) =
 // @ts-expect-error a use case needing a port the runtime does not provide does not compile
 export const unprovided = () => runUseCase(c, Effect.flatMap(Unprovided, (p) => p.ping));
 
-const options = { presenter: { signIn: () => Promise.reject(new Error("not called")), profile: () => Promise.reject(new Error("not called")) }, clientIp: () => null, publicUrl: "http://crown.test" };
+const options = { clientIp: () => null, publicUrl: "http://crown.test" };
 
 // The composition root's runtime must provide every port the routes may need.
 export const complete = (runtime: HttpRuntime) => createHttpApp({ ...options, runtime });

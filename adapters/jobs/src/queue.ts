@@ -93,7 +93,7 @@ export const prepareJobQueue = async (db: Kysely<Database>, queues: Iterable<str
   if (!ready) {
     ready = (async () => {
       const boss = new PgBoss(bossOptions(pgBossDb(db)));
-      boss.on("error", (error) => console.error("[jobs] pg-boss:", error.message));
+      boss.on("error", (error) => console.error(JSON.stringify({ at: new Date().toISOString(), level: "error", msg: "pg-boss error", error: String(error.message).slice(0, 500) })));
       await boss.start();
       const existing = await boss.getQueues();
       return { boss, queues: new Set(existing.map((q) => q.name)) };

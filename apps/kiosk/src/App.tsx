@@ -2,7 +2,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, type KioskState, kioskMachine, reachesServer }
 import { useMachine } from "@xstate/react";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { forgetDevice, kioskApi, storedDevice } from "./api.ts";
+import { forgetDevice, kioskApi, storedDevice } from "./crown.ts";
 import { useDeviceHeartbeat, useShotUrls } from "./hooks.ts";
 import { useShowLanguage } from "./i18n/i18n.ts";
 import { deviceLanguage } from "./i18n/language.ts";

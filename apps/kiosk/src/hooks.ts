@@ -1,6 +1,6 @@
 import type { KioskContext } from "@crown/core/kiosk/machine";
 import { useEffect, useRef } from "react";
-import { ApiError, kioskApi } from "./api.ts";
+import { ApiError, deviceRefused, kioskApi, sessionEnded } from "./crown.ts";
 import type { Send } from "./screens/shared.tsx";
 
 /** Often enough that a revoked tablet wipes itself "at once" (within seconds), whatever it is doing. */
@@ -30,7 +30,7 @@ export const useDeviceHeartbeat = (active: boolean, online: boolean, send: Send)
       } catch (e) {
         if (!live) return;
         // 403 DeviceRevoked, or 401: the credential is no longer known. Either way the tablet is not enrolled.
-        if (e instanceof ApiError && (e.deviceRefused || e.status === 401)) return send({ type: "REVOKED" });
+        if ((deviceRefused(e) || sessionEnded(e))) return send({ type: "REVOKED" });
         if (e instanceof ApiError && e.offline && onlineRef.current) send({ type: "NETWORK_DOWN" });
       } finally {
         pending = false;

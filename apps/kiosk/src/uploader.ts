@@ -1,6 +1,6 @@
 import type { KioskContext, KioskEvent } from "@crown/core/kiosk/machine";
 import i18next from "i18next";
-import { ApiError, kioskApi } from "./api.ts";
+import { ApiError, deviceRefused, kioskApi, sessionEnded } from "./crown.ts";
 
 /**
  * prepare → upload (one shot per request, so each one leaves the queue as soon as the server has
@@ -59,8 +59,8 @@ export const runUpload = async (context: KioskContext, send: (event: KioskEvent)
         retryTimer = null;
         if (navigator.onLine) send({ type: "NETWORK_UP" });
       }, RETRY_MS);
-    } else if (error instanceof ApiError && error.deviceRefused) send({ type: "REVOKED" });
-    else if (error instanceof ApiError && error.status === 401) send({ type: "SESSION_ENDED" });
+    } else if (deviceRefused(error)) send({ type: "REVOKED" });
+    else if (sessionEnded(error)) send({ type: "SESSION_ENDED" });
     else send({ type: "UPLOAD_FAILED", message: error instanceof Error ? error.message : i18next.t("errors.oops") });
   } finally {
     // Freed so that NETWORK_UP can resume from what is left of the queue.

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Effect, Layer, ManagedRuntime } from "effect";
 import type { Context, Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -9,20 +8,17 @@ import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooks
 import { cryptoLayer, loadOrCreateServerSecret, secondFactorCryptoLayer } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
-import { createHttpApp, type Env, LoadGate } from "@crown/http";
+import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
 import { pendingBlobsLayer, storageLayerFromEnv } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
-import { sessionPresenter } from "./presenter.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
+import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** The portal's quiz pool (images, verdicts, reasons): the server grades quizzes against the same file. */
-export const QUIZ_POOL_FILE = path.join(repoRoot, "apps/web/public/quiz/manifest.json");
+export { QUIZ_POOL_FILE, repoRoot } from "./paths.ts";
 export const loadQuizAnswerKey = (file = QUIZ_POOL_FILE) => answerKeyFrom(JSON.parse(readFileSync(file, "utf8")));
 
 export interface ConnectedDatabase {
@@ -31,6 +27,8 @@ export interface ConnectedDatabase {
   readonly close: () => Promise<void>;
   /** PostgreSQL: the URL, for the live events' LISTEN connection. */
   readonly url?: string | undefined;
+  /** PostgreSQL: the pool's connections now (metrics). */
+  readonly poolStats?: (() => { total: number; idle: number; waiting: number }) | undefined;
   /** PGlite: the embedded database, for its own LISTEN. */
   readonly pglite?: Parameters<typeof liveHubFor>[0]["pglite"];
 }
@@ -68,6 +66,8 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
   return {
     database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },
     runtime,
+    /** The model measuring here, if any (its name and card version for the metrics). */
+    model: loaded.model,
     /** What the report pipeline cannot do here (no ffmpeg, no model), said at start. */
     pipeline: pipelineStatus(loaded.problem),
     /** Runs an effect with every service; for the CLI and seeds. */
@@ -105,11 +105,17 @@ export const loadGateFor = (config: ServerConfig) =>
 /** The last entry of a comma-separated header that proxies append to. */
 const lastListEntry = (header: string | undefined) => header?.split(",").at(-1)?.trim() || undefined;
 
-export const createServerApp = (config: ServerConfig, services: Services, log: (line: Record<string, unknown>) => void, loadGate: LoadGate = loadGateFor(config)) =>
+export const createServerApp = (
+  config: ServerConfig,
+  services: Services,
+  log: (line: Record<string, unknown>) => void,
+  loadGate: LoadGate = loadGateFor(config),
+  observe?: ApiOptions["observe"],
+) =>
   createHttpApp(
     {
+      ...(observe ? { observe } : {}),
       runtime: services.runtime,
-      presenter: sessionPresenter,
       publicUrl: config.publicUrl,
       loadGate,
       publicConfig: {
@@ -145,9 +151,9 @@ export const createServerApp = (config: ServerConfig, services: Services, log: (
           return c.json({ status: "unavailable" }, 503);
         }
       });
-      mountModelAssets(app, undefined, path.join(process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"), "ort"));
-      mountSpa(app, "/kiosk/", path.join(repoRoot, "apps/kiosk/dist"));
+      mountModelAssets(app, undefined, path.join(process.env.CROWN_WEB_DIST ?? WEB_DIST, "ort"));
+      mountSpa(app, "/kiosk/", KIOSK_DIST);
       // CROWN_WEB_DIST: a snapshot of the built portal (browser tests pin one while others rebuild).
-      mountSpa(app, "/", process.env.CROWN_WEB_DIST ?? path.join(repoRoot, "apps/web/dist"));
+      mountSpa(app, "/", process.env.CROWN_WEB_DIST ?? WEB_DIST);
     },
   );

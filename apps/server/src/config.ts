@@ -3,6 +3,9 @@ import { LEASE_SECONDS } from "@crown/storage";
 import { DEFAULT_LOAD_LIMIT } from "@crown/http";
 import { RECOVERY_SECONDS } from "./recovery.ts";
 
+/** How long a stopping server waits for the requests it admitted (`CROWN_DRAIN_SECONDS`, ADR 0141). */
+export const DRAIN_SECONDS = 25;
+
 /** The environment of api-contract.md, with its defaults. */
 export interface ServerConfig {
   readonly port: number;
@@ -37,6 +40,13 @@ export interface ServerConfig {
   readonly minInFlight: number;
   /** Open connections at most; more are dropped at accept (`CROWN_MAX_CONNECTIONS`, default 4096). */
   readonly maxConnections: number;
+  /** On SIGTERM, how long the requests already admitted may take to finish (`CROWN_DRAIN_SECONDS`, default 25; ADR 0141). */
+  readonly drainSeconds: number;
+  /** Prometheus `/metrics` on this port (`METRICS_PORT`; unset: not served) and address (`METRICS_HOST`, default 127.0.0.1); ADR 0142. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
+  /** One JSON line per answered request (`CROWN_ACCESS_LOG=off` leaves them out). */
+  readonly accessLog: boolean;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -72,5 +82,9 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     maxInFlight: Math.max(1, int(env.CROWN_MAX_IN_FLIGHT, DEFAULT_LOAD_LIMIT.maxInFlight)),
     minInFlight: Math.max(1, int(env.CROWN_MIN_IN_FLIGHT, DEFAULT_LOAD_LIMIT.minInFlight)),
     maxConnections: Math.max(1, int(env.CROWN_MAX_CONNECTIONS, 4096)),
+    drainSeconds: Math.max(0, int(env.CROWN_DRAIN_SECONDS, DRAIN_SECONDS)),
+    metricsPort: env.METRICS_PORT ? int(env.METRICS_PORT, 0) : undefined,
+    metricsHost: env.METRICS_HOST || "127.0.0.1",
+    accessLog: env.CROWN_ACCESS_LOG !== "off",
   };
 };

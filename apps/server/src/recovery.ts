@@ -4,6 +4,8 @@ import { type Kysely, sql } from "kysely";
 import { analysisJobKey, ANALYZE_REPORT_JOB, awaitsAnalysis, giveUpAnalysis, statusesWhere } from "@crown/core/report/index";
 import { JobQueue } from "@crown/core/shared/jobs";
 import type { Database } from "@crown/db";
+import { forgetIdempotencyKeys } from "@crown/db";
+import { IDEMPOTENCY_KEY_HOURS } from "@crown/core/shared/idempotency";
 import { jobStatesByKey } from "@crown/jobs";
 import { localBlobRoot, sweepPendingBlobs, sweepTemporaryFiles } from "@crown/storage";
 import type { ServerConfig } from "./config.ts";
@@ -14,7 +16,7 @@ import type { PortsOf, Runner } from "./runner.ts";
  * that runs jobs: a report left `submitted` or `analyzing` whose analysis job is gone gets a new
  * one, and one whose job failed for good (its worker killed on the last attempt) goes to review
  * with the reason; the blobs of writers that died are removed (ADR 0051), and on local storage the
- * temporary files of cut writes. A job still waiting or running (its worker beating) is left alone.
+ * temporary files of cut writes; idempotency keys past their day go. A job still waiting or running (its worker beating) is left alone.
  * `CROWN_RECOVERY_SECONDS` sets the period (tests shorten it).
  */
 export const RECOVERY_SECONDS = 30;
@@ -69,6 +71,8 @@ export const startRecovery = (
       if (outcome.requeued + outcome.failed > 0) log({ level: "warn", msg: "recovered stuck analyses", ...outcome });
       const abandoned = await sweepAbandonedBlobs(db, run, config.leaseSeconds);
       if (abandoned > 0) log({ level: "info", msg: "removed blobs whose writer died before recording them", removed: abandoned });
+      // Idempotency keys are kept a day (ADR 0141).
+      await forgetIdempotencyKeys(db, IDEMPOTENCY_KEY_HOURS);
       if (!config.s3) {
         const removed = await sweepTemporaryFiles(localBlobRoot(config.dataDir));
         if (removed > 0) log({ level: "info", msg: "removed temporary blob files of cut writes", removed });

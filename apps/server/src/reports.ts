@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Effect, Layer } from "effect";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { UploadHistory } from "@crown/core";
 import { type AnalyzeOptions, HeadContourModel, type MeasurementError, measurementErrorOf } from "@crown/core/measurement/index";
 import { analyzeReport, ANALYZE_REPORT_JOB, giveUpAnalysis, defaultReportSettings, ReportConfig, Reports } from "@crown/core/report/index";
@@ -13,9 +12,9 @@ import { ffmpegUnavailable, reportMediaLayer } from "@crown/inference/report-med
 import { jobQueueLayer, type RunningWorker, startWorker } from "@crown/jobs";
 import { reportRendererLayer } from "@crown/pdf";
 import type { PortsOf, Runner } from "./runner.ts";
+import { DEFAULT_MODEL_PATH } from "./paths.ts";
+import { observeJob } from "./metrics.ts";
 
-/** Where the server looks for the head-contour model unless CROWN_MODEL names one. */
-export const DEFAULT_MODEL_PATH = fileURLToPath(new URL("../../../models/head-contour/head-contour.onnx", import.meta.url));
 
 /** The model the pipeline measures with (null: none installed) and the options its card implies. */
 export interface PipelineModel {
@@ -91,14 +90,27 @@ export const startReportWorker = (
     ...(options.backoffSeconds !== undefined ? { backoffSeconds: options.backoffSeconds } : {}),
     handlers: {
       [SEND_MAIL_JOB]: async (payload) => {
-        await run(sendQueuedMail(payload));
+        const started = performance.now();
+        try {
+          await run(sendQueuedMail(payload));
+          observeJob(SEND_MAIL_JOB, "done", (performance.now() - started) / 1000);
+        } catch (error) {
+          observeJob(SEND_MAIL_JOB, "failed", (performance.now() - started) / 1000);
+          throw error;
+        }
       },
       [ANALYZE_REPORT_JOB]: async (payload, job) => {
+        const started = performance.now();
+        const reportId = String(payload.reportId);
         try {
-          await run(analyzeReport(String(payload.reportId)));
+          await run(analyzeReport(reportId));
+          // The photos this round measured: the job's time per photo for the metrics (ADR 0142).
+          const measured = await sql<{ n: number }>`select count(*)::int as n from measurements m join reports r on r.id = m.report_id and r.round = m.round where m.report_id = ${reportId}`.execute(db);
+          observeJob(ANALYZE_REPORT_JOB, "done", (performance.now() - started) / 1000, Number(measured.rows[0]?.n ?? 0));
         } catch (error) {
+          observeJob(ANALYZE_REPORT_JOB, "failed", (performance.now() - started) / 1000);
           // On the last attempt the report goes to review with the reason: never a silent failure.
-          if (job.attempts >= job.max_attempts) await run(giveUpAnalysis(String(payload.reportId), error instanceof Error ? error.message : String(error)));
+          if (job.attempts >= job.max_attempts) await run(giveUpAnalysis(reportId, error instanceof Error ? error.message : String(error)));
           throw error;
         }
       },

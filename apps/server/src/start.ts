@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { getRequestListener } from "@hono/node-server";
 import { PasswordHasher } from "@crown/core";
-import { busyBodyFor, type LoadGate, refuseEarly } from "@crown/http";
+import { type AnsweredRequest, busyBodyFor, type LoadGate, refuseEarly } from "@crown/http";
+import { trace } from "@opentelemetry/api";
 import { Effect } from "effect";
 import type { ServerConfig } from "./config.ts";
 import { composeServices, createServerApp, loadGateFor } from "./compose.ts";
@@ -12,8 +13,27 @@ import { seedDemo } from "./seed.ts";
 import { startReportWorker } from "./reports.ts";
 import { startChatWorker } from "./chat.ts";
 import { startRecovery } from "./recovery.ts";
+import { log } from "./log.ts";
+import { observeRequest, serveMetrics, watchDatabase, watchLoadGate, watchModel } from "./metrics.ts";
+import { stopTelemetry } from "./telemetry.ts";
 
-const log = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
+/**
+ * What each answered request leaves (ADR 0142): its figures in the metrics, its route pattern and request id
+ * on its trace span, and one access-log line (health checks apart).
+ */
+export const observeAnswered = (accessLog: boolean) => (a: AnsweredRequest) => {
+  observeRequest(a.method, a.route, a.status, a.seconds);
+  const span = trace.getActiveSpan();
+  if (span) {
+    span.setAttribute("crown.request_id", a.requestId);
+    span.setAttribute("http.route", a.route);
+    span.updateName(`${a.method} ${a.route}`);
+  }
+  if (accessLog && a.route !== "/healthz" && a.route !== "/readyz") {
+    log({ level: a.status >= 500 ? "error" : "info", msg: "request", requestId: a.requestId, method: a.method, route: a.route, status: a.status, ms: Math.round(a.seconds * 1000) });
+  }
+};
+
 
 /** Idle keep-alive connections are closed after this long (Node's default); a request's headers must arrive within HEADERS_TIMEOUT_MS. */
 const KEEP_ALIVE_MS = 5_000;
@@ -22,13 +42,63 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const ACCEPT_BACKLOG = 4096;
 
 /**
+ * What a stopping server needs of its requests (ADR 0141): which are in progress, which of them are event
+ * streams (never finishing, cut at once so the tab reconnects to another process with Last-Event-ID), and
+ * a `/readyz` that says 503 from the stop on, so a balancer sends nothing new here.
+ */
+export const drainable = (listener: RequestListener) => {
+  const inProgress = new Set<ServerResponse>();
+  let draining = false;
+  let settle: (() => void) | null = null;
+  const handle: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (draining) {
+      // Admitted on a connection that was already open: served, and that connection closed after it.
+      res.setHeader("connection", "close");
+      if (req.url === "/readyz") {
+        res.writeHead(503, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(JSON.stringify({ status: "stopping" }));
+        return;
+      }
+    }
+    inProgress.add(res);
+    // An event stream is asked for with Accept: text/event-stream (EventSource always sends it); the
+    // answer's own headers are not readable here (written in one writeHead).
+    if ((req.headers.accept ?? "").includes("text/event-stream")) streams.add(res);
+    res.once("close", () => {
+      inProgress.delete(res);
+      streams.delete(res);
+      if (draining && settle && busy() === 0) settle();
+    });
+    listener(req, res);
+  };
+  const streams = new WeakSet<ServerResponse>();
+  const isStream = (res: ServerResponse) => streams.has(res);
+  const busy = () => [...inProgress].filter((res) => !isStream(res)).length;
+  return {
+    listener: handle,
+    /** Stops admitting new requests' readiness, cuts the event streams, and waits up to `seconds` for the rest. */
+    drain: async (seconds: number) => {
+      draining = true;
+      for (const res of inProgress) if (isStream(res)) res.destroy();
+      if (busy() > 0) {
+        await new Promise<void>((resolve) => {
+          settle = resolve;
+          setTimeout(resolve, seconds * 1000).unref();
+        });
+      }
+      return busy();
+    },
+  };
+};
+
+/**
  * The Node HTTP server around the app, as Crown runs it: shedding on arrival before Hono builds a request
  * (ADR 0090); connections bounded, idle ones closed after KEEP_ALIVE_MS; a burst of new ones waits in the
  * kernel's accept queue rather than being dropped (a dropped SYN is retried only after a second, then three,
  * then seven). Not listening yet.
  */
-export const createHttpServer = (app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, gate: LoadGate, maxConnections: number) => {
-  const server = createServer(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch)));
+export const createHttpServer = (app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> }, gate: LoadGate, maxConnections: number, wrap: (listener: RequestListener) => RequestListener = (l) => l) => {
+  const server = createServer(wrap(refuseEarly(gate, busyBodyFor, getRequestListener(app.fetch))));
   server.maxConnections = maxConnections;
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
@@ -49,7 +119,13 @@ export const startServer = async (config: ServerConfig) => {
   await services.run(Effect.flatMap(PasswordHasher, (hasher) => hasher.hash(randomUUID())));
   const gate = loadGateFor(config);
   const stopWatching = gate.watchEventLoop();
-  const app = createServerApp(config, services, log, gate);
+  const app = createServerApp(config, services, log, gate, observeAnswered(config.accessLog));
+  if (config.metricsPort !== undefined) {
+    watchLoadGate(gate);
+    watchDatabase(services.database.db, services.database.poolStats);
+    watchModel(services.model?.identity);
+    await serveMetrics(config.metricsPort, config.metricsHost);
+  }
   const embedded = services.database.kind === "pglite";
   // Demo accounts only ever on the embedded database (ADR 24); with DATABASE_URL there are none.
   const demo = embedded ? await seedDemo(services, config.dataDir) : [];
@@ -58,7 +134,12 @@ export const startServer = async (config: ServerConfig) => {
   const recovery = config.runWorker ? startRecovery(config, services.database.db, services.run, log) : null;
   // Unseen chat messages are e-mailed by every server process; the claim makes each go once.
   const chatWorker = startChatWorker(services.run, log);
-  const server = createHttpServer(app, gate, config.maxConnections);
+  let drain: ((seconds: number) => Promise<number>) | null = null;
+  const server = createHttpServer(app, gate, config.maxConnections, (listener) => {
+    const requests = drainable(listener);
+    drain = requests.drain;
+    return requests.listener;
+  });
   const hostname = process.env.HOST || (embedded ? "127.0.0.1" : "0.0.0.0");
   server.listen({ port: config.port, host: hostname, backlog: ACCEPT_BACKLOG }, () => {
     const address = server.address();
@@ -83,12 +164,19 @@ export const startServer = async (config: ServerConfig) => {
     if (stopping) return;
     stopping = true;
     log({ level: "info", msg: `received ${signal}, shutting down` });
-    stopWatching();
+    // No new connection from here on (a balancer's next try goes to another process); the requests already
+    // admitted finish, on a database still open, before anything is closed (ADR 0141).
     server.close();
+    server.closeIdleConnections();
+    const unfinished = (await drain?.(config.drainSeconds)) ?? 0;
+    if (unfinished > 0) log({ level: "warn", msg: "stopped with requests still in progress", unfinished });
+    server.closeAllConnections();
+    stopWatching();
     await recovery?.stop();
     await worker?.stop();
     await chatWorker.stop();
     await services.close();
+    await stopTelemetry();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

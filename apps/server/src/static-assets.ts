@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import type { Hono } from "hono";
 import type { Env } from "@crown/http";
 import { ortWasmDir } from "@crown/inference/node";
-import { DEFAULT_MODEL_PATH } from "./reports.ts";
+import { DEFAULT_MODEL_PATH } from "./paths.ts";
 
 /**
  * What the browser needs to run the head-contour model itself (capture page, kiosk): the model and

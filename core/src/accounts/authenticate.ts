@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect";
 import { Forbidden, Unauthenticated } from "../shared/errors.ts";
-import { ACCESS_MESSAGES, BAA_REQUIRED_STATUS, baaPending } from "../practice/access.ts";
+import { ACCESS_MESSAGES, baaPending } from "./access.ts";
+import { BAA_REQUIRED_STATUS } from "./practice-statuses.ts";
 import { SECOND_FACTOR_MESSAGES } from "./second-factor-messages.ts";
 import { awaitsSecondFactorSetup, SECOND_FACTOR_SETUP_STATUS } from "./second-factor-model.ts";
 import { now, Secrets } from "../shared/ports.ts";

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect";
-import { practiceVerification } from "../practice/verification.ts";
-import { pageOf } from "../notifications/service.ts";
-import { requireActive } from "../practice/access.ts";
+import { practiceVerification } from "./practice-verification.ts";
+import { pageOf } from "../shared/page.ts";
+import { requireActive } from "./access.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { OptionalText, Required, validate } from "../shared/validation.ts";
 import { type User, Users } from "./model.ts";

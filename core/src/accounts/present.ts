@@ -1,4 +1,4 @@
-import { practiceVerification } from "../practice/verification.ts";
+import { practiceVerification } from "./practice-verification.ts";
 import type { User } from "./model.ts";
 
 /** Who an account is, as every answer about an account starts (profile, approvals). */

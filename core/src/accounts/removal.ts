@@ -1,6 +1,6 @@
 import { Context, Effect, Option } from "effect";
-import { pageOf } from "../notifications/service.ts";
-import { requireActive } from "../practice/access.ts";
+import { pageOf } from "../shared/page.ts";
+import { requireActive } from "./access.ts";
 import { RateLimited, ValidationFailed } from "../shared/errors.ts";
 import { queueMail } from "../shared/mail-jobs.ts";
 import { audit, now, PasswordHasher, Random, RateLimiter, transaction } from "../shared/ports.ts";

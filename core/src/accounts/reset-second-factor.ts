@@ -1,6 +1,6 @@
 import { Effect, Option, Schema } from "effect";
 import { composeIn, greeting, mailText } from "../i18n/mails/index.ts";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "./access.ts";
 import { Conflict, NotFound } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { Required, validate } from "../shared/validation.ts";

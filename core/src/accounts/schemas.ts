@@ -1,6 +1,6 @@
 import { Schema } from "effect";
 import { Email, NewPassword, OneOf, Phone, Required } from "../shared/validation.ts";
-import { OptionalNpi } from "../practice/npi.ts";
+import { OptionalNpi } from "./npi.ts";
 import { SIGN_UP_TYPES } from "./lifecycle.ts";
 import { LANGUAGES } from "../shared/i18n.ts";
 

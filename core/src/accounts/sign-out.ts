@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { audit, now } from "../shared/ports.ts";
-import { LiveEvents } from "../live/model.ts";
+import { LiveEvents } from "../shared/live-events.ts";
 import { CurrentUser, Sessions } from "./model.ts";
 import { MESSAGES } from "./messages.ts";
 import { awaitsApproval } from "./lifecycle.ts";

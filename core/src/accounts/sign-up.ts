@@ -3,7 +3,7 @@ import { ValidationFailed } from "../shared/errors.ts";
 import { audit, now, PasswordHasher, Random, requestLanguage, transaction } from "../shared/ports.ts";
 import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
-import { NPI_MESSAGES, normaliseNpi } from "../practice/npi.ts";
+import { NPI_MESSAGES, normaliseNpi } from "./npi.ts";
 import { AccountsConfig, newUser, normaliseEmail, type User, Users } from "./model.ts";
 import { MESSAGES } from "./messages.ts";
 import { SignUpRequest } from "./schemas.ts";

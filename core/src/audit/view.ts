@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect";
 import { Users } from "../accounts/model.ts";
-import { parseDay, startOfDay } from "../onboarding/dates.ts";
-import { requireActive } from "../practice/access.ts";
+import { parseDay, startOfDay } from "../shared/days.ts";
+import { requireActive } from "../accounts/access.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { audit } from "../shared/ports.ts";
 import { OptionalText, validate } from "../shared/validation.ts";

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { CurrentUser } from "../accounts/model.ts";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { Forbidden, NotFound } from "../shared/errors.ts";
 import { Conversations } from "./model.ts";
 import { isSupport, SUPPORT_TYPES } from "./policy.ts";

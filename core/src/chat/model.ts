@@ -1,6 +1,6 @@
 import { Context, Effect, Option } from "effect";
 import type { User } from "../accounts/model.ts";
-import type { PageOf, PageRequest } from "../onboarding/model.ts";
+import type { PageOf, PageRequest } from "../shared/page.ts";
 
 /**
  * Support chat: one conversation per signed-in user, or per visitor e-mail address (public pages),

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect";
 import { type Caller, type User, Users } from "../accounts/model.ts";
 import type { Baby } from "../onboarding/model.ts";
-import { requireActive } from "../practice/access.ts";
-import { practiceVerified } from "../practice/verification.ts";
+import { requireActive } from "../accounts/access.ts";
+import { practiceVerified } from "../accounts/practice-verification.ts";
 import { readableBaby, type ReportRelation, relationTo, reportNotFound, visibleReport } from "../report/access.ts";
 import { type Report, ReportVersions } from "../report/model.ts";
 import { NotFound } from "../shared/errors.ts";

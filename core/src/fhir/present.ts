@@ -1,7 +1,7 @@
 import type { User } from "../accounts/model.ts";
 import { bandOf, CI_BANDS, CVAI_BANDS, type SeverityBand } from "../measurement/bands.ts";
 import { type Baby, babyName } from "../onboarding/model.ts";
-import { displayName } from "../practice/access.ts";
+import { displayName } from "../accounts/access.ts";
 import { isPublished } from "../report/lifecycle.ts";
 import { bandCode, CODES, type Code, type Measure, MEASURES, SYSTEMS } from "./codes.ts";
 import type { Reference, Resource } from "./model.ts";

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, Random, Secrets, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
-import { physicianName } from "../practice/access.ts";
+import { physicianName } from "../accounts/access.ts";
 import type { KioskDevice } from "./model.ts";
 
 /** A device as the portal's device list shows it; its status is derived from its dates. */

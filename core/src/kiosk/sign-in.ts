@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect";
 import { Users } from "../accounts/model.ts";
 import { isActive, isBlocked } from "../accounts/lifecycle.ts";
-import { displayName, requireActive } from "../practice/access.ts";
-import { Delegations } from "../practice/model.ts";
+import { displayName, requireActive } from "../accounts/access.ts";
+import { Delegations } from "../accounts/delegations.ts";
 import { RateLimited, Unauthenticated, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, PasswordHasher, Random, RateLimiter, Secrets, transaction } from "../shared/ports.ts";
 import { throttle } from "../shared/throttle.ts";

@@ -5,7 +5,7 @@ import { CurrentUser } from "../accounts/model.ts";
 import { signedIn } from "../testing/accounts.ts";
 import { makeTestWorld } from "../testing/memory.ts";
 import { aParent, aPhysician } from "../testing/mothers.ts";
-import { type LiveEvent, LiveEvents, type LiveEventsPort } from "./model.ts";
+import { type LiveEvent, LiveEvents, type LiveEventsPort } from "../shared/live-events.ts";
 import { authenticateTicket, isTicket, publish, sessionStillLive, STREAM_TICKET_SECONDS, streamStart, streamTicket } from "./service.ts";
 
 /** LiveEvents in memory: enough to check what the use cases ask of it. */

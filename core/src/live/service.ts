@@ -2,7 +2,7 @@ import { Effect, Option } from "effect";
 import { type Caller, CurrentUser, Sessions, Users } from "../accounts/model.ts";
 import { isBlocked } from "../accounts/lifecycle.ts";
 import { now } from "../shared/ports.ts";
-import { type LiveEvent, LiveEvents, type LiveEventType } from "./model.ts";
+import { type LiveEvent, LiveEvents, type LiveEventType } from "../shared/live-events.ts";
 
 /**
  * Publishes a live event to a user. Call it inside the transaction of the change it reports: the

@@ -1,6 +1,6 @@
 import { Context, Effect } from "effect";
 import type { NoticeKey, NoticeParams } from "../i18n/mails/notices.ts";
-import type { PageOf, PageRequest } from "../onboarding/model.ts";
+import type { PageOf, PageRequest } from "../shared/page.ts";
 
 export const NOTIFICATION_KINDS = [
   "account_approved",

@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { addMonths, dayOf, formatDay, parseDay, startOfDay } from "../onboarding/dates.ts";
+import { addMonths, dayOf, formatDay, parseDay, startOfDay } from "../shared/days.ts";
 import { SCAN_MONTHS, scanDue, scansEnd } from "./reminders.ts";
 
 const baby = (dateOfBirth: string) => ({ id: "b1", name: "Bo Baby", dateOfBirth });

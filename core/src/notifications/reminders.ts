@@ -1,4 +1,4 @@
-import { addMonths, type CalendarDay, compareDays, dayOf, formatDay, parseDay, startOfDay, wholeMonthsBetween } from "../onboarding/dates.ts";
+import { addMonths, type CalendarDay, compareDays, dayOf, formatDay, parseDay, startOfDay, wholeMonthsBetween } from "../shared/days.ts";
 
 /**
  * Reminders are computed, never stored: a monthly scan is due for each baby from birth until

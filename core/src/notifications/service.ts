@@ -1,16 +1,12 @@
 import { pageOf } from "../shared/page.ts";
 import { Effect, Schema } from "effect";
 import { CurrentUser, type User } from "../accounts/model.ts";
-import { dayOf } from "../onboarding/dates.ts";
-import { onboardingFlags, factsOf } from "../onboarding/lifecycle.ts";
-import { Babies, babyName, UploadHistory } from "../onboarding/model.ts";
-import { type NoticeKey, type NoticeParams, noticeText, reminderText } from "../i18n/mails/notices.ts";
+import { type NoticeKey, type NoticeParams, noticeText } from "../i18n/mails/notices.ts";
 import type { Language } from "../shared/i18n.ts";
 import { Mailer, now, type OutgoingMail, Random, requestLanguage } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
 import { publish } from "../live/service.ts";
 import { type Notification, type NotificationKind, Notifications } from "./model.ts";
-import { scanDue } from "./reminders.ts";
 import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
 export const NOTIFICATION_MESSAGES = {
@@ -58,9 +54,6 @@ export const presentNotification = (n: Notification, language: Language = "en") 
   created_at: n.createdAt.toISOString(),
 });
 
-// Moved to shared (every feature pages its lists); re-exported for the features that import it from here.
-export { pageOf } from "../shared/page.ts";
-
 const PerPage = Schema.Struct({
   per_page: Schema.optionalWith(
     Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
@@ -100,44 +93,3 @@ export const readNotifications = (input: unknown) =>
     if (changed > 0) yield* publish(user.id, "notifications.count", { count });
     return { updated: changed, count };
   });
-
-export type Reminder =
-  | { type: "scan_due"; text: string; baby_identifier: string; baby_name: string; month: number; due_since: string; next_due: string }
-  | { type: "baa"; text: string }
-  | { type: "quiz"; text: string }
-  | { type: "disclaimer"; text: string };
-
-/** The caller's reminders, computed now from the babies, the last uploads and the onboarding facts. */
-export const remindersFor = (user: User) =>
-  Effect.gen(function* () {
-    const language = yield* requestLanguage;
-    const reminders: Reminder[] = [];
-    const flags = onboardingFlags(factsOf(user));
-    if (user.type === "physician" && !flags.baa_signed) {
-      reminders.push({ type: "baa", text: reminderText(language, "baa") });
-    }
-    if (!flags.disclaimer_accepted) reminders.push({ type: "disclaimer", text: reminderText(language, "disclaimer") });
-    if (flags.is_quiz_time) reminders.push({ type: "quiz", text: reminderText(language, "quiz") });
-    if (user.type === "parent") {
-      const babies = yield* (yield* Babies).listByParent(user.id);
-      const last = yield* (yield* UploadHistory).lastUploads(babies.map((b) => b.id));
-      const today = dayOf(yield* now);
-      for (const baby of babies) {
-        const due = scanDue({ id: baby.id, name: babyName(baby), dateOfBirth: baby.dateOfBirth }, last.get(baby.id) ?? null, today);
-        if (due) {
-          reminders.push({
-            type: "scan_due",
-            text: reminderText(language, "scanDue", { baby: due.babyName, month: due.month }),
-            baby_identifier: due.babyId,
-            baby_name: due.babyName,
-            month: due.month,
-            due_since: due.dueSince,
-            next_due: due.nextDue,
-          });
-        }
-      }
-    }
-    return reminders;
-  });
-
-export const reminders = Effect.flatMap(CurrentUser, ({ user }) => remindersFor(user));

@@ -2,7 +2,7 @@ import { fill } from "../shared/i18n.ts";
 import { STATUS_MESSAGES } from "../shared/messages.ts";
 import { Effect } from "effect";
 import { Users } from "../accounts/model.ts";
-import { ACCESS_MESSAGES } from "../practice/access.ts";
+import { ACCESS_MESSAGES } from "../accounts/access.ts";
 import { Conflict, Forbidden } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { factsOf, onboardingFlags } from "./lifecycle.ts";

@@ -4,7 +4,7 @@ import { Effect, Option } from "effect";
 import { changeStatus } from "../accounts/change-status.ts";
 import { accountCan, type AccountEvent } from "../accounts/lifecycle.ts";
 import { type User, Users } from "../accounts/model.ts";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { Conflict, NotFound } from "../shared/errors.ts";
 import type { OutgoingMail } from "../shared/ports.ts";
 

@@ -3,8 +3,8 @@ import { AccountHooks, AccountsConfig, type User, Users } from "../accounts/mode
 import { changeStatus } from "../accounts/service.ts";
 import { Notifications } from "../notifications/model.ts";
 import { notify } from "../notifications/service.ts";
-import { displayName } from "../practice/access.ts";
-import { Delegations } from "../practice/model.ts";
+import { displayName } from "../accounts/access.ts";
+import { Delegations } from "../accounts/delegations.ts";
 import { AuditLog, Mailer, type OutgoingMail, Random, Transactor } from "../shared/ports.ts";
 import { Sessions } from "../accounts/model.ts";
 import { invitationAcceptedMail } from "./emails.ts";

@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { requireType } from "../practice/access.ts";
+import { requireType } from "../accounts/access.ts";
 import { NotFound } from "../shared/errors.ts";
 import { audit, now, Random, transaction } from "../shared/ports.ts";
 import { MarketingLeads } from "./model.ts";

@@ -1,4 +1,4 @@
-import { ACCESS_MESSAGES } from "../practice/access.ts";
+import { ACCESS_MESSAGES } from "../accounts/access.ts";
 
 /** The onboarding calls' answers and refusals, in the specs' words. */
 export const MESSAGES = {

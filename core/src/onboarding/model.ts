@@ -1,5 +1,6 @@
 import { Context, Effect, Option } from "effect";
 import type { User } from "../accounts/model.ts";
+import type { PageOf, PageRequest } from "../shared/page.ts";
 
 /** Babies, physicians, the BAA, quizzes and marketing leads: what onboarding records. */
 
@@ -51,14 +52,6 @@ export type BabyPatch = Partial<Omit<Baby, "id" | "createdAt" | "createdBy">>;
 export const babyName = (b: Pick<Baby, "firstName" | "middleName" | "lastName">) =>
   [b.firstName, b.middleName, b.lastName].filter((part) => part !== null && part !== "").join(" ");
 
-export interface PageRequest {
-  readonly page: number;
-  readonly perPage: number;
-}
-export interface PageOf<T> {
-  readonly data: ReadonlyArray<T>;
-  readonly total: number;
-}
 
 export interface BabiesPort {
   readonly insert: (baby: Baby) => Effect.Effect<void>;

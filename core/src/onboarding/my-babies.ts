@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { requireType } from "../practice/access.ts";
+import { requireType } from "../accounts/access.ts";
 import { auditAll } from "../shared/ports.ts";
 import { Babies } from "./model.ts";
 import { presentBabies } from "./present.ts";

@@ -1,5 +1,5 @@
 import { Effect } from "effect";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { physicianRef, physiciansOfStaff } from "./present.ts";
 
 /** GET /physician/list: the physicians a staff member works for (a physician: themself). */

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import { accountSummary } from "../accounts/present.ts";
 import { Users } from "../accounts/model.ts";
-import { pageOf } from "../notifications/service.ts";
+import { pageOf } from "../shared/page.ts";
 import { requireAdmin } from "./approvals.ts";
 import { Babies } from "./model.ts";
 import { presentBabies } from "./present.ts";

@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect";
 import { CurrentUser, type User, Users } from "../accounts/model.ts";
-import { practiceVerified } from "../practice/verification.ts";
+import { practiceVerified } from "../accounts/practice-verification.ts";
 import { NotFound, ValidationFailed } from "../shared/errors.ts";
 import { now } from "../shared/ports.ts";
-import { latestToday } from "./dates.ts";
+import { latestToday } from "../shared/days.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent } from "./lifecycle.ts";
 import { type Baby, NO_PHYSICIAN, NO_PHYSICIAN_NAME } from "./model.ts";
 import { type BabyRequest, FORM_MESSAGES } from "./schemas.ts";

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect";
 import { type User, Users } from "../accounts/model.ts";
-import { physicianName } from "../practice/access.ts";
-import { Delegations } from "../practice/model.ts";
-import { practiceVerification } from "../practice/verification.ts";
+import { physicianName } from "../accounts/access.ts";
+import { Delegations } from "../accounts/delegations.ts";
+import { practiceVerification } from "../accounts/practice-verification.ts";
 import { factsOf, onboardingFlags } from "./lifecycle.ts";
 import { Babies, type Baby, babyName, NO_PHYSICIAN } from "./model.ts";
 import { isBlocked } from "../accounts/lifecycle.ts";

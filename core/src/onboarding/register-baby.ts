@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect";
 import { CurrentUser, Users } from "../accounts/model.ts";
 import { changeStatus } from "../accounts/change-status.ts";
-import { ACCESS_MESSAGES, requireActive, requireType } from "../practice/access.ts";
+import { ACCESS_MESSAGES, requireActive, requireType } from "../accounts/access.ts";
 import { Forbidden } from "../shared/errors.ts";
 import { audit, now, Random, transaction } from "../shared/ports.ts";
 import { factsOf, needsBabyDetails, onboardingCan, onboardingStep } from "./lifecycle.ts";

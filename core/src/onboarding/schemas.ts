@@ -1,7 +1,8 @@
 import { Effect, Either, ParseResult, Schema } from "effect";
+import { STAFF_TYPES } from "../accounts/staff-types.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { check, Email, OneOf, OptionalText, Required } from "../shared/validation.ts";
-import { addMonths, type CalendarDay, compareDays, parseDay } from "./dates.ts";
+import { addMonths, type CalendarDay, compareDays, parseDay } from "../shared/days.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
 import { QUIZ_ANSWERS, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
 import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
@@ -177,9 +178,6 @@ export const ListRequest = Schema.Struct({
   physician_id: OptionalText(64),
 });
 export type ListRequest = typeof ListRequest.Type;
-
-export const STAFF_TYPES = ["nurse", "office_admin"] as const;
-export type StaffType = (typeof STAFF_TYPES)[number];
 
 export const AddStaffRequest = Schema.Struct({
   email: Email,

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect";
-import { ACCESS_MESSAGES, requireType } from "../practice/access.ts";
+import { ACCESS_MESSAGES, requireType } from "../accounts/access.ts";
 import { Forbidden, NotFound } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { factsOf, onboardingOpen } from "./lifecycle.ts";

@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect";
 import { CurrentUser, Users } from "../accounts/model.ts";
-import { ACCESS_MESSAGES } from "../practice/access.ts";
+import { ACCESS_MESSAGES } from "../accounts/access.ts";
 import { Forbidden, NotFound } from "../shared/errors.ts";
 import { audit, now, Random, transaction } from "../shared/ports.ts";
 import { onboardingFlags } from "./lifecycle.ts";

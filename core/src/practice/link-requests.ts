@@ -7,13 +7,14 @@ import { Conflict, NotFound } from "../shared/errors.ts";
 import type { NoticeKey, NoticeParams } from "../i18n/mails/notices.ts";
 import { audit, auditAll, now, type OutgoingMail, transaction } from "../shared/ports.ts";
 import { validate } from "../shared/validation.ts";
-import { displayName, requireActive } from "./access.ts";
+import { displayName, requireActive } from "../accounts/access.ts";
 import { consentAfter, consentCan, delegationConsent, PENDING_CONSENT } from "./consent.ts";
 import { linkDeclinedMail } from "./emails.ts";
-import { type Delegation, Delegations, type PatientLinkRequest, PatientLinkRequests } from "./model.ts";
+import { type Delegation, Delegations } from "../accounts/delegations.ts";
+import { type PatientLinkRequest, PatientLinkRequests } from "./model.ts";
 import { type LinkRequestView, presentPatientRequest, presentStaffOffer } from "./present.ts";
 import { LinkAnswerRequest, MESSAGES } from "./requests.ts";
-import { practiceVerified } from "./verification.ts";
+import { practiceVerified } from "../accounts/practice-verification.ts";
 
 /**
  * The invitee's side of a practice's request (issue 15, ADR 56): a parent asked to take a baby into

@@ -3,8 +3,8 @@ import { Users } from "../accounts/model.ts";
 import { BaaSignatures } from "../onboarding/model.ts";
 import { pageOf } from "../shared/page.ts";
 import { validate } from "../shared/validation.ts";
-import { physicianName, requireActive } from "./access.ts";
-import { practiceVerification } from "./verification.ts";
+import { physicianName, requireActive } from "../accounts/access.ts";
+import { practiceVerification } from "../accounts/practice-verification.ts";
 
 /** The admin console's queue is short work: 10 a page by default, at most 50. */
 export const AWAITING_PER_PAGE = { default: 10, max: 50 } as const;

@@ -1,10 +1,11 @@
 import type { User } from "../accounts/model.ts";
 import { type Baby, babyName } from "../onboarding/model.ts";
-import { displayName, physicianName } from "./access.ts";
+import { displayName, physicianName } from "../accounts/access.ts";
 import { delegationConsent, PENDING_CONSENT } from "./consent.ts";
 import { isPendingInvitation } from "./invitations.ts";
-import type { StaffType } from "../onboarding/schemas.ts";
-import type { Delegation, PatientLinkRequest } from "./model.ts";
+import type { StaffType } from "../accounts/staff-types.ts";
+import type { Delegation } from "../accounts/delegations.ts";
+import type { PatientLinkRequest } from "./model.ts";
 import type { LinkKind } from "./requests.ts";
 
 /** The practice's wire shapes. */

@@ -1,14 +1,15 @@
 import { Effect, Option } from "effect";
 import { Sessions } from "../accounts/model.ts";
-import { pageOf } from "../notifications/service.ts";
-import { latestToday } from "../onboarding/dates.ts";
+import { pageOf } from "../shared/page.ts";
+import { latestToday } from "../shared/days.ts";
 import { Babies, type BabyPatch } from "../onboarding/model.ts";
-import { ListRequest, PatientUpdateRequest, RemoveStaffRequest, type StaffType, validateForm } from "../onboarding/schemas.ts";
+import { ListRequest, PatientUpdateRequest, RemoveStaffRequest, validateForm } from "../onboarding/schemas.ts";
+import { type StaffType } from "../accounts/staff-types.ts";
 import { Forbidden, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { type ActingFor, actingPhysician } from "./access.ts";
 import { consentAfter, delegationConsent } from "./consent.ts";
-import { Delegations } from "./model.ts";
+import { Delegations } from "../accounts/delegations.ts";
 import { presentPatient, presentStaff } from "./present.ts";
 import { blanksAsAbsent, MESSAGES, orNull, renamePhoneErrors, searchText } from "./requests.ts";
 

@@ -7,8 +7,8 @@ import { fill } from "../shared/i18n.ts";
 import { Conflict, NotFound, ValidationFailed } from "../shared/errors.ts";
 import { audit, now, transaction } from "../shared/ports.ts";
 import { Required, validate } from "../shared/validation.ts";
-import { physicianName, requireActive } from "./access.ts";
-import { PRACTICE_MESSAGES, practiceVerification } from "./verification.ts";
+import { physicianName, requireActive } from "../accounts/access.ts";
+import { PRACTICE_MESSAGES, practiceVerification } from "../accounts/practice-verification.ts";
 
 export const VerifyPracticeRequest = Schema.Struct({ physician_identifier: Required("Physician") });
 

@@ -1,9 +1,9 @@
 import { Effect, Option } from "effect";
 import { type Caller, Users } from "../accounts/model.ts";
 import { type Baby, Babies } from "../onboarding/model.ts";
-import { Delegations } from "../practice/model.ts";
-import { requireActive } from "../practice/access.ts";
-import { practiceVerified } from "../practice/verification.ts";
+import { Delegations } from "../accounts/delegations.ts";
+import { requireActive } from "../accounts/access.ts";
+import { practiceVerified } from "../accounts/practice-verification.ts";
 import { NotFound } from "../shared/errors.ts";
 import { type Report, Reports } from "./model.ts";
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect";
 import type { Users } from "../accounts/model.ts";
 import { publishToAll } from "../live/service.ts";
-import type { Delegations } from "../practice/model.ts";
+import type { Delegations } from "../accounts/delegations.ts";
 import { Conflict } from "../shared/errors.ts";
 import { liveAudience } from "./access.ts";
 import { nextReportStatus, type ReportEvent, type ReportStatus } from "./lifecycle.ts";

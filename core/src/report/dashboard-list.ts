@@ -1,6 +1,7 @@
 import { Effect } from "effect";
 import { Babies } from "../onboarding/model.ts";
-import { actingPhysician, displayName, requireActive } from "../practice/access.ts";
+import { actingPhysician } from "../practice/access.ts";
+import { displayName, requireActive } from "../accounts/access.ts";
 import { NotFound } from "../shared/errors.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports } from "./model.ts";
@@ -8,7 +9,7 @@ import { uploadItem } from "./present.ts";
 import { attachmentsOf } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ListRequest, searchText } from "./requests.ts";
-import { pageOf } from "../notifications/service.ts";
+import { pageOf } from "../shared/page.ts";
 
 /**
  * `POST /report/list`, the dashboards: a parent names a baby and sees its latest uploads (3 on

@@ -4,7 +4,7 @@ import type { Segment } from "../measurement/geometry.ts";
 import type { Point } from "../measurement/image.ts";
 import type { MeasuringModel } from "../measurement/model.ts";
 import type { VerdictOutcome } from "../measurement/verdict.ts";
-import type { PageOf, PageRequest } from "../onboarding/model.ts";
+import type { PageOf, PageRequest } from "../shared/page.ts";
 import type { ReportStatus } from "./lifecycle.ts";
 
 /**

@@ -6,7 +6,7 @@ import { uploadItem } from "./present.ts";
 import { attachmentsOf } from "./queries.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { UploadsRequest } from "./requests.ts";
-import { pageOf } from "../notifications/service.ts";
+import { pageOf } from "../shared/page.ts";
 
 /** `POST /report/my-uploads?page=`: every upload of a baby with its attachments (parent, or the baby's practice). */
 export const myUploads = (page: number, input: unknown) =>

@@ -1,12 +1,12 @@
 import { Effect } from "effect";
 import { Babies } from "../onboarding/model.ts";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports } from "./model.ts";
 import { presentSummary, uploadedDate } from "./present.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ParentResultsRequest, searchText } from "./requests.ts";
-import { pageOf } from "../notifications/service.ts";
+import { pageOf } from "../shared/page.ts";
 
 /** `POST /report/parent-results`: the published results of the caller's babies. */
 export const parentResults = (page: number, input: unknown) =>

@@ -1,12 +1,12 @@
 import { Effect } from "effect";
-import { displayName } from "../practice/access.ts";
+import { displayName } from "../accounts/access.ts";
 import { actingPhysician } from "../practice/access.ts";
 import { validate } from "../shared/validation.ts";
 import { Reports, type ResultFilter } from "./model.ts";
 import { uploadedDate } from "./present.ts";
 import { auditReportReads, READ_AUDIT } from "./read-audit.ts";
 import { ResultsRequest, searchText } from "./requests.ts";
-import { pageOf } from "../notifications/service.ts";
+import { pageOf } from "../shared/page.ts";
 
 /** `POST /report/results?page=`: a physician's published results (staff name the physician), with the read flag. */
 export const physicianResults = (page: number, input: unknown) =>

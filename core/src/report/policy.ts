@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect";
-import { requireActive } from "../practice/access.ts";
+import { requireActive } from "../accounts/access.ts";
 import { type AttachmentKind, defaultReportSettings, ReportConfig } from "./model.ts";
 
 /** The report feature's limits and who acts on it, each defined once. */

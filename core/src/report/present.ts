@@ -1,6 +1,6 @@
 import { Option } from "effect";
 import { type Baby, babyName } from "../onboarding/model.ts";
-import { addMonths, compareDays, dayOf, parseDay, wholeMonthsBetween } from "../onboarding/dates.ts";
+import { addMonths, compareDays, dayOf, parseDay, wholeMonthsBetween } from "../shared/days.ts";
 import { isCounted, type Attachment, type Measurement, type Report, type ReportListing } from "./model.ts";
 import { awaitsRecapture } from "./lifecycle.ts";
 import { presentAgreement } from "./photo-agreement.ts";

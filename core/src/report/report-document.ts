@@ -2,7 +2,7 @@ import { Effect, Option } from "effect";
 import { type User, Users } from "../accounts/model.ts";
 import { CI_BANDS, CVAI_BANDS, bandOf, SEVERITY_CITATION } from "../measurement/bands.ts";
 import { babyName } from "../onboarding/model.ts";
-import { displayName, physicianName } from "../practice/access.ts";
+import { displayName, physicianName } from "../accounts/access.ts";
 import { BlobStore } from "../shared/ports.ts";
 import { type Attachment, Attachments, Images, isCounted, type Measurement, Measurements, type Report, type ReportDocument, Reports, ReportVersions } from "./model.ts";
 import { measurementError, withAgreement } from "./photo-agreement.ts";

@@ -5,7 +5,7 @@ import { requireReviewer } from "./policy.ts";
 import { presentForReview, presentSummary } from "./present.ts";
 import { previousResultsOf } from "./queries.ts";
 import { QueueRequest } from "./requests.ts";
-import { pageOf } from "../notifications/service.ts";
+import { pageOf } from "../shared/page.ts";
 
 /** `POST /review/queue?page=`: reports waiting for review, oldest submission first, with the baby's age and previous results. */
 export const reviewQueue = (page: number, input: unknown) =>

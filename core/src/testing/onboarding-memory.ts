@@ -3,23 +3,11 @@ import type { Caller } from "../accounts/model.ts";
 import { AccountHooks, CurrentUser } from "../accounts/model.ts";
 import { type Notification, Notifications, type NotificationsPort } from "../notifications/model.ts";
 import { onboardingHooksLayer } from "../onboarding/hooks.ts";
-import {
-  Babies,
-  type BabiesPort,
-  type Baby,
-  type BaaSignature,
-  BaaSignatures,
-  babyName,
-  type MarketingLead,
-  MarketingLeads,
-  PhysicianDirectory,
-  type QuizAttempt,
-  QuizAttempts,
-  UploadHistory,
-} from "../onboarding/model.ts";
+import { Babies, type BabiesPort, type Baby, type BaaSignature, BaaSignatures, babyName, type MarketingLead, MarketingLeads, PhysicianDirectory, type QuizAttempt, QuizAttempts, UploadHistory } from "../onboarding/model.ts";
 import { QUIZ_LENGTH, QuizAnswerKey, type QuizAnswerKeyData, type QuizAnswerValue } from "../onboarding/quiz.ts";
 import type { QuizMode } from "../onboarding/model.ts";
-import { type Delegation, Delegations, type DelegationsPort, type PatientLinkRequest, PatientLinkRequests, type PatientLinkRequestsPort } from "../practice/model.ts";
+import { type Delegation, Delegations, type DelegationsPort } from "../accounts/delegations.ts";
+import { type PatientLinkRequest, PatientLinkRequests, type PatientLinkRequestsPort } from "../practice/model.ts";
 import { Transactor } from "../shared/ports.ts";
 import type { TestServices, TestWorld } from "./memory.ts";
 import { rollbackOnFailure } from "./rollback.ts";

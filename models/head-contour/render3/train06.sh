@@ -19,7 +19,7 @@ STEPS="${STEPS:-9000}"
 SESSION_MINUTES="${SESSION_MINUTES:-50}"
 WORK="$HERE/data/r3-06"
 CKPT="$HERE/checkpoints/r3-0.6-stage1.pt"
-export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1   # one thread trains faster on a shared machine (docs/adr/0081)
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1   # one thread trains faster on a shared machine (models/head-contour/lab/0081)
 mkdir -p "$WORK/run" "$WORK/quality"
 nice -n 19 $PY render3/build.py shards "$WORK/shards-r3" "$R3_SCENES" 330001
 CROWN_SCENES=0.6 nice -n 15 $PY data.py shards "$WORK/shards-06" "$PY_SCENES" 1 1

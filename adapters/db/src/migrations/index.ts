@@ -22,6 +22,7 @@ import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T162
 import * as m20261125T0600ResultsSearchFromTheIndex from "./2026-11-25T0600-results-search-from-the-index.ts";
 import * as m20261128T2020SessionProof from "./2026-11-28T2020-session-proof.ts";
 import * as m20261128T2021SecondFactors from "./2026-11-28T2021-second-factors.ts";
+import * as m20261128T2045IdempotencyKeys from "./2026-11-28T2045-idempotency-keys.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T0600-results-search-from-the-index": m20261125T0600ResultsSearchFromTheIndex,
   "2026-11-28T2020-session-proof": m20261128T2020SessionProof,
   "2026-11-28T2021-second-factors": m20261128T2021SecondFactors,
+  "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
 };
 
 const migratorFor = (db: Kysely<any>) =>
@@ -61,6 +63,20 @@ const migratorFor = (db: Kysely<any>) =>
 /** Applies every pending migration, in order, under Kysely's lock; throws on the first failure. */
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
   const result = await migratorFor(db).migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return result;
+}
+
+/**
+ * Migrates up or down to `name` (applied last afterwards), running each `down` on the way back: how an
+ * operator rolls the schema back before starting an older release (docs/OPERATIONS.md).
+ */
+export async function migrateTo(db: Kysely<any>, name: string): Promise<MigrationResultSet> {
+  if (!(name in migrations)) throw new Error(`No migration is named ${name}.`);
+  const result = await migratorFor(db).migrateTo(name);
   if (result.error !== undefined) {
     const failed = result.results?.find((r) => r.status === "Error");
     throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${String(result.error)}`, { cause: result.error });

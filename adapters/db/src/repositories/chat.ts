@@ -17,7 +17,7 @@ import {
 import { Effect, Layer, Option } from "effect";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { type Executor, run } from "../executor.ts";
-import { userFromRow } from "../repositories.ts";
+import { userFromRow } from "./accounts.ts";
 import type { ChatAttachmentsTable, ChatConversationsTable, ChatMessagesTable, Database, UserRow } from "../schema.ts";
 
 /*

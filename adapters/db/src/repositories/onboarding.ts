@@ -31,7 +31,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import { contains, type Executor, run } from "../executor.ts";
 import { countOf } from "../paging.ts";
 import { makePatientLinkRequests } from "./link-requests.ts";
-import { userFromRow } from "../repositories.ts";
+import { userFromRow } from "./accounts.ts";
 import type { BabiesTable, Database, DelegationsTable, NotificationsTable } from "../schema.ts";
 
 /*

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { Accounts, ChangePasswordRequest, EmailRequest, LanguageRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, type User } from "@crown/core";
+import { Accounts, ChangePasswordRequest, EmailRequest, LanguageRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, Onboarding } from "@crown/core";
 import { RemovalRequestBody, requestRemoval } from "@crown/core/accounts/removal";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { takesJson, takesQuery } from "../wire-input.ts";
 import { requireCaller, requireCallerDuringSetup } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { formBody, jsonBody } from "../request.ts";
-import type { SessionPresenter } from "../presenters.ts";
 
 const tag = "Accounts";
 documented({ method: "post", path: "/user/sign-up", summary: "Sign up as a parent, physician or other", tag, auth: false, body: SignUpRequest });
@@ -41,25 +41,23 @@ documented({ method: "get", path: "/user/sign-out", summary: "Sign out (revokes 
 /** Core's photo limit, and room for the multipart framing around it (the domain checks the photo itself). */
 const PHOTO_LIMIT = Accounts.PROFILE_PHOTO_MAX_BYTES + 1024 * 1024;
 
-/** Accounts calls. `present` adds what other features know about a user (babies, onboarding flags). */
-export const accountsRoutes = (present: SessionPresenter) =>
+/** Accounts calls; the sign-in and profile answers are onboarding's (the account with its next step, ADR 0145). */
+export const accountsRoutes = () =>
   new Hono<Env>()
-    .post("/user/sign-up", async (c) => {
+    .post("/user/sign-up", takesJson(SignUpRequest), async (c) => {
       const results = await runUseCase(c, Accounts.signUp(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.signedUp, results), 201);
     })
-    .post("/user/sign-in", async (c) => {
-      const { token, user, expiresAt } = await runUseCase(c, Accounts.signIn(await jsonBody(c)));
-      const results = { ...(await present.signIn(c, user, token)), expires_at: expiresAt.toISOString() };
+    .post("/user/sign-in", takesJson(SignInRequest), async (c) => {
+      const results = await runUseCase(c, Onboarding.signIn(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
     })
-    .post("/user/sign-in/passkey/options", async (c) => {
+    .post("/user/sign-in/passkey/options", takesJson(Accounts.PasskeyOptionsRequest), async (c) => {
       const { message, options } = await runUseCase(c, Accounts.passkeySignInOptions(await jsonBody(c)));
       return c.json(ok(message, { options }), 200);
     })
-    .post("/user/sign-in/passkey", async (c) => {
-      const { token, user, expiresAt } = await runUseCase(c, Accounts.signInWithPasskey(await jsonBody(c)));
-      const results = { ...(await present.signIn(c, user, token)), expires_at: expiresAt.toISOString() };
+    .post("/user/sign-in/passkey", takesJson(Accounts.PasskeyResponseRequest), async (c) => {
+      const results = await runUseCase(c, Onboarding.signInWithPasskey(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.signedIn, results), 200);
     })
     .get("/user/second-factor", requireCallerDuringSetup, async (c) => c.json(ok(Accounts.SECOND_FACTOR_MESSAGES.status, await runUseCase(c, Accounts.secondFactorStatus)), 200))
@@ -67,7 +65,7 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const { message, ...results } = await runUseCase(c, Accounts.startAuthenticatorApp);
       return c.json(ok(message, results), 200);
     })
-    .post("/user/second-factor/app/confirm", requireCallerDuringSetup, async (c) => {
+    .post("/user/second-factor/app/confirm", takesJson(Accounts.CodeRequest), requireCallerDuringSetup, async (c) => {
       const { message, ...results } = await runUseCase(c, Accounts.confirmAuthenticatorApp(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })
@@ -87,11 +85,11 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const { message, options } = await runUseCase(c, Accounts.passkeyRegistrationOptions);
       return c.json(ok(message, { options }), 200);
     })
-    .post("/user/passkeys", requireCallerDuringSetup, async (c) => {
+    .post("/user/passkeys", takesJson(Accounts.AddPasskeyRequest), requireCallerDuringSetup, async (c) => {
       const { message, ...results } = await runUseCase(c, Accounts.addPasskey(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })
-    .post("/user/passkeys/remove", requireCaller, async (c) => {
+    .post("/user/passkeys/remove", takesJson(Accounts.ResetSecondFactorRequest), requireCaller, async (c) => {
       const body = (await jsonBody(c)) as { identifier?: unknown };
       const { message } = await runUseCase(c, Accounts.removePasskey(typeof body?.identifier === "string" ? body.identifier : ""));
       return c.json(ok(message, null), 200);
@@ -100,37 +98,36 @@ export const accountsRoutes = (present: SessionPresenter) =>
       const { message, options } = await runUseCase(c, Accounts.passkeyProofOptions);
       return c.json(ok(message, { options }), 200);
     })
-    .post("/user/proof/passkey", requireCallerDuringSetup, async (c) => {
+    .post("/user/proof/passkey", takesJson(Accounts.PasskeyResponseRequest), requireCallerDuringSetup, async (c) => {
       const { provedAt } = await runUseCase(c, Accounts.proveWithPasskey(await jsonBody(c)));
       return c.json(ok(Accounts.PROOF_MESSAGES.proved, { proved_at: provedAt.toISOString() }), 200);
     })
-    .get("/email/verify/:id/:token", async (c) => {
+    .get("/email/verify/:id/:token", takesQuery<{ expires: string; signature: string }>(), async (c) => {
       const { message, results } = await runUseCase(c, Accounts.verifyEmail(c.req.param("id"), c.req.param("token"), c.req.query()));
       return c.json(ok(message, results), 200);
     })
-    .post("/email/verify", async (c) => {
+    .post("/email/verify", takesJson(EmailRequest), async (c) => {
       const { message } = await runUseCase(c, Accounts.resendVerification(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/password/recover", async (c) => {
+    .post("/user/password/recover", takesJson(EmailRequest), async (c) => {
       const { message } = await runUseCase(c, Accounts.recoverPassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/password/reset", async (c) => {
+    .post("/user/password/reset", takesJson(ResetPasswordRequest), async (c) => {
       const { message } = await runUseCase(c, Accounts.resetPassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/password/change", requireCaller, async (c) => {
+    .post("/user/password/change", takesJson(ChangePasswordRequest), requireCaller, async (c) => {
       const { message } = await runUseCase(c, Accounts.changePassword(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/user/language", requireCallerDuringSetup, async (c) => {
+    .post("/user/language", takesJson(LanguageRequest), requireCallerDuringSetup, async (c) => {
       const language = await runUseCase(c, Accounts.changeLanguage(await jsonBody(c)));
       return c.json(ok(Accounts.MESSAGES.languageChanged, { language }), 200);
     })
     .get("/user/profile", requireCallerDuringSetup, async (c) => {
-      const user = await runUseCase(c, Accounts.readProfile.pipe((e) => e));
-      return c.json(ok(Accounts.MESSAGES.profile, await present.profile(c, (c.get("caller") as { user: User }).user, user)), 200);
+      return c.json(ok(Accounts.MESSAGES.profile, await runUseCase(c, Onboarding.readProfile)), 200);
     })
     .post(
       "/user/profile",
@@ -143,18 +140,16 @@ export const accountsRoutes = (present: SessionPresenter) =>
           const form = await formBody(c);
           const action = typeof form.profile_photo_action === "string" ? form.profile_photo_action : undefined;
           if (action === "remove") {
-            const user = await runUseCase(c, Accounts.removeProfilePhoto);
-            return c.json(ok(Accounts.MESSAGES.photoRemoved, await present.profile(c, user, Accounts.profileOf(user))), 200);
+            return c.json(ok(Accounts.MESSAGES.photoRemoved, await runUseCase(c, Onboarding.profileAfter(Accounts.removeProfilePhoto))), 200);
           }
           if (action === "update" || form.profile_photo instanceof File) {
             const file = form.profile_photo;
             const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
-            const user = await runUseCase(c, Accounts.updateProfilePhoto(bytes));
-            return c.json(ok(Accounts.MESSAGES.profileUpdated, await present.profile(c, user, Accounts.profileOf(user))), 200);
+            return c.json(ok(Accounts.MESSAGES.profileUpdated, await runUseCase(c, Onboarding.profileAfter(Accounts.updateProfilePhoto(bytes)))), 200);
           }
         }
-        const user = await runUseCase(c, Accounts.updateProfile(await jsonBody(c)));
-        return c.json(ok(Accounts.MESSAGES.profileUpdated, await present.profile(c, user, Accounts.profileOf(user))), 200);
+        const body = await jsonBody(c);
+        return c.json(ok(Accounts.MESSAGES.profileUpdated, await runUseCase(c, Onboarding.profileAfter(Accounts.updateProfile(body)))), 200);
       },
     )
     .get("/user/profile-photo", requireCallerDuringSetup, async (c) => {
@@ -164,11 +159,11 @@ export const accountsRoutes = (present: SessionPresenter) =>
         headers: { "content-type": blob.contentType, "content-length": String(blob.size), "cache-control": "private, no-store" },
       });
     })
-    .post("/user/remove-account", requireCaller, async (c) => {
+    .post("/user/remove-account", takesJson(RemovalRequestBody), requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, requestRemoval(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })
-    .post("/user/proof", requireCallerDuringSetup, async (c) => {
+    .post("/user/proof", takesJson(Accounts.ProofRequest), requireCallerDuringSetup, async (c) => {
       const { message, provedAt } = await runUseCase(c, Accounts.proveWithPassword(await jsonBody(c)));
       return c.json(ok(message, { proved_at: provedAt.toISOString() }), 200);
     })

@@ -4,11 +4,12 @@ import { listRemovalRequests, REMOVAL_MESSAGES } from "@crown/core/accounts/remo
 import { AUDIT_VIEW_MESSAGES, exportAuditEvents, viewAuditEvents } from "@crown/core/audit/view";
 import { stringify } from "csv-stringify/sync";
 import { Accounts } from "@crown/core";
-import { PRACTICE_MESSAGES } from "@crown/core/practice/verification";
+import { PRACTICE_MESSAGES } from "@crown/core/accounts/practice-verification";
 import { listPracticesAwaitingVerification } from "@crown/core/practice/practices-awaiting-verification";
 import { verifyPractice, VerifyPracticeRequest } from "@crown/core/practice/verify-practice";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { paged, takesJson, takesQuery } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
@@ -30,18 +31,18 @@ const inertCell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` :
 /** The admin console's user directory (block, unblock); approvals live with onboarding. */
 export const adminRoutes = () =>
   new Hono<Env>()
-    .get("/admin/users", requireCaller, async (c) => {
+    .get("/admin/users", takesQuery<{ page?: number | string; search?: string; type?: string; status?: string; per_page?: number }>(), requireCaller, async (c) => {
       const query = { search: c.req.query("search"), type: c.req.query("type") || undefined, status: c.req.query("status") || undefined };
       const perPage = Math.min(100, Math.max(1, Number.parseInt(c.req.query("per_page") ?? "10", 10) || 10));
       return c.json(ok(DIRECTORY_MESSAGES.users, await runUseCase(c, listUsers(pageParam(c), query, perPage))), 200);
     })
-    .get("/admin/removal-requests", requireCaller, async (c) => c.json(ok(REMOVAL_MESSAGES.list, await runUseCase(c, listRemovalRequests(pageParam(c)))), 200))
-    .post("/admin/users/block", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.blocked, await runUseCase(c, blockUser(await jsonBody(c)))), 200))
-    .post("/admin/users/second-factor/reset", requireCaller, async (c) => {
+    .get("/admin/removal-requests", paged, requireCaller, async (c) => c.json(ok(REMOVAL_MESSAGES.list, await runUseCase(c, listRemovalRequests(pageParam(c)))), 200))
+    .post("/admin/users/block", takesJson(UserIdentifierRequest), requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.blocked, await runUseCase(c, blockUser(await jsonBody(c)))), 200))
+    .post("/admin/users/second-factor/reset", takesJson(Accounts.ResetSecondFactorRequest), requireCaller, async (c) => {
       const { message } = await runUseCase(c, Accounts.resetSecondFactor(await jsonBody(c)));
       return c.json(ok(message, null), 200);
     })
-    .post("/admin/users/unblock", requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200))
+    .post("/admin/users/unblock", takesJson(UserIdentifierRequest), requireCaller, async (c) => c.json(ok(DIRECTORY_MESSAGES.unblocked, await runUseCase(c, unblockUser(await jsonBody(c)))), 200))
     .get("/admin/audit-events", requireCaller, async (c) => c.json(ok(AUDIT_VIEW_MESSAGES.events, await runUseCase(c, viewAuditEvents(c.req.query()))), 200))
     .get("/admin/audit-events/export", requireCaller, async (c) => {
       const rows = await runUseCase(c, exportAuditEvents(c.req.query()));
@@ -54,7 +55,7 @@ export const adminRoutes = () =>
     .get("/admin/practices/awaiting-verification", requireCaller, async (c) =>
       c.json(ok(PRACTICE_MESSAGES.awaiting, await runUseCase(c, listPracticesAwaitingVerification(c.req.query()))), 200),
     )
-    .post("/admin/practices/verify", requireCaller, async (c) => c.json(ok(PRACTICE_MESSAGES.verified, await runUseCase(c, verifyPractice(await jsonBody(c)))), 200));
+    .post("/admin/practices/verify", takesJson(VerifyPracticeRequest), requireCaller, async (c) => c.json(ok(PRACTICE_MESSAGES.verified, await runUseCase(c, verifyPractice(await jsonBody(c)))), 200));
 
 // Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL, WEBINAR_URL, APP_STORE_URL, PLAY_STORE_URL, HELP_VIDEO_URL).
 documented({ method: "get", path: "/config", summary: "Public portal settings: buy_kits_url and webinar_url (where /buy-kits and /webinar lead); app_store_url, play_store_url and help_video_url only when configured", tag: "Portal", auth: false });

@@ -6,6 +6,7 @@ const { AssignRequest, ChatMessageRequest, VisitorMessageRequest } = Chat;
 type IncomingImage = Chat.IncomingImage;
 import { HttpFailure, ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { takesJson, takesQuery } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { formBody, jsonBody, pageParam } from "../request.ts";
@@ -101,12 +102,12 @@ export const chatRoutes = () =>
       return c.json(ok(Chat.CHAT_MESSAGES.emailed, results), 200);
     })
     .get("/chat/attachments/:id", requireCaller, async (c) => binary(await runUseCase(c, Chat.readAttachment(c.req.param("id")))))
-    .post("/chat/visitor/messages", async (c) => {
+    .post("/chat/visitor/messages", takesJson(VisitorMessageRequest), async (c) => {
       const results = await runUseCase(c, Chat.visitorWrite(await jsonBody(c), visitorToken(c)));
       return c.json(ok(Chat.CHAT_MESSAGES.sent, results), 201);
     })
     // The spec's visitor call (formerly on a separate chat service).
-    .post("/visitors", async (c) => {
+    .post("/visitors", takesJson(VisitorMessageRequest), async (c) => {
       const results = await runUseCase(c, Chat.visitorWrite(await jsonBody(c), visitorToken(c)));
       return c.json(ok(Chat.CHAT_MESSAGES.sent, results), 201);
     })
@@ -119,7 +120,7 @@ export const chatRoutes = () =>
       return c.json(ok(Chat.CHAT_MESSAGES.read, results), 200);
     })
     .get("/chat/visitor/attachments/:id", async (c) => binary(await runUseCase(c, Chat.visitorAttachment(visitorToken(c), c.req.param("id")))))
-    .get("/support/conversations", requireCaller, async (c) => {
+    .get("/support/conversations", takesQuery<{ page?: number | string; status?: "open" | "closed" | "all"; mine?: number }>(), requireCaller, async (c) => {
       const results = await runUseCase(c, Chat.inbox(pageParam(c), c.req.query()));
       return c.json(ok(Chat.CHAT_MESSAGES.inbox, results), 200);
     })
@@ -132,7 +133,7 @@ export const chatRoutes = () =>
       const results = await runUseCase(c, Chat.supportReply(c.req.param("id"), body, images));
       return c.json(ok(Chat.CHAT_MESSAGES.sent, results), 201);
     })
-    .post("/support/conversations/:id/assign", requireCaller, async (c) => {
+    .post("/support/conversations/:id/assign", takesJson(AssignRequest), requireCaller, async (c) => {
       const results = await runUseCase(c, Chat.assign(c.req.param("id"), await jsonBody(c)));
       return c.json(ok(Chat.CHAT_MESSAGES.assigned, results), 200);
     })

@@ -2,8 +2,10 @@ import { type Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { Kiosk, KioskCodes } from "@crown/core";
 import { defaultReportSettings, PrepareRequest, ReportIdentifierRequest, UPLOAD_MESSAGES } from "@crown/core/report/index";
+import { PatientRequest } from "@crown/core/onboarding/schemas";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { paged, takesBody, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { bearerToken, jsonBody, pageParam } from "../request.ts";
@@ -48,33 +50,33 @@ const requireKiosk = createMiddleware<Env>(async (c, next) => {
 /** Kiosk devices (portal and admin), pairing, PIN sign-in, and the practice and report calls of a kiosk session. */
 export const kioskRoutes = () =>
   new Hono<Env>()
-    .post("/kiosk/devices", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceCreated, await runUseCase(c, Kiosk.createDevice(await jsonBody(c)))), 201))
-    .post("/kiosk/devices/list", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.devices, await runUseCase(c, Kiosk.listDevices(await jsonBody(c)))), 200))
-    .post("/kiosk/devices/revoke", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceRevoked, await runUseCase(c, Kiosk.revokeDevice(await jsonBody(c)))), 200))
-    .post("/kiosk/pair", async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.paired, await runUseCase(c, Kiosk.pairDevice(await jsonBody(c)))), 200))
+    .post("/kiosk/devices", takesJson(Kiosk.CreateDeviceRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceCreated, await runUseCase(c, Kiosk.createDevice(await jsonBody(c)))), 201))
+    .post("/kiosk/devices/list", takesJson(Kiosk.DeviceListRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.devices, await runUseCase(c, Kiosk.listDevices(await jsonBody(c)))), 200))
+    .post("/kiosk/devices/revoke", takesJson(Kiosk.DeviceRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceRevoked, await runUseCase(c, Kiosk.revokeDevice(await jsonBody(c)))), 200))
+    .post("/kiosk/pair", takesJson(Kiosk.PairRequest), async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.paired, await runUseCase(c, Kiosk.pairDevice(await jsonBody(c)))), 200))
     .get("/kiosk/device", async (c) =>
       c.json(ok(Kiosk.KIOSK_MESSAGES.device, await runUseCase(c, Kiosk.deviceOverview(c.req.header(DEVICE_HEADER) ?? null))), 200),
     )
     .get("/kiosk/device/status", async (c) =>
       c.json(ok(Kiosk.KIOSK_MESSAGES.deviceStatus, await runUseCase(c, Kiosk.deviceStatus(c.req.header(DEVICE_HEADER) ?? null))), 200),
     )
-    .post("/kiosk/staff-sign-in", async (c) => {
+    .post("/kiosk/staff-sign-in", takesJson(Kiosk.StaffSignInRequest), async (c) => {
       const d = await runUseCase(c, Kiosk.authenticateDevice(c.req.header(DEVICE_HEADER) ?? null));
       return c.json(ok(Kiosk.KIOSK_MESSAGES.signedIn, await runUseCase(c, Kiosk.staffSignIn(d, await jsonBody(c)))), 200);
     })
     .post("/kiosk/sign-out", requireKiosk, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.signedOut, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskSignOut))), 200))
-    .post("/kiosk/patient/list", requireKiosk, async (c) => {
+    .post("/kiosk/patient/list", paged, takesBody<{ per_page?: number; search?: string }>(), requireKiosk, async (c) => {
       const page = await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskPatients(pageParam(c), await jsonBody(c))));
       return c.json(ok("Patients fetched successfully", page), 200);
     })
-    .post("/kiosk/patient/add", requireKiosk, async (c) => {
+    .post("/kiosk/patient/add", takesJson(PatientRequest), requireKiosk, async (c) => {
       const patient = await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskAddPatient(await jsonBody(c))));
       return c.json(ok("Patient details added successfully", patient), 201);
     })
-    .post("/kiosk/patient-by-qr", requireKiosk, async (c) =>
+    .post("/kiosk/patient-by-qr", takesJson(Kiosk.QrRequest), requireKiosk, async (c) =>
       c.json(ok(Kiosk.KIOSK_MESSAGES.patient, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(KioskCodes.patientByQr(await jsonBody(c))))), 200),
     )
-    .post("/kiosk/report/prepare", requireKiosk, async (c) =>
+    .post("/kiosk/report/prepare", takesJson(PrepareRequest), requireKiosk, async (c) =>
       c.json(ok(UPLOAD_MESSAGES.prepared, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskPrepare(await jsonBody(c))))), 201),
     )
     .post("/kiosk/report/upload", requireKiosk, async (c) => {
@@ -89,8 +91,8 @@ export const kioskRoutes = () =>
         close();
       }
     })
-    .post("/kiosk/report/finalize", requireKiosk, async (c) =>
+    .post("/kiosk/report/finalize", takesJson(ReportIdentifierRequest), requireKiosk, async (c) =>
       c.json(ok(UPLOAD_MESSAGES.finalized, await runUseCase(c, Kiosk.asKiosk(kioskOf(c))(Kiosk.kioskFinalize(await jsonBody(c))))), 200),
     )
-    .post("/user/kiosk-pin", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.pinSet, await runUseCase(c, Kiosk.setPin(await jsonBody(c)))), 200))
+    .post("/user/kiosk-pin", takesJson(Kiosk.PinRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.pinSet, await runUseCase(c, Kiosk.setPin(await jsonBody(c)))), 200))
     .get("/user/baby-qr", requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.babyQr, await runUseCase(c, KioskCodes.babyQr(c.req.query()))), 200));

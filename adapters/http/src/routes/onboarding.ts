@@ -12,6 +12,7 @@ import {
 } from "@crown/core";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { paged, takesJson } from "../wire-input.ts";
 import { requireCaller, requireCallerDuringSetup } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
@@ -37,19 +38,19 @@ documented({ method: "post", path: "/admin/users/reject", summary: "Reject a Wai
 /** Babies, the provider search, the first-login steps, the quiz result and approvals. */
 export const onboardingRoutes = () =>
   new Hono<Env>()
-    .post("/user/register-baby", requireCaller, async (c) => {
+    .post("/user/register-baby", takesJson(BabyRequest), requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, Onboarding.registerBaby(await jsonBody(c)));
       return c.json(ok(message, results), 201);
     })
-    .post("/user/add-baby", requireCaller, async (c) => {
+    .post("/user/add-baby", takesJson(BabyRequest), requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, Onboarding.addBaby(await jsonBody(c)));
       return c.json(ok(message, results), 201);
     })
-    .post("/user/update-baby", requireCaller, async (c) => {
+    .post("/user/update-baby", takesJson(BabyUpdateRequest), requireCaller, async (c) => {
       const baby = await runUseCase(c, Onboarding.updateBaby(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.childUpdated, baby), 200);
     })
-    .post("/user/update-child", requireCaller, async (c) => {
+    .post("/user/update-child", takesJson(BabyUpdateRequest), requireCaller, async (c) => {
       const baby = await runUseCase(c, Onboarding.updateBaby(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.childUpdated, baby), 200);
     })
@@ -57,7 +58,7 @@ export const onboardingRoutes = () =>
       const babies = await runUseCase(c, Onboarding.myBabies);
       return c.json(ok(Onboarding.MESSAGES.babies, babies), 200);
     })
-    .post("/user/add-childinfo-marketing", requireCaller, async (c) => {
+    .post("/user/add-childinfo-marketing", takesJson(MarketingRequest), requireCaller, async (c) => {
       const lead = await runUseCase(c, Onboarding.addMarketingInfo(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.marketing, lead), 201);
     })
@@ -73,27 +74,27 @@ export const onboardingRoutes = () =>
       const status = await runUseCase(c, Onboarding.onboardingStatus);
       return c.json(ok(Onboarding.MESSAGES.onboarding, status), 200);
     })
-    .post("/user/accept-disclaimer", requireCaller, async (c) => {
+    .post("/user/accept-disclaimer", takesJson(AcceptDisclaimerRequest), requireCaller, async (c) => {
       const flags = await runUseCase(c, Onboarding.acceptDisclaimer(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.disclaimerAccepted, flags), 200);
     })
-    .post("/user/sign-baa", requireCallerDuringSetup, async (c) => {
+    .post("/user/sign-baa", takesJson(SignBaaRequest), requireCallerDuringSetup, async (c) => {
       const results = await runUseCase(c, Onboarding.signBaa(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.baaSigned, results), 200);
     })
-    .post("/user/update-quiz", requireCaller, async (c) => {
+    .post("/user/update-quiz", takesJson(UpdateQuizRequest), requireCaller, async (c) => {
       const { message, results } = await runUseCase(c, Onboarding.updateQuiz(await jsonBody(c)));
       return c.json(ok(message, results), 200);
     })
-    .get("/admin/users/pending", requireCaller, async (c) => {
+    .get("/admin/users/pending", paged, requireCaller, async (c) => {
       const page = await runUseCase(c, Onboarding.listPendingApprovals(pageParam(c)));
       return c.json(ok(Onboarding.MESSAGES.pending, page), 200);
     })
-    .post("/admin/users/approve", requireCaller, async (c) => {
+    .post("/admin/users/approve", takesJson(IdentifierRequest), requireCaller, async (c) => {
       const user = await runUseCase(c, Onboarding.approveAccount(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.approved, user), 200);
     })
-    .post("/admin/users/reject", requireCaller, async (c) => {
+    .post("/admin/users/reject", takesJson(IdentifierRequest), requireCaller, async (c) => {
       const user = await runUseCase(c, Onboarding.rejectAccount(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.rejected, user), 200);
     });

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
-import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest, STAFF_TYPES } from "@crown/core";
+import { AddStaffRequest, CalendarDays, ListRequest, NotificationCenter, Onboarding, PatientRequest, PatientUpdateRequest, Practice, RemoveStaffRequest, STAFF_TYPES } from "@crown/core";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { paged, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
@@ -25,47 +26,47 @@ documented({ method: "post", path: "/user/link-requests/decline", summary: "Decl
 /** Patients and staff of a practice. Every call goes through the delegation check of core. */
 export const practiceRoutes = () =>
   new Hono<Env>()
-    .post("/patient/list", requireCaller, async (c) => {
+    .post("/patient/list", paged, takesJson(ListRequest), requireCaller, async (c) => {
       const page = await runUseCase(c, Practice.listPatients(pageParam(c), await jsonBody(c)));
       return c.json(ok(Practice.MESSAGES.patients, page), 200);
     })
-    .post("/patient/add", requireCaller, async (c) => {
+    .post("/patient/add", takesJson(PatientRequest), requireCaller, async (c) => {
       const patient = await runUseCase(c, Practice.addPatient(await jsonBody(c)));
       return c.json(ok(Practice.MESSAGES.patientAdded, patient), 201);
     })
-    .post("/patient/update", requireCaller, async (c) => {
+    .post("/patient/update", takesJson(PatientUpdateRequest), requireCaller, async (c) => {
       const patient = await runUseCase(c, Practice.updatePatient(await jsonBody(c)));
       return c.json(ok(Practice.MESSAGES.patientUpdated, patient), 200);
     })
-    .post("/physician/add-user", requireCaller, async (c) => {
+    .post("/physician/add-user", takesJson(AddStaffRequest), requireCaller, async (c) => {
       const staff = await runUseCase(c, Practice.addStaff(await jsonBody(c)));
       return c.json(ok(Practice.MESSAGES.staffAdded, staff), 201);
     })
-    .post("/physician/nurse/add", requireCaller, async (c) => {
+    .post("/physician/nurse/add", takesJson(AddStaffRequest), requireCaller, async (c) => {
       const staff = await runUseCase(c, Practice.addStaff(await jsonBody(c), { nurseOnly: true }));
       return c.json(ok(Practice.MESSAGES.staffAdded, staff), 201);
     })
-    .post("/physician/nurse/list", requireCaller, async (c) => {
+    .post("/physician/nurse/list", paged, takesJson(ListRequest), requireCaller, async (c) => {
       const page = await runUseCase(c, Practice.listStaff(pageParam(c), await jsonBody(c), ["nurse"]));
       return c.json(ok(Practice.MESSAGES.staffList, page), 200);
     })
-    .post("/physician/staff/list", requireCaller, async (c) => {
+    .post("/physician/staff/list", paged, takesJson(ListRequest), requireCaller, async (c) => {
       const page = await runUseCase(c, Practice.listStaff(pageParam(c), await jsonBody(c), STAFF_TYPES));
       return c.json(ok(Practice.MESSAGES.staffList, page), 200);
     })
-    .post("/physician/nurse/remove", requireCaller, async (c) => {
+    .post("/physician/nurse/remove", takesJson(RemoveStaffRequest), requireCaller, async (c) => {
       const removed = await runUseCase(c, Practice.removeStaff(await jsonBody(c), { nurseOnly: true }));
       return c.json(ok(Practice.MESSAGES.staffRemoved, removed), 200);
     })
-    .post("/physician/staff/remove", requireCaller, async (c) => {
+    .post("/physician/staff/remove", takesJson(RemoveStaffRequest), requireCaller, async (c) => {
       const removed = await runUseCase(c, Practice.removeStaff(await jsonBody(c)));
       return c.json(ok(Practice.MESSAGES.staffRemoved, removed), 200);
     })
     .get("/user/link-requests", requireCaller, async (c) => c.json(ok(Practice.MESSAGES.linkRequests, await runUseCase(c, Practice.myLinkRequests)), 200))
-    .post("/user/link-requests/accept", requireCaller, async (c) =>
+    .post("/user/link-requests/accept", takesJson(Practice.LinkAnswerRequest), requireCaller, async (c) =>
       c.json(ok(Practice.MESSAGES.linkAccepted, await runUseCase(c, Practice.acceptLinkRequest(await jsonBody(c)))), 200),
     )
-    .post("/user/link-requests/decline", requireCaller, async (c) =>
+    .post("/user/link-requests/decline", takesJson(Practice.LinkAnswerRequest), requireCaller, async (c) =>
       c.json(ok(Practice.MESSAGES.linkDeclined, await runUseCase(c, Practice.declineLinkRequest(await jsonBody(c)))), 200),
     );
 
@@ -76,7 +77,7 @@ documented({ method: "get", path: "/user/reminders", summary: "Computed reminder
 
 export const notificationRoutes = () =>
   new Hono<Env>()
-    .get("/user/notifications", requireCaller, async (c) => {
+    .get("/user/notifications", paged, requireCaller, async (c) => {
       const page = await runUseCase(c, NotificationCenter.listNotifications(pageParam(c), c.req.query()));
       return c.json(ok(NotificationCenter.NOTIFICATION_MESSAGES.list, page), 200);
     })
@@ -89,6 +90,6 @@ export const notificationRoutes = () =>
       return c.json(ok(NotificationCenter.NOTIFICATION_MESSAGES.read, result), 200);
     })
     .get("/user/reminders", requireCaller, async (c) => {
-      const reminders = await runUseCase(c, NotificationCenter.reminders);
+      const reminders = await runUseCase(c, Onboarding.reminders);
       return c.json(ok(NotificationCenter.NOTIFICATION_MESSAGES.reminders, reminders), 200);
     });

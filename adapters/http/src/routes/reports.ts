@@ -5,6 +5,7 @@ import busboy from "busboy";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { StoredBlob } from "@crown/core";
+import { idempotencyKeyOf } from "@crown/core/shared/idempotency";
 import {
   addNote,
   correctNoseTip,
@@ -45,6 +46,7 @@ import {
 } from "@crown/core/report/index";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
+import { paged, takesBody, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
@@ -160,8 +162,8 @@ const pdfResponse = (blob: StoredBlob) =>
 /** Reports, results, downloads and the reviewers' calls. */
 export const reportsRoutes = () =>
   new Hono<Env>()
-    .post("/report/prepare", requireCaller, async (c) => {
-      const results = await runUseCase(c, prepareReport(await jsonBody(c)));
+    .post("/report/prepare", takesJson(PrepareRequest), requireCaller, async (c) => {
+      const results = await runUseCase(c, prepareReport(await jsonBody(c), idempotencyKeyOf(c.req.header("idempotency-key"))));
       return c.json(ok(UPLOAD_MESSAGES.prepared, results), 201);
     })
     .post("/report/upload", requireCaller, async (c) => {
@@ -176,23 +178,23 @@ export const reportsRoutes = () =>
         close();
       }
     })
-    .post("/report/finalize", requireCaller, async (c) => {
+    .post("/report/finalize", takesJson(ReportIdentifierRequest), requireCaller, async (c) => {
       const results = await runUseCase(c, finalizeReport(await jsonBody(c)));
       return c.json(ok(UPLOAD_MESSAGES.finalized, results), 200);
     })
-    .post("/report/results", requireCaller, async (c) => {
+    .post("/report/results", paged, takesJson(ResultsRequest), requireCaller, async (c) => {
       const results = await runUseCase(c, physicianResults(pageParam(c), await jsonBody(c)));
       return c.json(ok(RESULT_MESSAGES.results, results), 200);
     })
-    .post("/report/parent-results", requireCaller, async (c) => {
+    .post("/report/parent-results", paged, takesJson(ParentResultsRequest), requireCaller, async (c) => {
       const results = await runUseCase(c, parentResults(pageParam(c), await jsonBody(c)));
       return c.json(ok(RESULT_MESSAGES.results, results), 200);
     })
-    .post("/report/list", requireCaller, async (c) => {
+    .post("/report/list", paged, takesJson(ListRequest), requireCaller, async (c) => {
       const results = await runUseCase(c, dashboardList(pageParam(c), await jsonBody(c)));
       return c.json(ok(RESULT_MESSAGES.list, results), 200);
     })
-    .post("/report/my-uploads", requireCaller, async (c) => {
+    .post("/report/my-uploads", paged, takesJson(UploadsRequest), requireCaller, async (c) => {
       const results = await runUseCase(c, myUploads(pageParam(c), await jsonBody(c)));
       return c.json(ok(RESULT_MESSAGES.uploads, results), 200);
     })
@@ -207,15 +209,15 @@ export const reportsRoutes = () =>
     .get("/report/:id/download", requireCaller, async (c) => pdfResponse(await runUseCase(c, providerDownload(c.req.param("id")))))
     .get("/report/:id/parent-download", requireCaller, async (c) => pdfResponse(await runUseCase(c, parentDownload(c.req.param("id")))))
     .get("/report/:id", requireCaller, async (c) => c.json(ok(RESULT_MESSAGES.list, await runUseCase(c, reportStatus(c.req.param("id")))), 200))
-    .post("/review/queue", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.queue, await runUseCase(c, reviewQueue(pageParam(c), await jsonBody(c)))), 200))
+    .post("/review/queue", paged, takesBody<{ per_page?: number }>(), requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.queue, await runUseCase(c, reviewQueue(pageParam(c), await jsonBody(c)))), 200))
     .get("/review/report/:id", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.detail, await runUseCase(c, reviewDetail(c.req.param("id")))), 200))
-    .post("/review/report/:id/decision", requireCaller, async (c) =>
+    .post("/review/report/:id/decision", takesJson(DecisionRequest), requireCaller, async (c) =>
       c.json(ok(REVIEW_MESSAGES.decided, await runUseCase(c, decidePhoto(c.req.param("id"), await jsonBody(c)))), 200),
     )
-    .post("/review/report/:id/nose-tip", requireCaller, async (c) =>
+    .post("/review/report/:id/nose-tip", takesJson(NoseTipRequest), requireCaller, async (c) =>
       c.json(ok(REVIEW_MESSAGES.corrected, await runUseCase(c, correctNoseTip(c.req.param("id"), await jsonBody(c)))), 200),
     )
-    .post("/review/report/:id/note", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.noted, await runUseCase(c, addNote(c.req.param("id"), await jsonBody(c)))), 200))
+    .post("/review/report/:id/note", takesJson(NoteRequest), requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.noted, await runUseCase(c, addNote(c.req.param("id"), await jsonBody(c)))), 200))
     .get("/review/report/:id/preview", requireCaller, async (c) => {
       const pdf = await runUseCase(c, previewReport(c.req.param("id")));
       return new Response(pdf as Uint8Array<ArrayBuffer>, {
@@ -224,7 +226,7 @@ export const reportsRoutes = () =>
       });
     })
     .post("/review/report/:id/publish", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.published, await runUseCase(c, publishReport(c.req.param("id")))), 200))
-    .post("/review/report/:id/recapture", requireCaller, async (c) =>
+    .post("/review/report/:id/recapture", takesJson(RecaptureRequest), requireCaller, async (c) =>
       c.json(ok(REVIEW_MESSAGES.recapture, await runUseCase(c, requestRecapture(c.req.param("id"), await jsonBody(c)))), 200),
     )
     .post("/review/report/:id/reopen", requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.reopened, await runUseCase(c, reopenReport(c.req.param("id")))), 200));

@@ -1,4 +1,5 @@
 import { DEFAULT_LANGUAGE, type Language, languageFromAcceptLanguage } from "@crown/core/shared/i18n";
+import { DEFAULT_API_BASE, withLanguage } from "@crown/client/address";
 
 /**
  * The kiosk's languages (ADR 88). The tablet's default is the device's: its browser's languages, English
@@ -18,4 +19,4 @@ export const setShownLanguage = (language: Language) => {
 };
 
 /** The API in the language on screen: the server answers its messages in it (ADR 76). */
-export const apiBase = (): string => `/api/v1/${shown}`;
+export const apiBase = (): string => withLanguage(DEFAULT_API_BASE, shown);

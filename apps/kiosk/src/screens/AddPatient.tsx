@@ -2,7 +2,7 @@ import { CalendarDays, check, PATIENT_MAX_AGE_MONTHS, PatientRequest } from "@cr
 import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, kioskApi } from "../api.ts";
+import { ApiError, kioskApi } from "../crown.ts";
 import { coreText } from "../i18n/i18n.ts";
 import { ErrorLine, handleFailure, type Send, toPatient } from "./shared.tsx";
 
@@ -37,10 +37,11 @@ export function AddPatient({ session, send }: { session: string; send: Send }) {
     setErrors({});
     setPending(true);
     try {
-      const patient = await kioskApi.addPatient(session, body);
+      // `body` has just passed core's PatientRequest (`checked` above): it is the route's body.
+      const patient = await kioskApi.addPatient(session, body as Parameters<typeof kioskApi.addPatient>[1]);
       send({ type: "PATIENT_CHOSEN", patient: toPatient(patient) });
     } catch (e) {
-      if (e instanceof ApiError && e.status === 422) setErrors(e.errors);
+      if (e instanceof ApiError && e.httpStatus === 422) setErrors(Object.fromEntries(Object.entries(e.errors).map(([field, list]) => [field, [...list]])));
       else handleFailure(e, send, setError);
     } finally {
       setPending(false);

@@ -2,7 +2,7 @@ import type { KioskContext } from "@crown/core/kiosk/machine";
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { type DeviceOverview, kioskApi } from "../api.ts";
+import { type DeviceOverview, kioskApi } from "../crown.ts";
 import { PinPad, type PinPadStaff } from "./PinPad.tsx";
 import { ErrorLine, handleFailure, Header, type Send } from "./shared.tsx";
 

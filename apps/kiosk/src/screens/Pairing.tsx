@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, kioskApi, storeDevice } from "../api.ts";
+import { ApiError, kioskApi, storeDevice } from "../crown.ts";
 import { ErrorLine, Header, type Send } from "./shared.tsx";
 
 /** An unpaired tablet: the one-time pairing code from the portal enrols it. */

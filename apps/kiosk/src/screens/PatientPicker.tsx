@@ -2,7 +2,7 @@ import type { KioskContext } from "@crown/core/kiosk/machine";
 import { useEffect, useState } from "react";
 import { Button, Input, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { kioskApi, type Patient } from "../api.ts";
+import { kioskApi, type Patient } from "../crown.ts";
 import { AddPatient } from "./AddPatient.tsx";
 import { QrLookup } from "./QrLookup.tsx";
 import { birthDay, ErrorLine, handleFailure, Header, type Send, toPatient } from "./shared.tsx";
@@ -23,7 +23,7 @@ export function PatientPicker({ context, send }: { context: KioskContext; send: 
     const timer = window.setTimeout(() => {
       kioskApi
         .patients(session, text)
-        .then((page) => live && setResults(page.data))
+        .then((page) => live && setResults([...page.data]))
         .catch((e) => live && handleFailure(e, send, setError));
     }, 250);
     return () => {

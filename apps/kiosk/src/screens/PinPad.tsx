@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { type DeviceOverview, kioskApi } from "../api.ts";
+import { type DeviceOverview, kioskApi } from "../crown.ts";
 import { ErrorLine, handleFailure, Header, type Send } from "./shared.tsx";
 
 /** Who signs in, as the device's staff list names them (their type decides the minimum good shots). */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { kioskApi } from "../api.ts";
+import { kioskApi } from "../crown.ts";
 import { createQrReader } from "../qr.ts";
 import { ErrorLine, handleFailure, type Send, toPatient } from "./shared.tsx";
 

@@ -1,7 +1,7 @@
 import type { KioskEvent, KioskPatient } from "@crown/core/kiosk/machine";
 import { formatLongDay } from "@crown/core/shared/dates";
 import i18next from "i18next";
-import { ApiError, type Patient } from "../api.ts";
+import { ApiError, deviceRefused, type Patient, sessionEnded } from "../crown.ts";
 import { shownLanguage } from "../i18n/language.ts";
 
 /** How a screen talks to the kiosk machine. */
@@ -9,8 +9,8 @@ export type Send = (event: KioskEvent) => void;
 
 /** What a failed call means for the tablet: revoked, session over, or a message to show. */
 export const handleFailure = (error: unknown, send: Send, show: (message: string) => void) => {
-  if (error instanceof ApiError && error.deviceRefused) return send({ type: "REVOKED" });
-  if (error instanceof ApiError && error.status === 401) return send({ type: "SESSION_ENDED" });
+  if (deviceRefused(error)) return send({ type: "REVOKED" });
+  if (sessionEnded(error)) return send({ type: "SESSION_ENDED" });
   if (error instanceof ApiError && error.offline) return show(i18next.t("errors.offline"));
   show(error instanceof Error ? error.message : i18next.t("errors.generic"));
 };

@@ -1,6 +1,6 @@
 // `crown analyze <image or video>... [--json]`: measure photos and videos as the server would.
 import { readFile, stat } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { DEFAULT_MODEL_PATH } from "../paths.ts";
 import { parseArgs } from "node:util";
 import {
   aggregateAccepted,
@@ -23,7 +23,6 @@ import {
   type LoadedHeadContourModel,
 } from "@crown/inference";
 
-const DEFAULT_MODEL = fileURLToPath(new URL("../../../../models/head-contour/head-contour.onnx", import.meta.url));
 /**
  * Photos are shrunk to this side on decoding (libvips shrinks JPEGs while decoding, fast): the
  * model sees 160 px either way, and the indices and the sticker scale do not depend on pixel size.
@@ -85,7 +84,7 @@ export async function analyzeCommand(args: string[]): Promise<number> {
     process.stderr.write(`--threads must be a whole number of at least 1, not "${values.threads}"\n`);
     return 1;
   }
-  const modelPath = values.model ?? process.env.CROWN_MODEL ?? DEFAULT_MODEL;
+  const modelPath = values.model ?? process.env.CROWN_MODEL ?? DEFAULT_MODEL_PATH;
   let model: LoadedHeadContourModel;
   try {
     await stat(modelPath);

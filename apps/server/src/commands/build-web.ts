@@ -23,7 +23,7 @@ const APPS = [
   { name: "@crown/web", dist: "apps/web/dist" },
   { name: "@crown/kiosk", dist: "apps/kiosk/dist" },
 ] as const;
-const STAMP = ".build-hash";
+export const STAMP = ".build-hash";
 /** The runtime files the capture pages fetch from /ort/ (see adapters/inference/src/worker.ts). */
 const ORT_FILE = /^ort-wasm-simd-threaded\.(wasm|mjs)$/;
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|wasm|txt|webmanifest)$/;
@@ -33,7 +33,7 @@ const MIN_BYTES = 1024;
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-const walk = async (dir: string, out: string[]): Promise<string[]> => {
+export const walk = async (dir: string, out: string[]): Promise<string[]> => {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -49,11 +49,11 @@ const walk = async (dir: string, out: string[]): Promise<string[]> => {
   return out;
 };
 
-/** One hash over the names and contents of every input file, in a stable order. */
-export const sourceHash = async (root: string): Promise<string> => {
+/** One hash over the names and contents of every input file (by default the two apps' inputs), in a stable order. */
+export const sourceHash = async (root: string, inputs: { dirs: readonly string[]; files: readonly string[] } = { dirs: INPUT_DIRS, files: INPUT_FILES }): Promise<string> => {
   const files: string[] = [];
-  for (const dir of INPUT_DIRS) await walk(path.join(root, dir), files);
-  for (const file of INPUT_FILES) files.push(path.join(root, file));
+  for (const dir of inputs.dirs) await walk(path.join(root, dir), files);
+  for (const file of inputs.files) files.push(path.join(root, file));
   files.sort();
   const hash = createHash("sha256");
   for (const file of files) {
@@ -64,7 +64,7 @@ export const sourceHash = async (root: string): Promise<string> => {
   return hash.digest("hex").slice(0, 16);
 };
 
-const readStamp = (dist: string) => readFile(path.join(dist, STAMP), "utf8").then((s) => s.trim(), () => null);
+export const readStamp = (dist: string) => readFile(path.join(dist, STAMP), "utf8").then((s) => s.trim(), () => null);
 
 const run = (command: string, args: string[], cwd: string) =>
   new Promise<void>((resolve, reject) => {

@@ -1,14 +1,13 @@
-import { request } from "./client.ts";
-import type { Notification, Page, RecentReport, Reminder } from "./types.ts";
+import { crown } from "./crown.ts";
+import type { Page } from "./types.ts";
 
-export const notificationsCount = () =>
-  request<number | { count?: number; unread?: number }>("GET", "/user/notifications-count", { quiet: true });
-export const notifications = () => request<ReadonlyArray<Notification> | Page<Notification>>("GET", "/user/notifications", { quiet: true });
-export const readNotifications = () => request<unknown>("POST", "/user/read-notifications", { json: {}, quiet: true });
-export const reminders = () => request<ReadonlyArray<Reminder> | Page<Reminder>>("GET", "/user/reminders");
+export const notificationsCount = () => crown.call((api) => api.user["notifications-count"].$get(), { quiet: true });
+export const notifications = () => crown.call((api) => api.user.notifications.$get(), { quiet: true });
+export const readNotifications = () => crown.call((api) => api.user["read-notifications"].$post({ json: {} }), { quiet: true });
+export const reminders = () => crown.call((api) => api.user.reminders.$get());
 
-export const reportList = (body: Record<string, unknown>, page = 1) =>
-  request<Page<RecentReport> | ReadonlyArray<RecentReport>>("POST", "/report/list", { json: body, query: { page } });
+export const reportList = (body: { baby_identifier?: string; per_page?: number }, page = 1) =>
+  crown.call((api) => api.report.list.$post({ json: body, query: { page } }));
 
 /** Lists arrive as an array or as a page; the screens want the rows. */
 export const rowsOf = <T>(results: ReadonlyArray<T> | Page<T> | null | undefined): ReadonlyArray<T> =>

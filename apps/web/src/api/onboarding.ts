@@ -1,62 +1,33 @@
-import { request } from "./client.ts";
-import type { OnboardingStep, UserStatus } from "@crown/core";
-import type { Baby, PhysicianRef } from "./types.ts";
+import { crown } from "./crown.ts";
+import type { Api } from "./wire.ts";
 
 /** Baby registration, providers, BAA, disclaimer and quiz flags (spec section 7). */
 
 export const NO_PHYSICIAN_ID = "no-physician";
 export const NO_PHYSICIAN_NAME = "No Physician";
 
-export interface BabyInput {
-  physician_identifier: string;
-  name?: string;
-  first_name: string;
-  middle_name?: string;
-  last_name: string;
-  date_of_birth: string;
-  relation: string;
-  referral_code?: string;
-  gender?: string;
-  ethnicity?: string;
-  nicu_time?: number | string;
-  previous_condition?: string;
-  identifier?: string;
-}
+/** A baby's form as the routes take it (register-baby, update-baby, add-baby, update-child). */
+export type BabyInput = Parameters<Api["user"]["register-baby"]["$post"]>[0]["json"] & { identifier?: string };
 
-const withName = (b: BabyInput): BabyInput => ({
+const withName = <B extends { first_name: string; middle_name?: string | null | undefined; last_name: string }>(b: B): B => ({
   ...b,
   name: [b.first_name, b.middle_name, b.last_name].filter((s) => s && s.trim()).join(" "),
 });
 
-export const registerBaby = (b: BabyInput) =>
-  request<{ parent_status: UserStatus; step: OnboardingStep; baby?: Baby; identifier?: string }>("POST", "/user/register-baby", { json: withName(b) });
-export const updateBaby = (b: BabyInput) => request<unknown>("POST", "/user/update-baby", { json: withName(b) });
-export const addBaby = (b: BabyInput) => request<Baby>("POST", "/user/add-baby", { json: withName(b) });
-export const updateChild = (b: BabyInput) => request<Baby>("POST", "/user/update-child", { json: withName(b) });
+export const registerBaby = (b: Parameters<Api["user"]["register-baby"]["$post"]>[0]["json"]) =>
+  crown.call((api) => api.user["register-baby"].$post({ json: withName(b) }));
+export const updateBaby = (b: Parameters<Api["user"]["update-baby"]["$post"]>[0]["json"]) => crown.call((api) => api.user["update-baby"].$post({ json: withName(b) }));
+export const addBaby = (b: Parameters<Api["user"]["add-baby"]["$post"]>[0]["json"]) => crown.call((api) => api.user["add-baby"].$post({ json: withName(b) }));
+export const updateChild = (b: Parameters<Api["user"]["update-child"]["$post"]>[0]["json"]) => crown.call((api) => api.user["update-child"].$post({ json: withName(b) }));
 
 export const searchPhysicians = (name: string, signal?: AbortSignal) =>
-  request<ReadonlyArray<PhysicianRef>>("GET", "/physicians", { auth: false, query: { name }, quiet: true, ...(signal ? { signal } : {}) });
+  crown.call((api) => api.physicians.$get({ query: { name } }), { auth: false, quiet: true, ...(signal ? { signal } : {}) });
 
-export const staffPhysicians = () => request<ReadonlyArray<PhysicianRef>>("GET", "/physician/list");
+export const staffPhysicians = () => crown.call((api) => api.physician.list.$get());
 
-/** The onboarding answers carry core's step, which the portal routes by. */
-interface StepAnswer {
-  step: OnboardingStep;
-}
+export const signBaa = (v: Parameters<Api["user"]["sign-baa"]["$post"]>[0]["json"]) => crown.call((api) => api.user["sign-baa"].$post({ json: v }));
 
-export const signBaa = (v: { identifier: string; email: string; name: string; covered_entity: string }) =>
-  request<StepAnswer>("POST", "/user/sign-baa", { json: v });
-
-export const acceptDisclaimer = () => request<StepAnswer>("POST", "/user/accept-disclaimer", { json: { accepted: true } });
-
-export interface QuizGrade extends StepAnswer {
-  passed: boolean;
-  mode: "cap" | "nocap";
-  score: number;
-  total: number;
-  is_quiz_time: boolean;
-}
+export const acceptDisclaimer = () => crown.call((api) => api.user["accept-disclaimer"].$post({ json: { accepted: true } }));
 
 /** Sends the answers; the server grades them against the pool and records the attempt. */
-export const submitQuiz = (v: { identifier?: string | undefined; mode: "cap" | "nocap"; answers: ReadonlyArray<{ image: string; answer: "GOOD" | "BAD" }> }) =>
-  request<QuizGrade>("POST", "/user/update-quiz", { json: v });
+export const submitQuiz = (v: Parameters<Api["user"]["update-quiz"]["$post"]>[0]["json"]) => crown.call((api) => api.user["update-quiz"].$post({ json: v }));

@@ -1,25 +1,20 @@
 import { useEffect, useState } from "react";
-import { request } from "./client.ts";
+import { crown } from "./crown.ts";
+import type { Api, ResultsOf } from "./wire.ts";
 
 /**
  * The server's public settings (GET /config): where /buy-kits and /webinar lead, and the optional
  * app store pages and referral-code video. Optional ones are absent when the server has none, and
  * the portal then shows no link at all (never a guessed address).
  */
-export interface PublicConfig {
-  readonly buy_kits_url?: string;
-  readonly webinar_url?: string;
-  readonly app_store_url?: string;
-  readonly play_store_url?: string;
-  readonly help_video_url?: string;
-}
+export type PublicConfig = ResultsOf<Api["config"]["$get"]>;
 
 let pending: Promise<PublicConfig> | null = null;
 let loaded: PublicConfig | null = null;
 
 /** Fetched once per page load (and again after a failure), shared by every caller. */
 export const loadPublicConfig = (): Promise<PublicConfig> => {
-  pending ??= request<PublicConfig>("GET", "/config", { auth: false, quiet: true })
+  pending ??= crown.call((api) => api.config.$get(), { auth: false, quiet: true })
     .then((r) => {
       loaded = r.results ?? {};
       return loaded;

@@ -1,2 +1,2 @@
-/** The server's answers' types (`AppType` through hono/client's types), type-only: see adapters/http/src/client-types.ts. */
-export type { Api, ResultsOf } from "@crown/http/client-types";
+/** The server's requests' and answers' types (`AppType` through hono/client's types), type-only: see @crown/client. */
+export type { Api, ResultsOf } from "@crown/client";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { actingFor, listPatients, type Patient } from "../practice/api.ts";
 import { useSession } from "../session/store.ts";

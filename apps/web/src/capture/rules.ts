@@ -1,5 +1,5 @@
 import { minGoodShots } from "@crown/core/capture/rules";
-import type { Session } from "../machines/session.ts";
+import type { Session } from "../session/machine.ts";
 
 /**
  * The portal's view of core's capture rules (core/src/capture/rules.ts): the minimum good shots of

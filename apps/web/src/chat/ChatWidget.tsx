@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { useSession } from "../session/store.ts";
 import { type ChatMessage, emailUnseen, getMyConversation, markRead, sendMessage } from "./api.ts";
 import { useLiveEvent, useUnreadChatCount } from "./live.ts";

@@ -1,7 +1,8 @@
 import { LOCALES } from "@crown/core/shared/dates";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { requestBlob } from "../api/client.ts";
+import { fileAt } from "@crown/client/extras";
+import { crown } from "../api/crown.ts";
 import { currentLanguage } from "../i18n/language.ts";
 import type { ChatAttachment, ChatMessage } from "./api.ts";
 
@@ -11,7 +12,7 @@ function AttachmentImage({ attachment }: { attachment: ChatAttachment }) {
   useEffect(() => {
     let url: string | null = null;
     let live = true;
-    requestBlob(attachment.url.replace(/^\/api\/v1\/en/, ""), { quiet: true })
+    fileAt(crown, attachment.url, { quiet: true })
       .then((blob) => {
         url = URL.createObjectURL(blob);
         if (live) setSrc(url);

@@ -1,7 +1,6 @@
-import i18next from "i18next";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError, localizedApiBase, messageOf } from "../api/client.ts";
+import { ApiError, crown, messageOf } from "../api/crown.ts";
 import type { ChatMessage } from "./api.ts";
 import { Composer, mergeMessages, MessageList } from "./Messages.tsx";
 
@@ -26,15 +25,8 @@ const load = (): Stored | null => {
   }
 };
 
-const call = async <T,>(method: "GET" | "POST", path: string, token: string | null, body?: unknown): Promise<T> => {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (token) headers["X-Visitor-Token"] = token;
-  if (body !== undefined) headers["Content-Type"] = "application/json; charset=utf-8";
-  const res = await fetch(`${localizedApiBase()}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const json = (await res.json().catch(() => ({}))) as { message?: string; results?: T; errors?: Record<string, string[]> };
-  if (!res.ok) throw new ApiError(res.status, json.message ?? i18next.t("chat:messages.error"), json.errors ?? {});
-  return json.results as T;
-};
+/** A visitor's calls carry the visitor token (no session): it reaches this visitor's own messages only. */
+const asVisitor = (token: string | null) => ({ auth: false, quiet: true, ...(token ? { headers: { "X-Visitor-Token": token } } : {}) });
 
 export default function VisitorChatPanel({ open, onClose }: { readonly open: boolean; readonly onClose: () => void }) {
   const { t } = useTranslation("chat");
@@ -47,9 +39,9 @@ export default function VisitorChatPanel({ open, onClose }: { readonly open: boo
   const refresh = useCallback(async () => {
     if (!stored) return;
     try {
-      const results = await call<{ messages: ChatMessage[] }>("GET", "/chat/visitor/conversation", stored.token);
+      const results = await crown.results((api) => api.chat.visitor.conversation.$get(), asVisitor(stored.token));
       setMessages(results.messages);
-      await call("POST", "/chat/visitor/read", stored.token);
+      await crown.call((api) => api.chat.visitor.read.$post(), asVisitor(stored.token));
     } catch (e) {
       if (e instanceof ApiError && e.httpStatus === 404) {
         // The token expired or is unknown: start again with the e-mail address.
@@ -68,11 +60,9 @@ export default function VisitorChatPanel({ open, onClose }: { readonly open: boo
 
   const send = async (text: string) => {
     setError(null);
-    const results = await call<{ token: string | null; message: ChatMessage }>("POST", "/chat/visitor/messages", stored?.token ?? null, {
-      email: stored?.email ?? email,
-      name: stored?.name ?? name,
-      text,
-    }).catch((e: unknown) => {
+    const results = await crown
+      .results((api) => api.chat.visitor.messages.$post({ json: { email: stored?.email ?? email, name: stored?.name ?? name, text } }), asVisitor(stored?.token ?? null))
+      .catch((e: unknown) => {
       if (e instanceof ApiError && Object.keys(e.errors).length > 0) throw new Error(Object.values(e.errors)[0]?.[0] ?? e.message);
       throw new Error(messageOf(e, t("messages.error")));
     });

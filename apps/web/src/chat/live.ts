@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { localizedApiBase, request } from "../api/client.ts";
+import { addressOf } from "@crown/client/extras";
+import { ApiError, crown } from "../api/crown.ts";
 import { sessionActor } from "../session/store.ts";
 
 /**
@@ -66,15 +67,13 @@ const open = async () => {
   let ticket: string;
   opening = mine;
   try {
-    const res = await fetch(`${localizedApiBase()}/events/ticket`, { method: "POST", headers: { Authorization: `Bearer ${current}` } });
-    if (res.status === 401) {
+    ticket = (await crown.call((api) => api.events.ticket.$post(), { token: current, keepSessionOn401: true, quiet: true })).results.ticket;
+  } catch (error) {
+    if (error instanceof ApiError && error.httpStatus === 401) {
       refused = current;
       sessionGone();
       return;
     }
-    if (!res.ok) throw new Error(String(res.status));
-    ticket = ((await res.json()) as { results: { ticket: string } }).results.ticket;
-  } catch {
     schedule();
     return;
   } finally {
@@ -84,9 +83,11 @@ const open = async () => {
   // (an unclosed EventSource holds one of the browser's six connections to the host for good).
   if (token !== current || mine !== generation) return;
   source?.close();
-  const query = new URLSearchParams({ ticket });
-  if (lastEventId) query.set("last_event_id", lastEventId);
-  const es = new EventSource(`${localizedApiBase()}/events?${query.toString()}`);
+  // An EventSource sends no headers: the single-use ticket goes in the address (ADR 21).
+  const address = addressOf(crown, (api) => api.events);
+  address.searchParams.set("ticket", ticket);
+  if (lastEventId) address.searchParams.set("last_event_id", lastEventId);
+  const es = new EventSource(address.href);
   source = es;
   for (const name of EVENT_NAMES) {
     es.addEventListener(name, (event) => {
@@ -126,7 +127,7 @@ const sessionGone = () => {
   const at = token;
   window.setTimeout(() => {
     if (token === null || token !== at || sessionActor.getSnapshot().context.session?.token !== at) return;
-    void request("GET", "/chat/unread-count", { quiet: true }).catch(() => undefined);
+    void crown.call((api) => api.chat["unread-count"].$get(), { quiet: true }).catch(() => undefined);
   }, 1000);
 };
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
-import { ApiError, messageOf, request } from "../api/client.ts";
+import { ApiError, crown, messageOf } from "../api/crown.ts";
+import type { Api, ResultsOf } from "../api/wire.ts";
 import type { Page } from "../api/types.ts";
 import { day, time } from "../i18n/dates.ts";
 import { Pager, SearchBox } from "../reporting/listing.tsx";
@@ -11,24 +12,8 @@ import { toast } from "../ui/toasts.tsx";
 import { actThenReload, usePagedRows } from "./usePagedRows.ts";
 import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
 
-interface AdminUser {
-  readonly identifier: string;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly email: string;
-  readonly type: string;
-  readonly status: UserStatus;
-  readonly created_at?: string;
-  readonly second_factor?: boolean;
-}
-
-interface KioskDevice {
-  readonly identifier: string;
-  readonly name?: string;
-  readonly status?: string;
-  readonly paired_at?: string | null;
-  readonly last_seen_at?: string | null;
-}
+type AdminUser = ResultsOf<Api["admin"]["users"]["$get"]>["data"][number];
+type KioskDevice = ResultsOf<Api["kiosk"]["devices"]["list"]["$post"]>[number];
 
 /** A directory of all users, or of physicians only: its words are the catalogue's group of that name. */
 function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "physicians" }) {
@@ -36,17 +21,17 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
   const title = t(`directory.${words}.title`);
   const [search, setSearch] = useState("");
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<AdminUser>(
-    (p) => request<Page<AdminUser>>("GET", "/admin/users", { query: { page: p, search: search || undefined, type: type || undefined } }),
+    (p) => crown.call((api) => api.admin.users.$get({ query: { page: p, search: search || undefined, type: type || undefined } })),
     [search],
   );
   const missing = failure instanceof ApiError && failure.httpStatus === 404;
   const error = failure && !missing ? messageOf(failure) : null;
   const run = actThenReload(reload);
   const act = (u: AdminUser, action: "block" | "unblock") =>
-    run(() => request("POST", `/admin/users/${action}`, { json: { identifier: u.identifier } }), action === "block" ? t("directory.blocked", { email: u.email }) : t("directory.unblocked", { email: u.email }));
+    run(() => crown.call((api) => api.admin.users[action].$post({ json: { identifier: u.identifier } })), action === "block" ? t("directory.blocked", { email: u.email }) : t("directory.unblocked", { email: u.email }));
   // A lost phone and lost codes: the user sets two-step sign-in up again at the next sign-in (issue 44).
   const resetSecondFactor = (u: AdminUser) =>
-    run(() => request("POST", "/admin/users/second-factor/reset", { json: { identifier: u.identifier } }), t("directory.secondFactorReset", { email: u.email }));
+    run(() => crown.call((api) => api.admin.users["second-factor"].reset.$post({ json: { identifier: u.identifier } })), t("directory.secondFactorReset", { email: u.email }));
   const id = type || "all";
   return (
     <section className="panel" aria-labelledby={`${id}-title`}>
@@ -128,7 +113,7 @@ function KioskDevices() {
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   useEffect(() => {
-    request<Page<AdminUser>>("GET", "/admin/users", { query: { type: "physician", status: ACTIVE_STATUS, per_page: 100 }, quiet: true })
+    crown.call((api) => api.admin.users.$get({ query: { type: "physician", status: ACTIVE_STATUS, per_page: 100 } }), { quiet: true })
       .then((r) => {
         setPhysicians(r.results.data);
         if (r.results.data[0]) setPhysician(r.results.data[0].identifier);
@@ -139,7 +124,7 @@ function KioskDevices() {
   useEffect(() => {
     if (!physician) return;
     setRows(null);
-    request<ReadonlyArray<KioskDevice>>("POST", "/kiosk/devices/list", { json: { physician_identifier: physician }, quiet: true })
+    crown.call((api) => api.kiosk.devices.list.$post({ json: { physician_identifier: physician } }), { quiet: true })
       .then((r) => setRows(r.results))
       .catch((e) => {
         setRows([]);
@@ -150,7 +135,7 @@ function KioskDevices() {
     if (!name.trim()) return setError(t("kiosks.nameRequired"));
     setError(null);
     try {
-      const r = await request<{ pairing_code: string; pairing_expires_at: string }>("POST", "/kiosk/devices", { json: { name: name.trim(), physician_identifier: physician } });
+      const r = await crown.call((api) => api.kiosk.devices.$post({ json: { name: name.trim(), physician_identifier: physician } }));
       setCode({ code: r.results.pairing_code, expires: r.results.pairing_expires_at });
       setName("");
       setReload((n) => n + 1);
@@ -160,7 +145,7 @@ function KioskDevices() {
   };
   const revoke = async (d: KioskDevice) => {
     try {
-      await request("POST", "/kiosk/devices/revoke", { json: { device_identifier: d.identifier } });
+      await crown.call((api) => api.kiosk.devices.revoke.$post({ json: { device_identifier: d.identifier } }));
       toast(t("kiosks.revoked"), "success");
       setReload((n) => n + 1);
     } catch (e) {

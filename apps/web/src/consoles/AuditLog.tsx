@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, messageOf, request, requestBlob } from "../api/client.ts";
+import { ApiError, crown, messageOf } from "../api/crown.ts";
+import type { Api, ResultsOf } from "../api/wire.ts";
 import { day } from "../i18n/dates.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
@@ -13,20 +14,8 @@ import { toast } from "../ui/toasts.tsx";
  * the server's cursor; Export CSV downloads the filtered entries. The server audits every look.
  */
 
-interface AuditEventRow {
-  readonly identifier: string;
-  readonly at: string;
-  readonly action: string;
-  readonly actor_identifier: string | null;
-  readonly actor_email: string | null;
-  readonly subject_identifier: string | null;
-  readonly ip: string | null;
-  readonly details: Record<string, unknown>;
-}
-interface AuditPage {
-  readonly data: ReadonlyArray<AuditEventRow>;
-  readonly next_cursor: string | null;
-}
+type AuditPage = Pick<ResultsOf<Api["admin"]["audit-events"]["$get"]>, "data" | "next_cursor">;
+type AuditEventRow = AuditPage["data"][number];
 type Filter = { actor: string; subject: string; action: string; from: string; to: string };
 const noFilter: Filter = { actor: "", subject: "", action: "", from: "", to: "" };
 
@@ -58,7 +47,7 @@ export function AuditLog() {
   useEffect(() => {
     let live = true;
     setPage(null);
-    request<AuditPage>("GET", "/admin/audit-events", { query: queryOf(filter, before) })
+    crown.call((api) => api.admin["audit-events"].$get({ query: queryOf(filter, before) }))
       .then((r) => {
         if (!live) return;
         setPage(r.results);
@@ -84,7 +73,7 @@ export function AuditLog() {
   };
   const exportCsv = async () => {
     try {
-      const blob = await requestBlob("/admin/audit-events/export", { query: queryOf(filter) });
+      const blob = await crown.blob((api) => api.admin["audit-events"].export.$get({ query: queryOf(filter) }));
       const url = URL.createObjectURL(blob);
       const a = document.createElement("a");
       a.href = url;

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 

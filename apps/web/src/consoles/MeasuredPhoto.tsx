@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { attachmentPath, blobUrl } from "../reporting/api.ts";
+import { attachmentBlob, blobUrl } from "../reporting/api.ts";
 import type { Overlay, Point, ReviewAttachment } from "./api.ts";
 
 /** The photo with its outline, AP axis, width and diagonals as SVG; the nose tip can be dragged (or moved with the arrow keys). */
@@ -14,7 +14,7 @@ export function MeasuredPhoto({ a, disabled, onNose }: { a: ReviewAttachment; di
   const keyTimer = useRef<number | undefined>(undefined);
   useEffect(() => setNose(o?.noseTip ?? null), [o?.noseTip?.x, o?.noseTip?.y]);
   useEffect(() => {
-    blobUrl(attachmentPath(a), `file:${a.report_identifier}:${a.identifier}`)
+    blobUrl(attachmentBlob(a), `file:${a.report_identifier}:${a.identifier}`)
       .then(setSrc)
       .catch(() => setSrc(null));
   }, [a.identifier]);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { number } from "../i18n/dates.ts";
 import { uiMessage } from "../i18n/i18n.ts";
 import { toast } from "../ui/toasts.tsx";

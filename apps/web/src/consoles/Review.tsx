@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router-dom";
 import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { reviewable } from "@crown/core/report/lifecycle";
-import { messageOf, requestBlob } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { currentLanguage } from "../i18n/language.ts";
 import { useSession } from "../session/store.ts";
@@ -57,9 +57,9 @@ export function ReviewReport() {
     }
   };
   /** Opens a PDF from the API in a new tab (the call carries the session; a plain link would not). */
-  const openPdf = async (path: string) => {
+  const openPdf = async (pdf: () => Promise<Blob>) => {
     try {
-      const blob = await requestBlob(path);
+      const blob = await pdf();
       window.open(URL.createObjectURL(blob), "_blank", "noopener");
     } catch (e) {
       toast(messageOf(e), "error");

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { reopenable, reviewable } from "@crown/core/report/lifecycle";
-import { publish, recapture, reopen, type ReviewDetail, saveNote } from "./api.ts";
+import { downloadReport } from "../reporting/api.ts";
+import { previewPdf, publish, recapture, reopen, type ReviewDetail, saveNote } from "./api.ts";
 
 /**
  * The decision panel: the note, publish or recapture while the report waits for review, reopen once
@@ -22,7 +23,7 @@ export function ReviewDecision({
   onNote: (note: string) => void;
   busy: boolean;
   run: (what: () => Promise<unknown>, ok: string) => Promise<void>;
-  openPdf: (path: string) => Promise<void>;
+  openPdf: (pdf: () => Promise<Blob>) => Promise<void>;
 }) {
   const { t } = useTranslation("review");
   const [reasons, setReasons] = useState<Set<string>>(new Set());
@@ -35,8 +36,8 @@ export function ReviewDecision({
       return n;
     });
   // While in review: rendered now from the current state, never stored. Once published: the stored version.
-  const preview = () => openPdf(`/review/report/${encodeURIComponent(d.report_identifier)}/preview`);
-  const published = () => openPdf(`/report/${encodeURIComponent(d.report_identifier)}/download`);
+  const preview = () => openPdf(() => previewPdf(d.report_identifier));
+  const published = () => openPdf(() => downloadReport(d.report_identifier, false));
   return (
     <section className="panel review-actions" aria-labelledby="decide-title">
       <h2 id="decide-title">{t("decision.title")}</h2>

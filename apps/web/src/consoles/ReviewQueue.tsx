@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { Pager } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";

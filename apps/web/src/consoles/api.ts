@@ -1,4 +1,4 @@
-import { request } from "../api/client.ts";
+import { crown } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
 
 /*
@@ -15,31 +15,33 @@ export type Point = Overlay["outline"][number];
 export type Segment = NonNullable<Overlay["lengthEnds"]>;
 export type Summary = NonNullable<QueueItem["summary"]>;
 export type Figure = NonNullable<Summary["ci"]>;
-type Moved = ResultsOf<Api["review"]["report"][":id"]["nose-tip"]["$post"]>;
 
-export const reviewQueue = (page: number) => request<ResultsOf<Api["review"]["queue"]["$post"]>>("POST", "/review/queue", { json: { per_page: 10 }, query: { page } });
-export const reviewDetail = (id: string) => request<ReviewDetail>("GET", `/review/report/${encodeURIComponent(id)}`);
+const report = (id: string) => ({ param: { id } });
+
+export const reviewQueue = (page: number) => crown.call((api) => api.review.queue.$post({ json: { per_page: 10 }, query: { page } }));
+export const reviewDetail = (id: string) => crown.call((api) => api.review.report[":id"].$get(report(id)));
 export const decide = (id: string, attachment: string, decision: "accept" | "reject") =>
-  request<ResultsOf<Api["review"]["report"][":id"]["decision"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/decision`, { json: { attachment_identifier: attachment, decision } });
+  crown.call((api) => api.review.report[":id"].decision.$post({ ...report(id), json: { attachment_identifier: attachment, decision } }));
 export const moveNose = (id: string, attachment: string, p: Point) =>
-  request<Moved>("POST", `/review/report/${encodeURIComponent(id)}/nose-tip`, { json: { attachment_identifier: attachment, x: p.x, y: p.y } });
-export const saveNote = (id: string, note: string) => request<ResultsOf<Api["review"]["report"][":id"]["note"]["$post"]>>("POST", `/review/report/${encodeURIComponent(id)}/note`, { json: { note } });
-export const publish = (id: string) => request<unknown>("POST", `/review/report/${encodeURIComponent(id)}/publish`, { json: {} });
+  crown.call((api) => api.review.report[":id"]["nose-tip"].$post({ ...report(id), json: { attachment_identifier: attachment, x: p.x, y: p.y } }));
+export const saveNote = (id: string, note: string) => crown.call((api) => api.review.report[":id"].note.$post({ ...report(id), json: { note } }));
+export const publish = (id: string) => crown.call((api) => api.review.report[":id"].publish.$post(report(id)));
 export const recapture = (id: string, reasons: ReadonlyArray<string>, note: string) =>
-  request<unknown>("POST", `/review/report/${encodeURIComponent(id)}/recapture`, { json: { reasons, note } });
-export const reopen = (id: string) => request<unknown>("POST", `/review/report/${encodeURIComponent(id)}/reopen`, { json: {} });
+  crown.call((api) => api.review.report[":id"].recapture.$post({ ...report(id), json: { reasons: [...reasons], note } }));
+export const reopen = (id: string) => crown.call((api) => api.review.report[":id"].reopen.$post(report(id)));
+/** The PDF as publishing would render it now (a preview; nothing is stored). */
+export const previewPdf = (id: string) => crown.blob((api) => api.review.report[":id"].preview.$get(report(id)));
 
 export type PendingUser = ResultsOf<Api["admin"]["users"]["pending"]["$get"]>["data"][number];
 
-export const pendingUsers = (page: number) => request<ResultsOf<Api["admin"]["users"]["pending"]["$get"]>>("GET", "/admin/users/pending", { query: { page } });
-export const approveUser = (identifier: string) => request<unknown>("POST", "/admin/users/approve", { json: { identifier } });
-export const rejectUser = (identifier: string, reason: string) => request<unknown>("POST", "/admin/users/reject", { json: { identifier, reason } });
+export const pendingUsers = (page: number) => crown.call((api) => api.admin.users.pending.$get({ query: { page } }));
+export const approveUser = (identifier: string) => crown.call((api) => api.admin.users.approve.$post({ json: { identifier } }));
+export const rejectUser = (identifier: string, reason: string) => crown.call((api) => api.admin.users.reject.$post({ json: { identifier, reason } }));
 
 export type RemovalRequestRow = ResultsOf<Api["admin"]["removal-requests"]["$get"]>["data"][number];
-export const removalRequests = (page: number) => request<ResultsOf<Api["admin"]["removal-requests"]["$get"]>>("GET", "/admin/removal-requests", { query: { page } });
+export const removalRequests = (page: number) => crown.call((api) => api.admin["removal-requests"].$get({ query: { page } }));
 
 export type PracticeAwaiting = ResultsOf<Api["admin"]["practices"]["awaiting-verification"]["$get"]>["data"][number];
-export const practicesAwaiting = (page: number) =>
-  request<ResultsOf<Api["admin"]["practices"]["awaiting-verification"]["$get"]>>("GET", "/admin/practices/awaiting-verification", { query: { page } });
-export const verifyPractice = (physicianIdentifier: string) => request<unknown>("POST", "/admin/practices/verify", { json: { physician_identifier: physicianIdentifier } });
-export const blockUser = (identifier: string) => request<unknown>("POST", "/admin/users/block", { json: { identifier } });
+export const practicesAwaiting = (page: number) => crown.call((api) => api.admin.practices["awaiting-verification"].$get({ query: { page } }));
+export const verifyPractice = (physicianIdentifier: string) => crown.call((api) => api.admin.practices.verify.$post({ json: { physician_identifier: physicianIdentifier } }));
+export const blockUser = (identifier: string) => crown.call((api) => api.admin.users.block.$post({ json: { identifier } }));

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { toast } from "../ui/toasts.tsx";
 
 /** One page of a console list, as the paged admin and review calls answer it. */

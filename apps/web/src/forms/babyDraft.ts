@@ -1,11 +1,11 @@
 import type { BabyInput } from "../api/onboarding.ts";
+import type { ChildAnswers } from "../ui/ChildFields.tsx";
 
 /** The baby details typed on /baby-details, carried to the /child-details wizard (survives a reload). */
 const KEY = "crown.babyDraft";
 
-export interface BabyDraft extends BabyInput {
-  physician_name?: string;
-}
+/** The baby's details, and the wizard's answers as typed so far. */
+export type BabyDraft = Omit<BabyInput, keyof ChildAnswers> & Partial<ChildAnswers> & { physician_name?: string };
 
 export const loadDraft = (): BabyDraft | null => {
   try {

@@ -1,4 +1,4 @@
-import * as CalendarDays from "@crown/core/onboarding/dates";
+import * as CalendarDays from "@crown/core/shared/days";
 import { BabyRequest, SignBaaRequest } from "@crown/core/onboarding/schemas";
 
 /**

@@ -1,7 +1,7 @@
 import { LANGUAGE_NAMES, LANGUAGES, isLanguage } from "@crown/core/shared/i18n";
 import { useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
-import { request } from "../api/client.ts";
+import { crown } from "../api/crown.ts";
 import { toast } from "../ui/toasts.tsx";
 import { switchLanguage } from "./i18n.ts";
 import { currentLanguage } from "./language.ts";
@@ -10,7 +10,7 @@ import { currentLanguage } from "./language.ts";
 export function useAccountLanguage(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn) return;
-    request<{ language?: unknown }>("GET", "/user/profile", { quiet: true })
+    crown.call((api) => api.user.profile.$get(), { quiet: true })
       .then(({ results }) => {
         if (isLanguage(results.language) && results.language !== currentLanguage()) void switchLanguage(results.language);
       })
@@ -27,7 +27,7 @@ export function useChooseLanguage(signedIn: boolean) {
     await switchLanguage(value);
     if (!signedIn) return;
     try {
-      await request("POST", "/user/language", { json: { language: value }, quiet: true });
+      await crown.call((api) => api.user.language.$post({ json: { language: value } }), { quiet: true });
       toast(i18n.t("language.saved"), "success");
     } catch {
       toast(i18n.t("language.notSaved"), "error");

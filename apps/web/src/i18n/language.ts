@@ -1,4 +1,5 @@
 import { DEFAULT_LANGUAGE, isLanguage, type Language, languageFromAcceptLanguage } from "@crown/core/shared/i18n";
+import { withLanguage } from "@crown/client/address";
 
 /**
  * The portal's language (ADR 78): the one chosen on this browser (the switcher), else the browser's
@@ -42,4 +43,4 @@ export const onLanguageChange = (listener: (language: Language) => void) => {
 };
 
 /** The API in the portal's language: the server answers its messages in it, and a sign-up takes it (ADR 76, 77). */
-export const apiBase = (base: string): string => base.replace(/\/api\/v1\/[a-z]{2}$/, `/api/v1/${current}`);
+export const apiBase = (base: string): string => withLanguage(base, current);

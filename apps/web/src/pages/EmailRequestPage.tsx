@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../ui/form.ts";
 import { Card } from "../ui/Card.tsx";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { loadPublicConfig } from "../api/publicConfig.ts";
 import { FormMessage } from "../ui/fields.tsx";
 

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { recoverPassword } from "../api/accounts.ts";
+import { recoverPassword } from "../api/account-pages.ts";
 import { EmailRequestPage } from "./EmailRequestPage.tsx";
 
 export default function ForgotPassword() {

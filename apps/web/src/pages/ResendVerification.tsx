@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { resendVerification } from "../api/accounts.ts";
+import { resendVerification } from "../api/account-pages.ts";
 import { EmailRequestPage } from "./EmailRequestPage.tsx";
 
 export default function ResendVerification() {

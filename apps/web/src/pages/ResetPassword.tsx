@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { resetPassword } from "../api/accounts.ts";
+import { resetPassword } from "../api/account-pages.ts";
 import { isMobileBrowser } from "../config.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";

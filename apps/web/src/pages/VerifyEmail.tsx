@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router-dom";
-import { verifyEmail } from "../api/accounts.ts";
-import { messageOf } from "../api/client.ts";
+import { verifyEmail } from "../api/account-pages.ts";
+import { messageOf } from "../api/crown.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { Card } from "../ui/Card.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { messageOf, request } from "../api/client.ts";
+import { crown, messageOf } from "../api/crown.ts";
+import type { Api, ResultsOf } from "../api/wire.ts";
 import { moment, time } from "../i18n/dates.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
@@ -14,13 +15,7 @@ import { QrCode } from "../ui/QrCode.tsx";
  * code for their baby at the clinic.
  */
 
-interface Device {
-  readonly identifier: string;
-  readonly name: string;
-  readonly status: "pairing" | "expired" | "paired" | "revoked";
-  readonly created_at: string;
-  readonly last_seen_at: string | null;
-}
+type Device = ResultsOf<Api["kiosk"]["devices"]["list"]["$post"]>[number];
 
 function PinForm() {
   const { t } = useTranslation("practice");
@@ -33,7 +28,7 @@ function PinForm() {
     setError(undefined);
     setPending(true);
     try {
-      await request("POST", "/user/kiosk-pin", { json: { pin } });
+      await crown.call((api) => api.user["kiosk-pin"].$post({ json: { pin } }));
       setPin("");
       toast(t("kiosk.pin.saved"), "success");
     } catch (err) {
@@ -61,7 +56,7 @@ function Devices() {
   const [code, setCode] = useState<{ name: string; code: string; expires: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = () =>
-    request<Device[]>("POST", "/kiosk/devices/list", { json: {} })
+    crown.call((api) => api.kiosk.devices.list.$post({ json: {} }))
       .then((r) => setDevices(r.results))
       .catch((e) => setError(messageOf(e)));
   useEffect(() => {
@@ -71,7 +66,7 @@ function Devices() {
     e.preventDefault();
     setError(null);
     try {
-      const r = await request<{ name: string; pairing_code: string; pairing_expires_at: string }>("POST", "/kiosk/devices", { json: { name: name.trim() } });
+      const r = await crown.call((api) => api.kiosk.devices.$post({ json: { name: name.trim() } }));
       setCode({ name: r.results.name, code: r.results.pairing_code, expires: r.results.pairing_expires_at });
       setName("");
       void load();
@@ -81,7 +76,7 @@ function Devices() {
   };
   const revoke = async (device: Device) => {
     try {
-      await request("POST", "/kiosk/devices/revoke", { json: { device_identifier: device.identifier } });
+      await crown.call((api) => api.kiosk.devices.revoke.$post({ json: { device_identifier: device.identifier } }));
       toast(t("kiosk.devices.revoked", { name: device.name }), "success");
       void load();
     } catch (err) {
@@ -151,7 +146,7 @@ function BabyCode() {
   const show = async () => {
     setError(null);
     try {
-      setCode((await request<{ code: string; expires_at: string }>("GET", "/user/baby-qr", { query: { baby_identifier: baby.identifier } })).results);
+      setCode((await crown.call((api) => api.user["baby-qr"].$get({ query: { baby_identifier: baby.identifier } }))).results);
       setNow(Date.now());
     } catch (err) {
       setError(messageOf(err));

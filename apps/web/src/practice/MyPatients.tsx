@@ -2,7 +2,7 @@ import { CalendarDays, GENDERS, PATIENT_MAX_AGE_MONTHS, PatientRequest, RELATION
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { longDay } from "../i18n/dates.ts";
 import { PAGE_SIZE, padRows, Pager, SearchBox } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
@@ -73,8 +73,9 @@ function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (sa
     if (!form.validate(PatientRequest(localToday()), body)) return focusFirstError();
     setPending(true);
     try {
-      if (editing) await updatePatient(body);
-      else await addPatient(body);
+      // `body` has just passed core's PatientRequest (form.validate above): it is the route's body.
+      if (editing) await updatePatient(body as Parameters<typeof updatePatient>[0]);
+      else await addPatient(body as Parameters<typeof addPatient>[0]);
       toast(editing ? t("patientForm.updated") : t("patientForm.added"), "success");
       form.setValues(empty);
       onDone(true);

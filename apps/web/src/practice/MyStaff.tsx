@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { STAFF_TYPES } from "@crown/core/accounts/staff-types";
+import { messageOf } from "../api/crown.ts";
 import { PAGE_SIZE, padRows, Pager } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
 import { Choice } from "../ui/choices.tsx";
@@ -17,7 +18,7 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
   const { t } = useTranslation("practice");
   const session = useSession();
   const [email, setEmail] = useState("");
-  const [type, setType] = useState("nurse");
+  const [type, setType] = useState<(typeof STAFF_TYPES)[number]>("nurse");
   const [error, setError] = useState<string | undefined>(undefined);
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -58,7 +59,7 @@ function AddStaff({ staffUser, onDone }: { staffUser: boolean; onDone: (added: b
               { value: "office_admin", label: t("staffType.office_admin") },
             ]}
             value={type}
-            onChange={setType}
+            onChange={(value) => setType(STAFF_TYPES.find((t) => t === value) ?? "nurse")}
           />
         ) : null}
         <div className="form-actions">

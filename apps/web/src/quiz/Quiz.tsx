@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { submitQuiz } from "../api/onboarding.ts";
 import { uiMessage } from "../i18n/i18n.ts";
 import { updateSession, useSession } from "../session/store.ts";

@@ -2,7 +2,8 @@ import i18next from "i18next";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { FHIR_JSON, FHIR_PATH } from "@crown/core/fhir/codes";
-import { API_BASE, messageOf, requestBlob } from "../api/client.ts";
+import { fhirBlob } from "@crown/client/extras";
+import { API_BASE, crown, messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { toast } from "../ui/toasts.tsx";
 import { saveAndOpen, type ResultItem } from "./api.ts";
@@ -17,7 +18,7 @@ export const fhirFileName = (row: Pick<ResultItem, "baby_name" | "uploaded_date"
 /** Downloads the published report as a FHIR R4 document Bundle (Composition, Patient, report, Observations, the PDF). */
 export const exportForEhr = async (row: ResultItem): Promise<boolean> => {
   try {
-    const blob = await requestBlob(`/DiagnosticReport/${encodeURIComponent(row.identifier)}/$document`, { base: fhirBase() });
+    const blob = await fhirBlob(crown, fhirBase(), (fhir) => fhir.DiagnosticReport[":id"][":operation"].$get({ param: { id: row.identifier, operation: "$document" } }));
     saveAndOpen(new Blob([blob], { type: FHIR_JSON }), fhirFileName(row), null);
     toast(i18next.t("reporting:fhir.downloaded"), "success");
     return true;

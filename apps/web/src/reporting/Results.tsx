@@ -2,7 +2,7 @@ import i18next from "i18next";
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";

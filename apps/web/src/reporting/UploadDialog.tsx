@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, messageOf } from "../api/client.ts";
+import { ApiError, messageOf } from "../api/crown.ts";
 import { checkSelection, extensionOf, isVideoName, UPLOAD_ACCEPT, UPLOAD_LIMITS } from "@crown/core/capture/limits";
 import { minimumShotsFor } from "../capture/rules.ts";
 import { number } from "../i18n/dates.ts";

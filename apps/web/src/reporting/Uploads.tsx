@@ -4,7 +4,7 @@ import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-compone
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { awaitsRecapture, isPublished } from "@crown/core/report/lifecycle";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { PatientPicker, type PickedBaby } from "../capture/PatientPicker.tsx";
 import { isProvider } from "../capture/rules.ts";
 import { day } from "../i18n/dates.ts";
@@ -13,9 +13,8 @@ import { selectedBaby, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { type Attachment, attachmentPath, blobUrl, myUploads, thumbPath, type UploadItem } from "./api.ts";
+import { type Attachment, attachmentBlob, blobUrl, myUploads, thumbBlob, type UploadItem } from "./api.ts";
 import { ATTACHMENTS_STEP, wholeUploads } from "./uploadPages.ts";
-
 
 const keyOf = (a: Attachment) => `${a.report_identifier}:${a.identifier}`;
 
@@ -25,7 +24,7 @@ function Thumb({ a, onOpen }: { a: Attachment; onOpen: () => void }) {
   useEffect(() => {
     if (a.file_type !== "image") return;
     let live = true;
-    blobUrl(thumbPath(a), `thumb:${keyOf(a)}`)
+    blobUrl(thumbBlob(a), `thumb:${keyOf(a)}`)
       .then((u) => live && setSrc(u))
       .catch(() => undefined);
     return () => {
@@ -59,7 +58,7 @@ function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () =>
     setSrc(null);
     setError(null);
     if (!a) return;
-    blobUrl(attachmentPath(a), `file:${keyOf(a)}`)
+    blobUrl(attachmentBlob(a), `file:${keyOf(a)}`)
       .then((u) => {
         setSrc(u);
         toast(i18next.t("reporting:uploads.attachmentFetched"), "success");

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, messageOf } from "../api/client.ts";
+import { ApiError, messageOf } from "../api/crown.ts";
 import { addPasskey, confirmAuthenticatorApp, passkeyRegistrationOptions, startAuthenticatorApp } from "../api/secondFactor.ts";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { QrCode } from "../ui/QrCode.tsx";

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, messageOf } from "../api/client.ts";
+import { ApiError, messageOf } from "../api/crown.ts";
 import { passkeyProofOptions, proveWithPasskey, proveWithPassword } from "../api/secondFactor.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";

@@ -1,6 +1,6 @@
 import { USER_TYPES } from "@crown/core/accounts/lifecycle";
 import { takesQuiz } from "@crown/core/onboarding/lifecycle";
-import type { Session } from "../machines/session.ts";
+import type { Session } from "./machine.ts";
 
 type Role = Session["userRole"];
 

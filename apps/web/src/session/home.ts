@@ -1,4 +1,4 @@
-import type { Session } from "../machines/session.ts";
+import type { Session } from "./machine.ts";
 import { baaDue, needsBabyDetails, quizDue, secondFactorDue } from "@crown/core/onboarding/lifecycle";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */

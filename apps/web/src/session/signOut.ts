@@ -1,5 +1,5 @@
 import { signOut } from "../api/accounts.ts";
-import type { SessionContext } from "../machines/session.ts";
+import type { SessionContext } from "./machine.ts";
 import { clearToasts } from "../ui/toasts.tsx";
 import { sessionActor } from "./store.ts";
 

@@ -1,7 +1,7 @@
 import { useSelector } from "@xstate/react";
-import { ApiError, configureApi, request } from "../api/client.ts";
+import { ApiError, configureApi, crown } from "../api/crown.ts";
 import type { Baby, Profile } from "../api/types.ts";
-import { createSessionActor, type Session, sessionFromSignIn } from "../machines/session.ts";
+import { createSessionActor, type Session, sessionFromSignIn } from "./machine.ts";
 import { forgetToken, keptToken } from "./persist.ts";
 import { SECOND_FACTOR_STEP, secondFactorDue } from "@crown/core/onboarding/lifecycle";
 
@@ -41,7 +41,7 @@ export const resumeSession = async (): Promise<void> => {
   const token = keptToken();
   if (!token || sessionActor.getSnapshot().context.session) return;
   try {
-    const { results } = await request<Profile>("GET", "/user/profile", { token, keepSessionOn401: true, quiet: true });
+    const { results } = await crown.call((api) => api.user.profile.$get(), { token, keepSessionOn401: true, quiet: true });
     sessionActor.send({ type: "RESUMED", session: sessionFromSignIn({ ...results, token }) });
   } catch (error) {
     if (error instanceof ApiError && error.httpStatus === 401) forgetToken();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { messageOf } from "../api/client.ts";
+import { messageOf } from "../api/crown.ts";
 import { useSession } from "../session/store.ts";
 import { assign, type ChatMessage, closeConversation, inbox, type InboxRow, reopenConversation, type SupportConversation, supportConversation, supportReply } from "../chat/api.ts";
 import { useLiveEvent } from "../chat/live.ts";

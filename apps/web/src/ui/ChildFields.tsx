@@ -49,10 +49,13 @@ export const answersOf = (b: AnswerSource): ChildAnswers => ({
 });
 
 /** The answers as the baby calls take them; an unanswered question is left out (stored as none). */
+/** A choice's value is one of core's words (a select hands on a string). */
+const oneOf = <T extends string>(list: ReadonlyArray<T>, value: string): value is T => (list as ReadonlyArray<string>).includes(value);
+
 export const answersPayload = (a: ChildAnswers) => ({
-  ...(a.gender ? { gender: a.gender } : {}),
+  ...(oneOf(GENDERS, a.gender) ? { gender: a.gender } : {}),
   nicu_time: a.nicu_time,
-  ...(a.ethnicity ? { ethnicity: a.ethnicity } : {}),
+  ...(oneOf(RACES, a.ethnicity) ? { ethnicity: a.ethnicity } : {}),
   ...(a.previous_condition.trim() ? { previous_condition: a.previous_condition.trim() } : {}),
 });
 

@@ -15,7 +15,7 @@ import { NavLink, useNavigate } from "react-router-dom";
 import { notifications, readNotifications, rowsOf } from "../api/dashboard.ts";
 import { useLiveBellCount } from "../chat/live.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
-import type { Session } from "../machines/session.ts";
+import type { Session } from "../session/machine.ts";
 import { isFor } from "../session/access.ts";
 import { practiceBeingVerified } from "../session/home.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/client.ts";
+import { ApiError } from "../api/crown.ts";
 
 /*
  * A form's values, field errors and message, without the validation: the sign-in page, the first

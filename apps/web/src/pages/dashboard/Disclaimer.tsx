@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Button } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { messageOf } from "../../api/client.ts";
+import { messageOf } from "../../api/crown.ts";
 import { acceptDisclaimer } from "../../api/onboarding.ts";
 import { updateSession } from "../../session/store.ts";
 import { ModalDialog } from "../../ui/dialogs.tsx";

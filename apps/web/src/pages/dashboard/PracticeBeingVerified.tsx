@@ -1,12 +1,12 @@
-import { PRACTICE_BEING_VERIFIED_MESSAGE } from "@crown/core/practice/statuses";
+import { PRACTICE_BEING_VERIFIED_MESSAGE } from "@crown/core/accounts/practice-statuses";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { getProfile } from "../../api/accounts.ts";
+import { getProfile } from "../../api/account-pages.ts";
 import type { Profile } from "../../api/types.ts";
 import { uiMessage } from "../../i18n/i18n.ts";
-import type { Session } from "../../machines/session.ts";
+import type { Session } from "../../session/machine.ts";
 import { updateSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 

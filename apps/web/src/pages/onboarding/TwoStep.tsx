@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router-dom";
-import { getProfile } from "../../api/accounts.ts";
+import { getProfile } from "../../api/account-pages.ts";
 import { SecondFactorSetup } from "../../security/SecondFactorSetup.tsx";
 import { useProof } from "../../security/useProof.tsx";
 import { homeFor } from "../../session/home.ts";

@@ -2,7 +2,7 @@ import { ChangePasswordForm } from "@crown/core/accounts/schemas";
 import { type FormEvent, useState } from "react";
 import { Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { changePassword } from "../../api/accounts.ts";
+import { changePassword } from "../../api/account-pages.ts";
 import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
 import { toast } from "../../ui/toasts.tsx";

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { getProfile } from "../../api/accounts.ts";
+import { getProfile } from "../../api/account-pages.ts";
 import { addBaby, updateChild } from "../../api/onboarding.ts";
 import type { Baby } from "../../api/types.ts";
 import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";

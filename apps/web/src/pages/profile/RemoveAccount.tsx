@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { FieldError, Form, Label, TextArea, TextField } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
-import { encodePassword, request } from "../../api/client.ts";
+import { crown, encodePassword } from "../../api/crown.ts";
 import { links } from "../../config.ts";
 import { useSession } from "../../session/store.ts";
 import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
@@ -11,10 +11,9 @@ import { focusFirstError, useForm } from "../../ui/form.ts";
 import { FormField } from "../../forms/fields.tsx";
 
 const requestRemoval = (password: string, reason: string) =>
-  request<{ identifier: string; requested_at: string }>("POST", "/user/remove-account", {
+  crown.call((api) => api.user["remove-account"].$post({ json: { password: encodePassword(password), ...(reason.trim() ? { reason: reason.trim() } : {}) } }), {
     // A wrong password is an answer for this form, never a lost session.
     keepSessionOn401: true,
-    json: { password: encodePassword(password), ...(reason.trim() ? { reason: reason.trim() } : {}) },
   });
 
 /**

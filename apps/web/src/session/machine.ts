@@ -1,8 +1,8 @@
 import type { OnboardingStep, UserStatus, UserType } from "@crown/core";
-import type { PracticeVerification } from "@crown/core/practice/statuses";
+import type { PracticeVerification } from "@crown/core/accounts/practice-statuses";
 import { assign, createActor, setup } from "xstate";
 import type { Baby, Notification, PhysicianRef, Profile, SignInResult } from "../api/types.ts";
-import { forgetToken, keepToken, keptToken } from "../session/persist.ts";
+import { forgetToken, keepToken, keptToken } from "./persist.ts";
 
 /**
  * The signed-in session of the portal as one machine: who is signed in, their flags and the

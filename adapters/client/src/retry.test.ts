@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryAfterRefusal } from "./client.ts";
+import { retryAfterRefusal } from "./retry.ts";
 
 const answer = (status: number, retryAfter?: string) => ({ status, headers: new Headers(retryAfter === undefined ? {} : { "Retry-After": retryAfter }) });
 

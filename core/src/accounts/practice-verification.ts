@@ -1,9 +1,7 @@
 import { Effect } from "effect";
-import type { User } from "../accounts/model.ts";
+import type { User } from "./model.ts";
 import { Forbidden } from "../shared/errors.ts";
-import { PRACTICE_BEING_VERIFIED, PRACTICE_BEING_VERIFIED_MESSAGE, type PracticeVerification } from "./statuses.ts";
-
-export { PRACTICE_BEING_VERIFIED, type PracticeVerification };
+import { PRACTICE_BEING_VERIFIED, PRACTICE_BEING_VERIFIED_MESSAGE, type PracticeVerification } from "./practice-statuses.ts";
 
 /**
  * A physician's practice as it is now (issue 15, ADR 25): a self-signed-up physician's practice is

@@ -14,9 +14,9 @@ import {
 } from "@crown/core";
 import { Effect, Option } from "effect";
 import { type Kysely, sql } from "kysely";
-import { contains, inTransaction, run } from "./executor.ts";
-import { countOf } from "./paging.ts";
-import type { Database, OneTimeTokenRow, SessionRow, UserRow, UserRowUpdate } from "./schema.ts";
+import { contains, inTransaction, run } from "../executor.ts";
+import { countOf } from "../paging.ts";
+import type { Database, OneTimeTokenRow, SessionRow, UserRow, UserRowUpdate } from "../schema.ts";
 
 /*
  * The accounts repositories: plain functions over the current executor (the database, or the

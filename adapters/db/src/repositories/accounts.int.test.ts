@@ -2,8 +2,8 @@ import { AuditLog, OneTimeTokens, RateLimiter, Sessions, Users } from "@crown/co
 import { Effect, Option } from "effect";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aSession, aToken, aUser, at } from "./testing-fixtures.ts";
-import { createTestDatabase, databaseKinds, type TestDatabase } from "./testing.ts";
+import { aSession, aToken, aUser, at } from "../testing-fixtures.ts";
+import { createTestDatabase, databaseKinds, type TestDatabase } from "../testing.ts";
 
 describe.each(await databaseKinds())("accounts repositories on %s", (kind) => {
   let t: TestDatabase;
