@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadQuizAnswerKey } from "../../apps/server/src/compose.ts";
 import { acceptLinkRequests, b64, databaseKinds, PASSWORD, signUpVerified, startTestServer, type TestServer, uniqueEmail } from "./harness.ts";
 
+/** An empty provider field asks for one (issue 46); "not registered" is for a provider Crown does not know. */
+const PROVIDER_REQUIRED = "Provider is required. Choose your provider, or 'No Physician' if you do not have one.";
 const PROVIDER_MISSING =
   "Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)";
 const DATE_FORMAT = "Please enter proper date in format (MM/DD/YYYY)";
@@ -206,14 +208,14 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
     const empty = await server.post("/user/register-baby", {}, parent.token);
     expect(empty.status).toBe(422);
     expect(empty.json.errors).toEqual({
-      physician_identifier: [PROVIDER_MISSING],
+      physician_identifier: [PROVIDER_REQUIRED],
       first_name: ["First name is required"],
       last_name: ["Last name is required"],
       date_of_birth: ["Date of birth is required"],
       relation: ["Relationship is required"],
       name: ["Child name is required"],
     });
-    expect(empty.json.message).toBe(PROVIDER_MISSING);
+    expect(empty.json.message).toBe(PROVIDER_REQUIRED);
     // With no name at all (neither `name` nor its parts) the child's name is asked for, on every baby form.
     const nameless = { ...baby("no-physician"), name: "", first_name: "", middle_name: "", last_name: " " };
     for (const path of ["/user/register-baby", "/user/add-baby"]) {
@@ -310,7 +312,7 @@ describe.each(await databaseKinds())("onboarding and practice API on %s", (kind)
 
     const empty = await server.post("/user/sign-baa", { identifier: doctor.identifier, email: doctor.email }, doctor.token);
     expect(empty.status).toBe(422);
-    expect(empty.json.errors).toEqual({ name: ["Full name is required"], covered_entity: ["Practice name is required"] });
+    expect(empty.json.errors).toEqual({ name: ["Provider name is required"], covered_entity: ["Practice name is required"] });
     const signed = await server.post("/user/sign-baa", { identifier: doctor.identifier, email: doctor.email, name: "Alex Morgan", covered_entity: "Morgan Pediatrics" }, doctor.token);
     expect(signed.status).toBe(200);
     expect(signed.json.results).toMatchObject({ baa_signed: true, first_time_login: true, signature: { covered_entity: "Morgan Pediatrics", text_version: expect.any(String) } });

@@ -72,7 +72,7 @@ describe.each(await databaseKinds())("photos that disagree, through the API on %
     const { id } = await analyzedReport();
     const detail = await s.get(`/review/report/${id}`, reviewer.token);
     const wide = detail.json.results.attachments.find((a: any) => a.file_name === "p5.jpg");
-    const decided = await s.post(`/review/report/${id}/decision`, { attachment_identifier: wide.identifier, decision: "reject" }, reviewer.token);
+    const decided = await s.post(`/review/report/${id}/decision`, { attachment_identifier: wide.identifier, decision: "reject", reason: "Image is blurry" }, reviewer.token);
     expect(decided.status).toBe(200);
     expect(decided.json.results.photos_disagree).toBe(false);
     expect(decided.json.results.unconfirmed).toBe(4);

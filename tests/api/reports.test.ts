@@ -85,7 +85,7 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     // The reviewer rejects one photo and moves the nose tip of another, which re-measures it.
     const photo1 = measured.find((a: any) => a.file_name === "photo-1.jpg");
     const photo2 = measured.find((a: any) => a.file_name === "photo-2.jpg");
-    const decided = await s.post(`/review/report/${reportId}/decision`, { attachment_identifier: photo1.identifier, decision: "reject" }, reviewer.token);
+    const decided = await s.post(`/review/report/${reportId}/decision`, { attachment_identifier: photo1.identifier, decision: "reject", reason: "Image is blurry" }, reviewer.token);
     expect(decided.status).toBe(200);
     const nose = photo2.measurement.overlay.noseTip;
     const corrected = await s.post(`/review/report/${reportId}/nose-tip`, { attachment_identifier: photo2.identifier, x: nose.x + 25, y: nose.y }, reviewer.token);

@@ -18,6 +18,7 @@ const BROWSER_MODULES = [
   "kiosk/machine.ts",
   "capture/machine.ts",
   "shared/phone.ts",
+  "measurement/correction.ts",
 ];
 
 const valueImports = (file: string) =>

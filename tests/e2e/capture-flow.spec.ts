@@ -479,8 +479,22 @@ describe("staff acting for two physicians", () => {
 
     const tab = await tabOf();
     const { page } = tab;
+    // A busy server sheds the physicians' list twice (503 with Retry-After, as load shedding answers): the
+    // client's one retry is not enough, and the selector must keep asking rather than stay empty for ever.
+    let shed = 0;
+    await page.route("**/api/v1/*/physician/list", async (route) => {
+      if (shed < 2) {
+        shed += 1;
+        await route.fulfill({ status: 503, headers: { "retry-after": "1", "content-type": "application/json" }, body: JSON.stringify({ message: "Crown is busy right now. Please try again in a moment." }) });
+      } else await route.continue();
+    });
+    const listed = page.waitForResponse((r) => /\/physician\/list$/.test(new URL(r.url()).pathname) && r.status() === 200, { timeout: 120_000 });
     await signIn(page, DEMO.staff, server.password(DEMO.staff));
+    // The condition the options depend on: the list answered, and its first physician preselected.
+    await listed;
+    expect(shed).toBe(2);
     const select = page.getByRole("button", { name: /Acting for physician/ });
+    await expect.poll(async () => (await select.textContent()) ?? "", { timeout: 60_000 }).toMatch(/Okafor|Hopper/);
     const choose = async (name: RegExp) => {
       await select.click();
       await page.getByRole("option", { name }).click();

@@ -46,7 +46,7 @@ describe("parent", () => {
     for (const m of ["Relationship is required", "First name is required", "Last name is required", "Date of birth is required"]) {
       await page.getByText(m, { exact: true }).waitFor();
     }
-    await page.getByText(/Seems your provider is not registered/).waitFor();
+    await page.getByText(/Provider is required/).waitFor();
     await page.getByRole("link", { name: "I dont have a kit (50% OFF)" }).waitFor();
     await page.getByRole("link", { name: /referral code/ }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);

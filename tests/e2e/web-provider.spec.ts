@@ -41,7 +41,7 @@ describe("provider", () => {
     await page.getByLabel("Provider Name").fill("");
     await page.getByRole("button", { name: "Sign Agreement" }).click();
     await page.getByText("Practice name is required").waitFor();
-    await page.getByText("Full name is required").waitFor();
+    await page.getByText("Provider name is required").waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshotBoth(page, "baa");
     await page.getByLabel("Practice Name").fill("Hopper Pediatrics");

@@ -7,10 +7,13 @@ import { makeChatLayer } from "./repositories/chat.ts";
 import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
+import { makeSignedInDevicesLayer } from "./repositories/devices.ts";
+import { makeFamilyDataLayer } from "./repositories/family-data.ts";
 import { makeSecondFactorsLayer } from "./repositories/second-factors.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeIdempotencyLayer } from "./repositories/idempotency.ts";
+import { makeLearningLayer } from "./repositories/learning.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
@@ -23,9 +26,12 @@ export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
+export * from "./repositories/devices.ts";
+export * from "./repositories/family-data.ts";
 export * from "./repositories/second-factors.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./repositories/idempotency.ts";
+export * from "./repositories/learning.ts";
 export * from "./live.ts";
 export type * from "./schema.ts";
 
@@ -45,7 +51,10 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeReportsLayer(db),
     makeKioskLayer(db),
     makeRemovalLayer(db),
+    makeSignedInDevicesLayer(db),
+    makeFamilyDataLayer(db),
     makeSecondFactorsLayer(db),
     makeAuditTrailLayer(db),
     makeIdempotencyLayer(db),
+    makeLearningLayer(db),
   );

@@ -14,8 +14,9 @@ import type {
   UserStatus,
   UserType,
 } from "@crown/core";
-import type { AnalysisSummary, Attachment, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
+import type { AnalysisSummary, Attachment, ModelAnswer, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
+import type { DataExportStatus } from "@crown/core/family-data/lifecycle";
 import type { CeremonyPurpose } from "@crown/core/accounts/second-factor-model";
 import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
@@ -353,6 +354,34 @@ export interface AccountRemovalRequestsTable {
   user_id: string;
   reason: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+  /** Migration 2026-11-28T2033: the end of the grace period, and an administrator's legal hold. */
+  erase_after: Timestamp;
+  held_at: Timestamp | null;
+  held_by: string | null;
+  hold_reason: string | null;
+}
+
+/** Migration 2026-11-28T2031: what a session was opened from (the profile's signed-in devices). */
+export interface SessionDevicesTable {
+  session_id: string;
+  user_agent: string | null;
+  address: string | null;
+}
+
+/** Migration 2026-11-28T2032: a parent's archive of their family's data. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: DataExportStatus;
+  items_done: number;
+  items_total: number;
+  blob_key: string | null;
+  size: ColumnType<string | number | null, number | null | undefined, number | null>;
+  link_digest: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  ready_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  downloaded_at: Timestamp | null;
 }
 
 
@@ -415,8 +444,39 @@ export interface MeasurementsTable {
   /** The model that measured, at measuring time (migration 2026-11-24T1520); null before it was recorded. */
   model_name: string | null;
   model_version: string | null;
+  /** A reviewer's correction (migration 2026-11-28T2010): the model's own answer kept beside it. */
+  outline_corrected: Generated<boolean>;
+  model_answer: Json<ModelAnswer> | null;
+  corrected_by: string | null;
+  corrected_at: Timestamp | null;
+  decision_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A parent's choice per child whether the child's reviewed photos may improve Crown (migration 2026-11-28T2011). */
+export interface ResearchConsentsTable {
+  baby_id: string;
+  choice: "granted" | "declined" | "withdrawn" | null;
+  chosen_by: string | null;
+  chosen_at: Timestamp | null;
+  text_version: string | null;
+  asked_at: Timestamp | null;
+}
+
+/** An exported reviewed set and its examples (migration 2026-11-28T2011). */
+export interface ReviewedSetsTable {
+  id: string;
+  directory: string;
+  created_at: Timestamp;
+  manifest: Json<Record<string, unknown>>;
+  used_by_model: string | null;
+}
+export interface ReviewedSetExamplesTable {
+  set_id: string;
+  attachment_id: string;
+  baby_id: string;
+  image: string;
 }
 
 export interface ReviewActionsTable {
@@ -474,6 +534,8 @@ export interface Database {
   rate_limit_buckets: RateLimitBucketsTable;
   idempotency_keys: IdempotencyKeysTable;
   account_removal_requests: AccountRemovalRequestsTable;
+  session_devices: SessionDevicesTable;
+  data_exports: DataExportsTable;
   babies: BabiesTable;
   delegations: DelegationsTable;
   patient_link_requests: PatientLinkRequestsTable;
@@ -485,6 +547,9 @@ export interface Database {
   attachments: AttachmentsTable;
   measurements: MeasurementsTable;
   review_actions: ReviewActionsTable;
+  research_consents: ResearchConsentsTable;
+  reviewed_sets: ReviewedSetsTable;
+  reviewed_set_examples: ReviewedSetExamplesTable;
   report_versions: ReportVersionsTable;
   report_reads: ReportReadsTable;
   chat_conversations: ChatConversationsTable;

@@ -11,6 +11,7 @@ import { redactPath, redactText } from "./redact.ts";
 import { urlProblem } from "./request.ts";
 import { accountsRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { learningRoutes } from "./routes/learning.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { kioskRoutes } from "./routes/kiosk.ts";
 import { liveRoutes } from "./routes/live.ts";
@@ -97,6 +98,7 @@ export const apiRoutes = (options: ApiOptions) =>
     .route("/", reportsRoutes())
     .route("/", kioskRoutes())
     .route("/", adminRoutes())
+    .route("/", learningRoutes())
     .get("/config", (c) => c.json({ message: HTTP_MESSAGES.config, results: options.publicConfig ?? ({} as PublicConfig) }))
     .get("/openapi.json", (c) => c.json(openApiDocument(`${options.publicUrl}${API_BASE}`)));
 

@@ -15,7 +15,7 @@ export const BODY_MESSAGES = {
  * The only calls that take multipart, relative to the API base. Uploads (`stream`) are parsed as a
  * stream by busboy with per-file limits; the others are small and read whole under their route's own limit.
  */
-const MULTIPART_ROUTES: ReadonlyArray<{ readonly path: RegExp; readonly stream: boolean }> = [
+export const MULTIPART_ROUTES: ReadonlyArray<{ readonly path: RegExp; readonly stream: boolean }> = [
   { path: /^\/report\/upload$/, stream: true },
   { path: /^\/kiosk\/report\/upload$/, stream: true },
   { path: /^\/user\/profile$/, stream: false },

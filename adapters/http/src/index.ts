@@ -6,4 +6,4 @@ export { requireCaller } from "./middleware.ts";
 export { jsonBody, bearerToken, pageParam, decodePasswords } from "./request.ts";
 export { FHIR_BASE } from "./routes/fhir.ts";
 export { BUSY_MESSAGE, DEFAULT_LOAD_LIMIT, LoadGate, refuseEarly, shedLoad, type LoadLimit } from "./load-shedding.ts";
-export { readSmallBody } from "./body-policy.ts";
+export { MULTIPART_ROUTES, readSmallBody } from "./body-policy.ts";

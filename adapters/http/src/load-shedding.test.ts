@@ -104,9 +104,11 @@ describe("load shedding", () => {
     const stop = g.watchEventLoop();
     try {
       for (let i = 0; i < 8; i++) g.enter();
-      // Busy in slices with a turn of the loop between them (as a CPU-bound flood of our own requests keeps it), ~600 ms.
-      const until = performance.now() + 600;
-      while (performance.now() < until) {
+      // Busy in slices with a turn of the loop between them (as a CPU-bound flood of our own requests keeps it)
+      // until the bound falls: about 600 ms on an idle machine, longer when other work shares the cores (a
+      // condition, not a time the scheduler may not give us); 30 s is only the give-up.
+      const until = performance.now() + 30_000;
+      while (g.bound > 4 && performance.now() < until) {
         const slice = performance.now() + 20;
         while (performance.now() < slice) {
           /* busy */
@@ -142,11 +144,17 @@ describe("load shedding on a real server", () => {
     server = undefined;
   });
 
-  /** A server as `crown start` builds it: the early refusal in the Node listener, the count in Hono. Each admitted request holds `holdMs`. */
-  const serve = async (g: LoadGate, holdMs: number) => {
+  /**
+   * A server as `crown start` builds it: the early refusal in the Node listener, the count in Hono.
+   * Each admitted request holds `hold` ms, or until `hold` settles; `admitted.count` counts those that began.
+   */
+  const admitted = { count: 0 };
+  const serve = async (g: LoadGate, hold: number | Promise<void>) => {
+    admitted.count = 0;
     const app = new Hono().use("/api/v1/*", shedLoad(g)).post("/api/v1/:language/slow", async (c) => {
+      admitted.count += 1;
       await c.req.json();
-      await new Promise((r) => setTimeout(r, holdMs));
+      await (typeof hold === "number" ? new Promise((r) => setTimeout(r, hold)) : hold);
       return c.json({ message: "done" });
     });
     server = createServer(refuseEarly(g, busyBodyFor, getRequestListener(app.fetch)));
@@ -173,24 +181,34 @@ describe("load shedding on a real server", () => {
 
   it("answers a flood's surplus 503 before any admitted request finishes, in the spec's shape", async () => {
     const g = gate(8);
-    const holdMs = 1_500;
-    const base = await serve(g, holdMs);
-    const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => call(base, i % 2 === 0 ? "en" : "es")));
+    // The admitted requests hold until the test lets them go (not a timer the scheduler may outrun on a
+    // loaded machine): every refusal must arrive while the work it refused is still held.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const base = await serve(g, held);
+    const order: number[] = [];
+    const pending = Array.from({ length: 400 }, (_, i) =>
+      call(base, i % 2 === 0 ? "en" : "es").then((a) => {
+        order.push(a.status);
+        return a;
+      }),
+    );
+    // Every request is answered or admitted, whatever the machine's speed: a condition, not a wait.
+    while (order.length + admitted.count < 400) await new Promise((r) => setTimeout(r, 10));
+    expect(admitted.count).toBe(8);
+    expect(g.inFlight).toBe(8);
+    // All 392 refusals came while the 8 admitted requests were held: none waited for that work.
+    expect(order).toEqual(Array.from({ length: 392 }, () => 503));
+    release();
+    const answers = await Promise.all(pending);
+    expect(order.slice(392)).toEqual(Array.from({ length: 8 }, () => 200));
     const ok = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 503);
-    expect(ok.length + refused.length).toBe(400);
-    expect(ok.length).toBeGreaterThanOrEqual(8);
-    expect(refused.length).toBeGreaterThan(300);
     for (const a of refused) {
       expect(a.retryAfter).toBe("1");
       expect(Object.keys(a.body)).toEqual(["message"]);
       expect([BUSY_MESSAGE, translate(BUSY_MESSAGE, "es")]).toContain(a.body.message);
     }
-    // Relative, not a wall-clock figure for a loaded machine: a refusal never waits for the work it refuses.
-    const slowestRefusal = Math.max(...refused.map((a) => a.ms));
-    const fastestAdmitted = Math.min(...ok.map((a) => a.ms));
-    expect(fastestAdmitted).toBeGreaterThanOrEqual(holdMs);
-    expect(slowestRefusal).toBeLessThan(fastestAdmitted);
     expect(g.inFlight).toBe(0);
     expect(ok.every((a) => /^app;dur=/.test(String(a.timing)))).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { JSONSchema, Schema, SchemaAST as AST } from "effect";
+import { PageNumber, PerPageNumber } from "@crown/core";
 
 /** One documented call: the same Effect Schema validates the request and describes it here. */
 export interface RouteDoc {
@@ -8,11 +9,18 @@ export interface RouteDoc {
   readonly tag: string;
   readonly auth: boolean;
   readonly body?: Schema.Schema<any, any, never>;
+  /** Query parameters the route reads itself (by core's rules), documented as optional. */
+  readonly query?: Readonly<Record<string, Schema.Schema<any, any, never>>>;
   readonly bodyType?: "json" | "multipart";
   readonly response?: "json" | "binary" | "pdf" | "event-stream";
 }
 
 const registry: RouteDoc[] = [];
+
+/** The paging parameters, read by core's one rule (`pageParam`, `perPageParam`, or the use case's schema). */
+export const PAGED = { page: PageNumber } as const;
+export const SIZED = { per_page: PerPageNumber } as const;
+export const PAGED_WITH_SIZE = { ...PAGED, ...SIZED } as const;
 
 /**
  * JSON Schema has no "undefined": optional fields that also accept undefined (or null) are
@@ -66,7 +74,8 @@ export const openApiDocument = (serverUrl: string) => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of registry) {
     const path = route.path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, "{$1}");
-    const parameters = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    const parameters: Array<Record<string, unknown>> = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+    for (const [name, schema] of Object.entries(route.query ?? {})) parameters.push({ name, in: "query", required: false, schema: requestSchema(schema) });
     const op: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { BodyData, ParseBodyOptions } from "hono/utils/body";
-import { INPUT_MESSAGES, isUnstorableText, ValidationFailed } from "@crown/core";
+import { INPUT_MESSAGES, isBadFileName, isUnstorableText, PAGE_MESSAGE, pageFromQuery, PER_PAGE_MESSAGE, perPageFromQuery, ValidationFailed } from "@crown/core";
 import { HttpFailure, errorResponse } from "./effect-bridge.ts";
 import { HTTP_MESSAGES } from "./messages.ts";
 
@@ -30,13 +30,22 @@ export const decodePasswords = (body: Record<string, unknown>): Record<string, u
 
 const BROKEN_FORM = "The form could not be read: its body is cut short or malformed.";
 
-/** A multipart or url-encoded body; a truncated or malformed one is a 422 on `body`, never a server error. */
+/**
+ * A multipart or url-encoded body; a truncated or malformed one is a 422 on `body`, never a server
+ * error, and so is a file whose name core's file-name rule refuses (on the file's field).
+ */
 export const formBody = async <T extends Partial<ParseBodyOptions>>(c: Context, options?: T): Promise<BodyData<T>> => {
+  let form: BodyData<T>;
   try {
-    return await c.req.parseBody(options);
+    form = await c.req.parseBody(options);
   } catch {
     return fail(ValidationFailed.field("body", BROKEN_FORM));
   }
+  for (const [field, value] of Object.entries(form)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => v instanceof File && isBadFileName(v.name))) return fail(ValidationFailed.field(field, INPUT_MESSAGES.badFileName));
+  }
+  return form;
 };
 
 /** The JSON body as an object; a body that is not a JSON object is a 422 naming the rule. */
@@ -91,8 +100,8 @@ export const bearerToken = (c: Context): string | null => {
   return match?.[1] ?? null;
 };
 
-/** 1-based page from `?page=`; anything else is page 1. */
-export const pageParam = (c: Context): number => {
-  const page = Number.parseInt(c.req.query("page") ?? "1", 10);
-  return Number.isFinite(page) && page > 0 ? page : 1;
-};
+/** 1-based page from `?page=` (absent: 1) by core's one rule; anything else is the spec's 422 on `page`. */
+export const pageParam = (c: Context): number => pageFromQuery(c.req.query("page")) ?? fail(ValidationFailed.field("page", PAGE_MESSAGE));
+
+/** `?per_page=` by core's one rule (absent: `fallback`); anything else is the spec's 422 on `per_page`. */
+export const perPageParam = (c: Context, fallback?: number): number => perPageFromQuery(c.req.query("per_page"), fallback) ?? fail(ValidationFailed.field("per_page", PER_PAGE_MESSAGE));

@@ -29,16 +29,39 @@ export interface ChartPoint {
   readonly value: number | null;
 }
 
-export const Chart = (p: { title: string; axisLabel: string; points: ReadonlyArray<ChartPoint>; bands: ReadonlyArray<SeverityBand>; normal: number; color: string; text: PdfText }) => {
-  const plotted = p.points.filter((x): x is { date: Date; value: number } => x.value !== null);
-  const limits = p.bands.flatMap((b) => (b.from === null ? [] : [b.from]));
-  const values = plotted.map((x) => x.value);
-  // The view spans the points and the bands next to them, with a margin.
-  const lo0 = Math.min(...values, limits[0] ?? 0) - 2;
+/**
+ * The points a chart plots: one a day (the day as the reader sees it), the last report of that day,
+ * so that two reports of one date never draw a line as if they were a trend.
+ */
+export const pointsByDay = (points: ReadonlyArray<ChartPoint>, dayOf: (d: Date) => string): Array<{ date: Date; value: number }> => {
+  const days = new Map<string, { date: Date; value: number }>();
+  for (const pt of [...points].sort((a, b) => a.date.getTime() - b.date.getTime())) {
+    if (pt.value === null) continue;
+    const key = dayOf(pt.date);
+    days.delete(key);
+    days.set(key, { date: pt.date, value: pt.value });
+  }
+  return [...days.values()];
+};
+
+/**
+ * The value axis: the points and the band limits next to them with a margin, in round steps, never
+ * below zero (neither index can be negative, so an axis down to -5 only shows what cannot happen).
+ */
+export const valueAxis = (values: ReadonlyArray<number>, bands: ReadonlyArray<SeverityBand>) => {
+  const limits = bands.flatMap((b) => (b.from === null ? [] : [b.from]));
+  const lo0 = Math.max(0, Math.min(...values, limits[0] ?? 0) - 2);
   const hi0 = Math.max(...values, limits[limits.length - 1] ?? 1) + 2;
   const step = tickStep(hi0 - lo0);
-  const lo = Math.floor(lo0 / step) * step;
-  const hi = Math.ceil(hi0 / step) * step;
+  return { lo: Math.max(0, Math.floor(lo0 / step) * step), hi: Math.ceil(hi0 / step) * step, step };
+};
+
+export const Chart = (p: { title: string; axisLabel: string; points: ReadonlyArray<ChartPoint>; bands: ReadonlyArray<SeverityBand>; normal: number; color: string; text: PdfText }) => {
+  const plotted = pointsByDay(p.points, p.text.day);
+  const { lo, hi, step } = valueAxis(
+    plotted.map((x) => x.value),
+    p.bands,
+  );
   const times = plotted.map((x) => x.date.getTime());
   const t0 = Math.min(...times);
   const t1 = Math.max(...times);

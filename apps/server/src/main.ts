@@ -6,6 +6,9 @@ import { composeServices, repoRoot } from "./compose.ts";
 import { startServer } from "./start.ts";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { exportReviewedSet, printReviewedSetStats } from "./commands/dataset.ts";
+import { evaluateReviewed, evaluateSet } from "./commands/evaluate.ts";
+import { DEFAULT_MODEL_PATH } from "./paths.ts";
 import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
@@ -31,6 +34,12 @@ const usage = `Usage: pnpm crown <command>
                                 checking every file against its manifest
   analyze <image or video>... [--json]
                                 measure photos or videos as the server would
+  dataset:export --out DIR      write the reviewed set (consented, reviewed photos without EXIF; truth.json,
+                                manifest.json) in the format models/head-contour evaluates on
+  dataset:stats                 the reviewed set's counts, consent choices and the sets exported
+  model:evaluate [--model FILE] [--set reviewed|DIR]
+                                the shipped model (or a candidate) against the reviewers: verdicts, CI/CVAI MAE,
+                                share off by more than 3, per reason; DIR: any set in truth.json format
 `;
 
 const fail = (message: string): number => {
@@ -77,6 +86,25 @@ export const main = async (argv: string[]): Promise<number> => {
     case "start":
       await startServer(readConfig());
       return 0;
+    case "dataset:export": {
+      const { values } = parseArgs({ args: rest, options: { out: { type: "string" } } });
+      if (!values.out) return fail("--out DIR is required");
+      return withServices((s) => exportReviewedSet(s, values.out!, (line) => process.stdout.write(line)));
+    }
+    case "model:evaluate": {
+      const { values } = parseArgs({ args: rest, options: { model: { type: "string" }, set: { type: "string", default: "reviewed" } } });
+      const write = (line: string) => void process.stdout.write(line);
+      if (values.set && values.set !== "reviewed") {
+        await evaluateSet(values.set, values.model ?? process.env.CROWN_MODEL ?? DEFAULT_MODEL_PATH, write);
+        return 0;
+      }
+      return withServices(async (s) => {
+        await evaluateReviewed(s, values.model ?? null, write);
+        return 0;
+      });
+    }
+    case "dataset:stats":
+      return withServices((s) => printReviewedSetStats(s, (line) => process.stdout.write(line)));
     case "migrate": {
       const { values } = parseArgs({ args: rest, options: { to: { type: "string" }, list: { type: "boolean", default: false } } });
       if (!values.to && !values.list) {

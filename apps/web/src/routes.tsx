@@ -33,6 +33,7 @@ const SupportInbox = pageWith(["support", "chat"], () => import("./support/Suppo
 const Profile = pageWith(["profile", "app", "security"], () => import("./pages/profile/Profile.tsx"));
 const ExternalRedirect = pageWith(["account"], () => import("./pages/ExternalRedirect.tsx"));
 const RemoveAccount = pageWith(["profile"], () => import("./pages/profile/RemoveAccount.tsx"));
+const DataDownload = pageWith(["profile", "security"], () => import("./pages/profile/DataDownload.tsx"));
 const ReferralCodeHelp = pageWith(["help"], () => import("./help/ReferralCodeHelp.tsx"));
 const NotFound = pageWith(["account"], () => import("./pages/NotFound.tsx"));
 const NotAvailable = pageWith(["account"], () => import("./pages/NotAvailable.tsx"));
@@ -53,7 +54,7 @@ function RequireAuth({ children, restricted = true, audience, practice = false }
   const location = useLocation();
   const leftByChoice = useLeftByChoice();
   // A visitor who arrives signed out (an e-mailed link, an ended session) returns here after sign-in; one who signed out does not.
-  if (!session) return <Navigate to="/" replace state={leftByChoice ? null : { from: location.pathname }} />;
+  if (!session) return <Navigate to="/" replace state={leftByChoice ? null : { from: location.pathname + location.search }} />;
   if (restricted && !isActive(session)) {
     return <Navigate to={needsBabyDetails(session.step) ? "/baby-details" : "/"} replace />;
   }
@@ -126,6 +127,7 @@ const routes: RouteObject[] = [
       { path: "/support", element: auth(<SupportInbox />, true, "support") },
       { path: "/profile", element: auth(<Profile />) },
       { path: "/remove-account", element: auth(<RemoveAccount />) },
+      { path: "/my-data/download", element: auth(<DataDownload />) },
       ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience, r.practice) })),
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },

@@ -13,6 +13,8 @@ import { SECOND_FACTOR_MESSAGES } from "./second-factor-messages.ts";
 import { SECOND_FACTOR_STEP_STATUS } from "./second-factor-model.ts";
 import { acceptAppCode, looksLikeRecoveryCode, spendRecoveryCode } from "./second-factor.ts";
 import { awaitsEmailVerification, isBlocked } from "./lifecycle.ts";
+import { recordDevice } from "./devices.ts";
+import { cancelErasureOnSignIn } from "./removal.ts";
 
 /** Opens a session and returns its token; only the token's digest is stored. */
 export const openSession = (user: User, options: { rememberMe: boolean; deviceType: string; secondFactor?: boolean }) =>
@@ -38,6 +40,9 @@ export const openSession = (user: User, options: { rememberMe: boolean; deviceTy
       secondFactorAt: options.secondFactor === true ? at : null,
     };
     yield* (yield* Sessions).insert(session);
+    yield* recordDevice(session.id);
+    // Signing in again within the grace period cancels a requested erasure (issue 44).
+    yield* cancelErasureOnSignIn(user);
     return { token, session };
   });
 

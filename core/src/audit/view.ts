@@ -1,3 +1,4 @@
+import { OptionalPerPage } from "../shared/page.ts";
 import { Effect, Option, Schema } from "effect";
 import { Users } from "../accounts/model.ts";
 import { parseDay, startOfDay } from "../shared/days.ts";
@@ -35,7 +36,7 @@ export const AuditQuery = Schema.Struct({
   from: Day,
   to: Day,
   before: OptionalMatching((s) => /^[1-9][0-9]{0,14}$/.test(s), AUDIT_VIEW_MESSAGES.badCursor),
-  per_page: Schema.optionalWith(Schema.String, { nullable: true }),
+  per_page: OptionalPerPage,
 });
 export type AuditQuery = typeof AuditQuery.Type;
 
@@ -88,7 +89,7 @@ export const viewAuditEvents = (input: unknown) =>
   Effect.gen(function* () {
     const caller = yield* requireActive("admin");
     const q = yield* validate(AuditQuery, input);
-    const perPage = Math.min(AUDIT_PAGE_MAX, Math.max(1, Number.parseInt(q.per_page ?? "", 10) || AUDIT_PAGE_SIZE));
+    const perPage = q.per_page ?? AUDIT_PAGE_SIZE;
     const search = yield* searchOf(q, perPage + 1);
     const rows = Option.isSome(search) ? yield* (yield* AuditTrail).search(search.value) : [];
     yield* audit({ action: "audit.viewed", actorId: caller.user.id, details: filterDetails(q) });

@@ -1,7 +1,7 @@
 import { Schema } from "effect";
 import { Email } from "../shared/validation.ts";
 import { CHAT_LIMITS } from "./policy.ts";
-import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
+import { OptionalPerPage } from "../shared/page.ts";
 
 export const CHAT_MESSAGES = {
   conversation: "Conversation fetched successfully",
@@ -48,10 +48,5 @@ export const AssignRequest = Schema.Struct({ assignee_identifier: Schema.optiona
 export const InboxFilter = Schema.Struct({
   status: Schema.optionalWith(Schema.Literal("open", "closed", "all").annotations({ message: () => ({ message: "Status must be one of open, closed or all", override: true }) }), { nullable: true }),
   mine: Schema.optionalWith(Schema.Union(Schema.Boolean, Schema.Literal("1", "0", "true", "false")), { nullable: true }),
-  per_page: Schema.optionalWith(
-    Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-      message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
-    }),
-    { nullable: true },
-  ),
+  per_page: OptionalPerPage,
 });

@@ -4,10 +4,13 @@ import { MESSAGES as ACCOUNT_MESSAGES } from "../accounts/messages.ts";
 import { PROOF_MESSAGES } from "../accounts/recent-proof.ts";
 import { SECOND_FACTOR_MESSAGES } from "../accounts/second-factor-messages.ts";
 import { REMOVAL_MESSAGES } from "../accounts/removal-schemas.ts";
+import { DEVICE_MESSAGES } from "../accounts/devices-schemas.ts";
+import { FAMILY_DATA_MESSAGES } from "../family-data/requests.ts";
 import { AUDIT_VIEW_MESSAGES } from "../audit/view.ts";
 import { CHAT_MESSAGES } from "../chat/requests.ts";
 import { BABY_CODE_MESSAGES } from "../kiosk/baby-code.ts";
 import { KIOSK_MESSAGES } from "../kiosk/requests.ts";
+import { LEARNING_MESSAGES } from "../learning/requests.ts";
 import { BAND_LABELS } from "../measurement/bands.ts";
 import { FRAME_MESSAGES, QUALITY_REASON_MESSAGES } from "../measurement/verdict.ts";
 import { NOTIFICATION_MESSAGES } from "../notifications/service.ts";
@@ -22,7 +25,7 @@ import { PRACTICE_MESSAGES as VERIFICATION_MESSAGES } from "../accounts/practice
 import { REPORT_STATUS_WORDS, RESULT_MESSAGES, REVIEW_MESSAGES, UPLOAD_MESSAGES } from "../report/requests.ts";
 import { ERROR_MESSAGES } from "../shared/errors.ts";
 import { INPUT_MESSAGES } from "../shared/input.ts";
-import { PER_PAGE_MESSAGE, STATUS_MESSAGES, TOO_MANY_ATTEMPTS } from "../shared/messages.ts";
+import { PAGE_MESSAGE, PER_PAGE_MESSAGE, SESSION_ENDED, STATUS_MESSAGES, TOO_MANY_ATTEMPTS } from "../shared/messages.ts";
 import { FIELD_MESSAGES } from "../shared/validation.ts";
 
 /**
@@ -33,6 +36,7 @@ export const FIELD_LABELS = {
   firstName: "First name",
   lastName: "Last name",
   fullName: "Full name",
+  providerName: "Provider name",
   name: "Name",
   identifier: "Identifier",
   password: "Password",
@@ -59,6 +63,7 @@ export const FIELD_LABELS = {
   status: "Status",
   staffType: "Staff type",
   language: "Language",
+  reason: "Reason",
 } as const;
 
 /** What `NotFound.of(...)` names (`{what} not found`). */
@@ -76,6 +81,9 @@ export const THINGS = {
   nurse: "Nurse",
   device: "Device",
   conversation: "Conversation",
+  session: "Session",
+  removalRequest: "Removal request",
+  dataExport: "Data export",
 } as const;
 
 /** Effect Schema's own words where a union member adds its default message (e.g. a nullable field's). */
@@ -96,12 +104,14 @@ export const EN = {
   errors: ERROR_MESSAGES,
   schema: SCHEMA_DEFAULTS,
   input: INPUT_MESSAGES,
-  common: { tooManyAttempts: TOO_MANY_ATTEMPTS, perPage: PER_PAGE_MESSAGE },
+  common: { tooManyAttempts: TOO_MANY_ATTEMPTS, perPage: PER_PAGE_MESSAGE, page: PAGE_MESSAGE, sessionEnded: SESSION_ENDED },
   status: STATUS_MESSAGES,
   accounts: ACCOUNT_MESSAGES,
   accountForms: ACCOUNT_FORM_MESSAGES,
   removal: REMOVAL_MESSAGES,
   proof: PROOF_MESSAGES,
+  devices: DEVICE_MESSAGES,
+  familyData: FAMILY_DATA_MESSAGES,
   secondFactor: SECOND_FACTOR_MESSAGES,
   directory: DIRECTORY_MESSAGES,
   onboarding: ONBOARDING_MESSAGES,
@@ -123,6 +133,7 @@ export const EN = {
   qualityReasons: QUALITY_REASON_MESSAGES,
   quizTexts: { ...QUIZ_FEEDBACK_TEXT, ...QUIZ_GOOD_IMAGE_TEXT },
   bands: BAND_LABELS,
+  learning: LEARNING_MESSAGES,
 } as const;
 
 /** A catalogue in another language: the same groups and keys, each a string (ICU message syntax). */

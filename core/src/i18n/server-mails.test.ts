@@ -15,14 +15,14 @@ const user = (language: "en" | "es") =>
   newUser({ id: "u1", email: "ana@example.com", passwordHash: "x", type: "parent", firstName: "Ana", lastName: "Ruiz", phone: null, at, language });
 
 describe("the server's e-mails", () => {
-  it("removal confirmation: English as it always read, Spanish with the date written out", () => {
+  it("removal confirmation: English with the day as every screen writes it (issue 46), Spanish with the date written out", () => {
     const english = removalRequestedMail(user("en"), at);
     expect(english.subject).toBe("We received your request to remove your Crown account");
     expect(english.text).toBe(
       [
         "Hello Ana,",
         "",
-        "On 2026-03-04 you asked us to remove your Crown account (ana@example.com).",
+        "On 03/04/2026 you asked us to remove your Crown account (ana@example.com).",
         "",
         "Crown's administrators have your request and will contact you at this e-mail address about it. Until then your account stays as it is and you can still sign in.",
         "",

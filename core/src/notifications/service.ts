@@ -1,4 +1,4 @@
-import { pageOf } from "../shared/page.ts";
+import { OptionalPerPage, pageOf } from "../shared/page.ts";
 import { Effect, Schema } from "effect";
 import { CurrentUser, type User } from "../accounts/model.ts";
 import { type NoticeKey, type NoticeParams, noticeText } from "../i18n/mails/notices.ts";
@@ -7,7 +7,6 @@ import { Mailer, now, type OutgoingMail, Random, requestLanguage } from "../shar
 import { validate } from "../shared/validation.ts";
 import { publish } from "../live/service.ts";
 import { type Notification, type NotificationKind, Notifications } from "./model.ts";
-import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
 
 export const NOTIFICATION_MESSAGES = {
   list: "Notifications fetched successfully",
@@ -55,12 +54,7 @@ export const presentNotification = (n: Notification, language: Language = "en") 
 });
 
 const PerPage = Schema.Struct({
-  per_page: Schema.optionalWith(
-    Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-      message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
-    }),
-    { nullable: true },
-  ),
+  per_page: OptionalPerPage,
 });
 
 export const listNotifications = (page: number, query: unknown) =>

@@ -5,7 +5,7 @@ import { check, Email, OneOf, OptionalText, Required } from "../shared/validatio
 import { addMonths, type CalendarDay, compareDays, parseDay } from "../shared/days.ts";
 import { GENDERS, QUIZ_MODES, RACES, RELATIONS } from "./model.ts";
 import { QUIZ_ANSWERS, QUIZ_LENGTH, QUIZ_MESSAGES } from "./quiz.ts";
-import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
+import { OptionalPerPage } from "../shared/page.ts";
 
 /**
  * Request bodies of the onboarding and practice calls, with the specs' messages. Rules that
@@ -25,6 +25,7 @@ export const FORM_MESSAGES = {
   dateTooOld: "Date of birth cannot be older than 30 months",
   providerMissing:
     "Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)",
+  providerRequired: "Provider is required. Choose your provider, or 'No Physician' if you do not have one.",
   nicuTime: `Pre-term weeks must be a whole number between 0 and ${PRETERM_WEEKS_MAX}`,
   race: `Race must be one of ${RACES.join(", ")}`,
   disclaimer: "Please accept the terms of Disclaimer",
@@ -73,8 +74,9 @@ const NicuTime = Schema.optionalWith(
   { nullable: true },
 );
 
-const ProviderRequired = Schema.propertySignature(Schema.String.pipe(Schema.minLength(1)).annotations(msg(FORM_MESSAGES.providerMissing))).annotations({
-  missingMessage: () => FORM_MESSAGES.providerMissing,
+// An empty field asks for a provider; "not registered" is for a provider named that Crown does not know (policy.ts).
+const ProviderRequired = Schema.propertySignature(Schema.String.pipe(Schema.minLength(1)).annotations(msg(FORM_MESSAGES.providerRequired))).annotations({
+  missingMessage: () => FORM_MESSAGES.providerRequired,
 });
 
 const hasText = (v: unknown) => typeof v === "string" && v.trim() !== "";
@@ -167,12 +169,7 @@ export type PatientUpdateRequest = Schema.Schema.Type<ReturnType<typeof PatientU
 
 /** Pages of a list: `per_page` (default 10, at most 100), an optional search, and the physician a staff member acts for. */
 export const ListRequest = Schema.Struct({
-  per_page: Schema.optionalWith(
-    Schema.Union(Schema.Number, Schema.NumberFromString)
-      .annotations(msg(PER_PAGE_MESSAGE))
-      .pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, { message: () => PER_PAGE_MESSAGE })),
-    { nullable: true },
-  ),
+  per_page: OptionalPerPage,
   search: OptionalText(100),
   physician_identifier: OptionalText(64),
   physician_id: OptionalText(64),
@@ -207,7 +204,8 @@ export const PhysicianSearchQuery = Schema.Struct({
 export const SignBaaRequest = Schema.Struct({
   identifier: OptionalText(64),
   email: OptionalText(254),
-  name: Required("Full name"),
+  // The agreement's field is "Provider Name" (spec): its message names it.
+  name: Required("Provider name"),
   covered_entity: Required("Practice name"),
 });
 export type SignBaaRequest = typeof SignBaaRequest.Type;

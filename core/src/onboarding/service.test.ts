@@ -145,7 +145,8 @@ describe("baby and patient forms in the browser (checkForm)", () => {
     const today = { year: 2026, month: 6, day: 15 };
     const bad = checkForm(BabyRequest(today), { physician_identifier: "", first_name: "Mia", last_name: "L", date_of_birth: "2026-06-16", relation: "mother", gender: "x" });
     expect(Either.isLeft(bad) && bad.left.errors).toEqual({
-      physician_identifier: ["Seems your provider is not registered. Ask them to sign up first, or you select/type 'No Physician' (without quotation marks)"],
+      // An empty field is a missing provider, not an unknown one (issue 46).
+      physician_identifier: ["Provider is required. Choose your provider, or 'No Physician' if you do not have one."],
       date_of_birth: ["Date of birth cannot be in the future"],
       gender: ["Gender must be one of male, female or other"],
     });

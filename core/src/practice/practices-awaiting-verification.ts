@@ -1,18 +1,18 @@
 import { Effect, Option, Schema } from "effect";
 import { Users } from "../accounts/model.ts";
 import { BaaSignatures } from "../onboarding/model.ts";
-import { pageOf } from "../shared/page.ts";
+import { OptionalPage, OptionalPerPage, pageOf } from "../shared/page.ts";
 import { validate } from "../shared/validation.ts";
 import { physicianName, requireActive } from "../accounts/access.ts";
 import { practiceVerification } from "../accounts/practice-verification.ts";
 
-/** The admin console's queue is short work: 10 a page by default, at most 50. */
-export const AWAITING_PER_PAGE = { default: 10, max: 50 } as const;
+/** The admin console's queue: 10 a page by default; the page and per_page rules are every list's (shared/page.ts). */
+export const AWAITING_PER_PAGE = { default: 10 } as const;
 
 export const AwaitingPracticesQuery = Schema.Struct({
-  page: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.positive()), { default: () => 1 }),
-  per_page: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, AWAITING_PER_PAGE.max)), { default: () => AWAITING_PER_PAGE.default }),
-}).annotations({ message: () => `page must be a positive whole number and per_page between 1 and ${AWAITING_PER_PAGE.max}` });
+  page: OptionalPage,
+  per_page: OptionalPerPage,
+});
 
 /**
  * `GET /admin/practices/awaiting-verification?page=&per_page=`: the self-signed-up physicians (Active,
@@ -24,7 +24,10 @@ export const listPracticesAwaitingVerification = (input: unknown) =>
   Effect.gen(function* () {
     yield* requireActive("admin");
     const query = yield* validate(AwaitingPracticesQuery, input);
-    const { data, total } = yield* (yield* Users).listAwaitingPracticeVerification((query.page - 1) * query.per_page, query.per_page);
+    // An empty or absent value is the default, as on every list (`?page=` is page 1).
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? AWAITING_PER_PAGE.default;
+    const { data, total } = yield* (yield* Users).listAwaitingPracticeVerification((page - 1) * perPage, perPage);
     const signatures = yield* BaaSignatures;
     const rows = [];
     for (const physician of data) {
@@ -44,5 +47,5 @@ export const listPracticesAwaitingVerification = (input: unknown) =>
         practice_verification: practiceVerification(physician),
       });
     }
-    return pageOf(rows, total, query.page, query.per_page);
+    return pageOf(rows, total, page, perPage);
   });

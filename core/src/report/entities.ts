@@ -108,6 +108,14 @@ export interface PhotoGeometry {
 
 export type ReviewDecision = "accepted" | "rejected";
 
+/** What the model answered for a photo, kept beside a reviewer's correction (the labelled example's other half). */
+export interface ModelAnswer {
+  readonly ci: number | null;
+  readonly cvai: number | null;
+  readonly cvaMm: number | null;
+  readonly geometry: PhotoGeometry;
+}
+
 export interface Measurement {
   readonly attachmentId: string;
   readonly reportId: string;
@@ -126,6 +134,15 @@ export interface Measurement {
   /** The reviewer's decision, which wins over the automatic verdict. */
   readonly decision: ReviewDecision | null;
   readonly noseCorrected: boolean;
+  /** The reviewer redrew or moved the outline (the figures are the reviewer's, `modelAnswer` the model's). */
+  readonly outlineCorrected: boolean;
+  /** The model's own answer, kept when a reviewer first corrects the photo; null while the figures are the model's. */
+  readonly modelAnswer: ModelAnswer | null;
+  /** Who last corrected the outline or the nose tip, and when (with `model`, the model whose answer was corrected). */
+  readonly correctedBy: string | null;
+  readonly correctedAt: Date | null;
+  /** Why the reviewer rejected the photo: one of the quiz's eight bad-image reasons. */
+  readonly decisionReason: string | null;
   /** The model that measured, at measuring time; null when none did (unreadable) or for rows measured before it was recorded. */
   readonly model: MeasuringModel | null;
   readonly createdAt: Date;
@@ -134,7 +151,7 @@ export interface Measurement {
 export const isCounted = (m: Pick<Measurement, "accepted" | "decision" | "ci">) => (m.decision ?? (m.accepted ? "accepted" : "rejected")) === "accepted" && m.ci !== null;
 
 /** What a reviewer did, as the review log (and the audit's `review.*` actions) names it. */
-export const REVIEW_ACTIONS = ["photo_decision", "nose_tip_corrected", "note", "published", "recapture_requested", "reopened"] as const;
+export const REVIEW_ACTIONS = ["photo_decision", "nose_tip_corrected", "outline_corrected", "outline_reset", "note", "published", "recapture_requested", "reopened"] as const;
 export type ReviewActionName = (typeof REVIEW_ACTIONS)[number];
 
 export interface ReviewAction {

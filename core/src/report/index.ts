@@ -15,7 +15,7 @@ export * from "./analyze-report.ts";
 export { reviewQueue } from "./review-queue.ts";
 export { reviewDetail } from "./review-detail.ts";
 export { decidePhoto } from "./decide-photo.ts";
-export { correctNoseTip } from "./correct-nose-tip.ts";
+export { correctNoseTip, correctOutline, resetOutline } from "./correct-outline.ts";
 export { addNote } from "./add-note.ts";
 export { requestRecapture } from "./request-recapture.ts";
 export { reopenReport } from "./reopen-report.ts";

@@ -39,7 +39,7 @@ const steps = (w: ReportWorld, state: { reportId: string }) => [
   async () => void (await w.run(analyzeReport(state.reportId))),
   async () => {
     const first = [...w.attachments.values()].find((a) => a.reportId === state.reportId && a.fileName === "photo-1.png")!;
-    await w.run(w.as(REVIEWER)(decidePhoto(state.reportId, { attachment_identifier: first.id, decision: "reject" })));
+    await w.run(w.as(REVIEWER)(decidePhoto(state.reportId, { attachment_identifier: first.id, decision: "reject", reason: "Image is blurry" })));
   },
   async () => void (await w.run(w.as(REVIEWER)(publishReport(state.reportId)))),
 ];

@@ -38,11 +38,20 @@ export const presentMeasurement = (m: Measurement) => ({
   decision: m.decision,
   counted: isCounted(m),
   nose_corrected: m.noseCorrected,
+  outline_corrected: m.outlineCorrected,
+  decision_reason: m.decisionReason,
   ci: present2(m.ci),
   cvai: present2(m.cvai),
   cva_mm: present2(m.cvaMm),
   error: m.error,
   overlay: m.geometry,
+  /** The model that measured the photo, and its own answer when a reviewer corrected it (issue 41). */
+  model: m.model,
+  model_answer:
+    m.modelAnswer === null
+      ? null
+      : { ci: present2(m.modelAnswer.ci), cvai: present2(m.modelAnswer.cvai), cva_mm: present2(m.modelAnswer.cvaMm), overlay: m.modelAnswer.geometry },
+  corrected_at: m.correctedAt?.toISOString() ?? null,
 });
 
 export const presentSummary = (s: Report["analysis"]) =>

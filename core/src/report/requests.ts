@@ -4,7 +4,7 @@ import { OneOf, OptionalText, Required } from "../shared/validation.ts";
 import { fill } from "../shared/i18n.ts";
 import { REPORT_STATUSES, type ReportStatus } from "./lifecycle.ts";
 import { ANALYSIS_TYPES } from "./model.ts";
-import { PER_PAGE_MESSAGE } from "../shared/messages.ts";
+import { OptionalPerPage } from "../shared/page.ts";
 
 /** The report feature's requests (each parsed before anything else) and its messages, every one defined here. */
 
@@ -42,6 +42,16 @@ export const REVIEW_MESSAGES = {
   xNumber: "x must be a number",
   yNumber: "y must be a number",
   notAllowedWhile: "This report cannot do that while it is {status}.",
+  outlineCorrected: "Outline corrected and photo re-measured",
+  outlineReset: "The model's outline is back",
+  notCorrected: "This photo has no correction to undo.",
+  outlineTooFew: "An outline needs at least 6 points.",
+  outlineTooMany: "An outline may have at most 2000 points.",
+  outlineOutside: "Every point of the outline must lie on the photo.",
+  outlineCrossing: "The outline must not cross itself.",
+  outlinePoints: "The outline must be a list of points with numbers x and y.",
+  rejectReason: "Please choose why the photo is rejected: one of the quiz's bad-image reasons.",
+  noImage: "This photo could not be read, so it cannot be outlined.",
 } as const;
 
 /** A report's status as a message names it ("in review"); other languages translate these words (ADR 89). */
@@ -81,13 +91,28 @@ export const ReportIdentifierRequest = Schema.Struct({ report_identifier: Requir
 // ---- Review -----------------------------------------------------------------------------------------
 
 export const QueueRequest = Schema.Struct({
-  per_page: Schema.optionalWith(Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.int(), Schema.between(1, 100)), { nullable: true }),
+  per_page: OptionalPerPage,
 });
 
 export const DecisionRequest = Schema.Struct({
   attachment_identifier: Required("Attachment"),
   decision: Schema.Literal("accept", "reject", "accepted", "rejected").annotations({ message: () => REVIEW_MESSAGES.decision }),
+  /** Required with a reject: one of the quiz's eight bad-image reasons (checked by the use case). */
+  reason: Schema.optionalWith(Schema.String, { nullable: true }),
 });
+
+const Coordinate = Schema.Number.pipe(Schema.finite());
+const PhotoPoint = Schema.Struct({ x: Coordinate, y: Coordinate });
+
+/** The reviewer's outline (photo pixels of the overlay) and, optionally, the nose tip with it. */
+export const OutlineRequest = Schema.Struct({
+  attachment_identifier: Required("Attachment"),
+  // The count is checked by the use case (`outlineProblem`); this bound only stops a huge body early.
+  outline: Schema.Array(PhotoPoint).pipe(Schema.maxItems(4000)).annotations({ message: () => REVIEW_MESSAGES.outlinePoints }),
+  nose_tip: Schema.optionalWith(PhotoPoint.annotations({ message: () => REVIEW_MESSAGES.outlinePoints }), { nullable: true }),
+});
+
+export const AttachmentRequest = Schema.Struct({ attachment_identifier: Required("Attachment") });
 
 export const NoseTipRequest = Schema.Struct({
   attachment_identifier: Required("Attachment"),
@@ -104,12 +129,7 @@ export const RecaptureRequest = Schema.Struct({
 
 // ---- Results ----------------------------------------------------------------------------------------
 
-const PerPage = Schema.optionalWith(
-  Schema.Union(Schema.Number, Schema.NumberFromString).pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100)).annotations({
-    message: () => ({ message: PER_PAGE_MESSAGE, override: true }),
-  }),
-  { nullable: true },
-);
+const PerPage = OptionalPerPage;
 const Search = Schema.optionalWith(Schema.String.pipe(Schema.maxLength(100)), { nullable: true });
 const FilterType = Schema.optionalWith(Schema.Literal("all", "new", "reviewed").annotations({ message: () => "Type must be one of all, new or reviewed" }), {
   nullable: true,

@@ -1,11 +1,5 @@
 import { Cause, Effect, Exit, Option } from "effect";
 import { describe, expect, it } from "vitest";
-import { makeTestWorld } from "../testing/memory.ts";
-import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
-import { analyzeReport } from "./analyze-report.ts";
-import { finalizeReport } from "./finalize-report.ts";
-import { prepareReport } from "./prepare-report.ts";
-import { type UploadPart, uploadAttachments } from "./upload.ts";
 import { SEND_MAIL_JOB } from "../shared/mail-jobs.ts";
 import { type ReportDocument, ReportRenderer } from "./model.ts";
 import { physicianResults } from "./physician-results.ts";
@@ -16,28 +10,14 @@ import { previewReport } from "./preview-report.ts";
 import { publishReport } from "./publish-report.ts";
 import { reopenReport } from "./reopen-report.ts";
 import { requestRecapture } from "./request-recapture.ts";
-import { at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, fakePhoto, makeReportWorld } from "./testing.ts";
+import { analysedTestReport, at, aUser, PARENT, PHYSICIAN, REVIEWER, BABY, fakePhoto, makeReportWorld } from "./testing.ts";
 
 // Different widths: rejecting one photo moves the median, so a stale PDF would show other numbers.
 // Within measurement error of each other, so publishing needs no photo confirmed (photo-agreement.ts).
 const PHOTOS = [60, 61, 62, 62].map((rx, i) => fakePhoto(rx, 80, i));
 
 /** An analysed report waiting for review, in a fresh in-memory world. */
-const analysedReport = async () => {
-  const w = makeReportWorld(makeOnboardingWorld(makeTestWorld()));
-  for (const u of [PARENT, PHYSICIAN, REVIEWER]) w.addUser(u);
-  w.addBaby(BABY);
-  const id = (await w.run(w.as(PARENT)(prepareReport({ baby_identifier: BABY.id, analysis_type: "head_ci_cvai_analysis" })))).report_identifier;
-  async function* parts(): AsyncGenerator<UploadPart> {
-    yield { type: "field", name: "report_identifier", value: id };
-    for (const [i, bytes] of PHOTOS.entries()) yield { type: "file", name: "attachments[]", fileName: `photo-${i + 1}.png`, stream: new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() };
-  }
-  await w.run(w.as(PARENT)(uploadAttachments(parts())));
-  await w.run(w.as(PARENT)(finalizeReport({ report_identifier: id })));
-  await w.run(analyzeReport(id));
-  const photo = (name: string) => [...w.attachments.values()].find((a) => a.reportId === id && a.fileName === name)!;
-  return { w, id, photo };
-};
+const analysedReport = () => analysedTestReport(PHOTOS);
 
 /** A renderer whose PDF is the figures it printed, as JSON after a marker; `during` runs while it renders. */
 const recordingRenderer = (during: (n: number) => Promise<void>) => {
@@ -61,7 +41,7 @@ describe("publishing while the reviewer keeps working", () => {
     const before = w.reports.get(id)!.analysis!;
     const { rendered, port } = recordingRenderer(async (n) => {
       // The first render races a second reviewer rejecting a photo (its own transaction, committed).
-      if (n === 1) await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-4.png").id, decision: "reject" })));
+      if (n === 1) await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-4.png").id, decision: "reject", reason: "Image is blurry" })));
     });
     const result = await w.run(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
     expect(rendered).toHaveLength(2);
@@ -89,7 +69,7 @@ describe("publishing while the reviewer keeps working", () => {
   it("a report that changes during every render is not published: 422, no version, no PDF left behind", async () => {
     const { w, id, photo } = await analysedReport();
     const { rendered, port } = recordingRenderer(async (n) => {
-      await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: n % 2 === 1 ? "reject" : "accept" })));
+      await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: n % 2 === 1 ? "reject" : "accept", reason: "Image is blurry" })));
     });
     const exit = await w.exit(w.as(REVIEWER)(Effect.provideService(publishReport(id), ReportRenderer, port)));
     expect(Exit.isFailure(exit)).toBe(true);
@@ -114,7 +94,7 @@ describe("a republished report", () => {
     await w.run(w.as(REVIEWER)(reopenReport(id)));
     // Reopened but not yet republished: still the version the physician read.
     expect(await unread()).toEqual([]);
-    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-2.png").id, decision: "reject" })));
+    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-2.png").id, decision: "reject", reason: "Image is blurry" })));
     expect((await w.run(w.as(REVIEWER)(publishReport(id)))).version).toBe(2);
     expect(await unread()).toEqual([id]);
     expect(w.jobs.filter((j) => j.name === SEND_MAIL_JOB)).toHaveLength(4);
@@ -135,7 +115,7 @@ describe("a republished report", () => {
 describe("the reviewer's preview", () => {
   it("renders the current review state marked as a preview, stores nothing and changes nothing", async () => {
     const { w, id, photo } = await analysedReport();
-    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: "reject" })));
+    await w.run(w.as(REVIEWER)(decidePhoto(id, { attachment_identifier: photo("photo-1.png").id, decision: "reject", reason: "Image is blurry" })));
     const before = { ...w.reports.get(id)! };
     const { rendered, port } = recordingRenderer(async () => undefined);
     const pdf = await w.run(w.as(REVIEWER)(Effect.provideService(previewReport(id), ReportRenderer, port)));
@@ -146,5 +126,14 @@ describe("the reviewer's preview", () => {
     expect(w.versions).toHaveLength(0);
     const denied = await w.exit(w.as(PHYSICIAN)(previewReport(id)));
     expect(Exit.isFailure(denied)).toBe(true);
+  });
+});
+
+describe("the review console's order (issue 46)", () => {
+  it("lists the uploaded files first, then each video's frames in time order", async () => {
+    const { reviewOrder } = await import("./review-detail.ts");
+    const a = (id: string, kind: string, sourceId: string | null = null, frameTime: number | null = null) => ({ id, kind, sourceId, frameTime });
+    const stored = [a("p1", "image"), a("v1", "video"), a("f20", "frame", "v1", 2.0), a("f25", "frame", "v1", 2.5), a("f00", "frame", "v1", 0.0), a("f55", "frame", "v1", 5.5), a("p2", "image"), a("f15", "frame", "v1", 1.5)];
+    expect(reviewOrder(stored).map((x) => x.id)).toEqual(["p1", "v1", "p2", "f00", "f15", "f20", "f25", "f55"]);
   });
 });

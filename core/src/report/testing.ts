@@ -11,6 +11,12 @@ import { rollbackOnFailure } from "../testing/rollback.ts";
 import { INITIAL_REPORT_STATUS, reviewable } from "./lifecycle.ts";
 import { type OnboardingWorld } from "../testing/onboarding-memory.ts";
 import { aBaby } from "../testing/babies.ts";
+import { makeTestWorld } from "../testing/memory.ts";
+import { makeOnboardingWorld } from "../testing/onboarding-memory.ts";
+import { analyzeReport } from "./analyze-report.ts";
+import { finalizeReport } from "./finalize-report.ts";
+import { prepareReport } from "./prepare-report.ts";
+import { type UploadPart, uploadAttachments } from "./upload.ts";
 import {
   type Attachment,
   Attachments,
@@ -307,3 +313,23 @@ export const BABY: Baby = aBaby({
   createdBy: PARENT.id,
   createdAt: at,
 });
+
+/**
+ * A report of `photos` (PNG bytes) uploaded by PARENT for BABY, finalized and analysed, waiting for
+ * review in a fresh in-memory world with PARENT, PHYSICIAN and REVIEWER; `photo(name)` finds an upload.
+ */
+export const analysedTestReport = async (photos: ReadonlyArray<Uint8Array>) => {
+  const w = makeReportWorld(makeOnboardingWorld(makeTestWorld()));
+  for (const u of [PARENT, PHYSICIAN, REVIEWER]) w.addUser(u);
+  w.addBaby(BABY);
+  const id = (await w.run(w.as(PARENT)(prepareReport({ baby_identifier: BABY.id, analysis_type: "head_ci_cvai_analysis" })))).report_identifier;
+  async function* parts(): AsyncGenerator<UploadPart> {
+    yield { type: "field", name: "report_identifier", value: id };
+    for (const [i, bytes] of photos.entries()) yield { type: "file", name: "attachments[]", fileName: `photo-${i + 1}.png`, stream: new Blob([bytes as Uint8Array<ArrayBuffer>]).stream() };
+  }
+  await w.run(w.as(PARENT)(uploadAttachments(parts())));
+  await w.run(w.as(PARENT)(finalizeReport({ report_identifier: id })));
+  await w.run(analyzeReport(id));
+  const photo = (name: string) => [...w.attachments.values()].find((a) => a.reportId === id && a.fileName === name)!;
+  return { w, id, photo };
+};

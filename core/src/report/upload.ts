@@ -1,6 +1,6 @@
 import { Data, Effect, Exit, Option } from "effect";
 import { Conflict, TooLarge, ValidationFailed } from "../shared/errors.ts";
-import { INPUT_MESSAGES, isUnstorableText, storableText } from "../shared/input.ts";
+import { INPUT_MESSAGES, isBadFileName, isUnstorableText } from "../shared/input.ts";
 import { discardBlobs, keepBlobs, putPending } from "../shared/pending-blobs.ts";
 import { audit, ContentSniffer, now, Random, transaction } from "../shared/ports.ts";
 import { capturesInto, reportNotFound, visibleReport } from "./access.ts";
@@ -29,15 +29,21 @@ export type UploadPart =
 /** The body stopped before its end: not the client's choice of content, so not a refusal. */
 class BodyEndedEarly extends Data.TaggedError("BodyEndedEarly")<{}> {}
 
-/** Reads the first `n` bytes of a stream, and gives back a stream of the whole content; `sourceFailed` tells a cut body from a refusal. */
+/**
+ * What a failed read of the body means: the parser's refusal of what the client sent (a malformed
+ * part, as a ValidationFailed) keeps nothing; anything else is a body that ended early.
+ */
+const bodyFailure = (error: unknown): ValidationFailed | BodyEndedEarly => (error instanceof ValidationFailed ? error : new BodyEndedEarly());
+
+/** Reads the first `n` bytes of a stream, and gives back a stream of the whole content; `sourceError` tells a cut body or a refused part from a refusal of the file. */
 const peek = async (stream: ReadableStream<Uint8Array>, n: number) => {
   const reader = stream.getReader();
-  let sourceFailed = false;
+  let sourceError: { readonly error: unknown } | null = null;
   const read = async () => {
     try {
       return await reader.read();
     } catch (error) {
-      sourceFailed = true;
+      sourceError = { error };
       throw error;
     }
   };
@@ -91,7 +97,7 @@ const peek = async (stream: ReadableStream<Uint8Array>, n: number) => {
       },
     });
   };
-  return { head: head.subarray(0, Math.min(head.byteLength, n)), whole, sourceFailed: () => sourceFailed };
+  return { head: head.subarray(0, Math.min(head.byteLength, n)), whole, sourceError: () => sourceError };
 };
 
 interface StoredFile {
@@ -113,7 +119,7 @@ interface StoredFile {
 const storeFile = (fileName: string, stream: ReadableStream<Uint8Array>) =>
   Effect.gen(function* () {
     const config = yield* settings;
-    const { head, whole, sourceFailed } = yield* Effect.tryPromise({ try: () => peek(stream, HEADER_BYTES), catch: () => new BodyEndedEarly() });
+    const { head, whole, sourceError } = yield* Effect.tryPromise({ try: () => peek(stream, HEADER_BYTES), catch: bodyFailure });
     const sniffed = head.byteLength === 0 ? Option.none() : yield* (yield* ContentSniffer).sniff(head);
     const format = Option.isSome(sniffed) ? ACCEPTED_FORMATS[sniffed.value.mime] : undefined;
     // A photo whose size its header does not give, or that has too many pixels, is never decoded.
@@ -140,10 +146,12 @@ const storeFile = (fileName: string, stream: ReadableStream<Uint8Array>) =>
     if (Exit.isFailure(put)) {
       yield* discardBlobs([blobKey]);
       if (tooLarge) return yield* new TooLarge({ message: UPLOAD_MESSAGES.tooLarge });
-      if (sourceFailed()) return yield* new BodyEndedEarly();
+      const source = sourceError();
+      if (source) return yield* bodyFailure(source.error);
       return yield* Effect.failCause(put.cause);
     }
-    const name = storableText(fileName).slice(0, 255) || `file.${format.ext}`;
+    // The name passed `isBadFileName` before a byte was stored.
+    const name = fileName || `file.${format.ext}`;
     return { attachmentId, fileName: name, ext: format.ext, mime: sniffed.value.mime, kind: format.kind, size, sha256: digest.hex(), blobKey } satisfies StoredFile;
   });
 
@@ -219,7 +227,7 @@ export const uploadAttachments = (parts: AsyncIterable<UploadPart>, identifierFr
     const state: { target: { readonly report: Report; readonly userId: string } | null; recorded: boolean } = { target: null, recorded: false };
     const stored: StoredFile[] = [];
     const iterator = parts[Symbol.asyncIterator]();
-    const nextPart = Effect.tryPromise({ try: () => iterator.next(), catch: () => new BodyEndedEarly() });
+    const nextPart = Effect.tryPromise({ try: () => iterator.next(), catch: bodyFailure });
     const skip = (stream: ReadableStream<Uint8Array>) => Effect.promise(() => stream.cancel().catch(() => undefined));
 
     const read = Effect.gen(function* () {
@@ -237,6 +245,11 @@ export const uploadAttachments = (parts: AsyncIterable<UploadPart>, identifierFr
           continue;
         }
         files += 1;
+        // A name no file may have refuses the whole request before a byte of it is stored.
+        if (isBadFileName(part.fileName)) {
+          yield* skip(part.stream);
+          return yield* ValidationFailed.field("attachments", INPUT_MESSAGES.badFileName);
+        }
         // Refused before streaming: more files than a report takes, or a report already full.
         const full = files > config.maxFiles || (state.target !== null && (yield* roundCounts(state.target.report.id, roundOf(state.target.report))).files >= config.maxFiles);
         if (full) {

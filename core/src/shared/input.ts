@@ -10,7 +10,23 @@ export const MAX_INPUT_DEPTH = 32;
 export const INPUT_MESSAGES = {
   tooDeep: "The request is nested too deeply.",
   badText: "Contains characters that cannot be stored (a NUL byte or a broken character).",
+  badFileName: "A file's name must be at most 255 characters of valid text, without control characters or path separators (/ or \\).",
+  brokenPart: "A part of the form could not be read: its headers (a file's name, for one) hold characters that are not allowed.",
 } as const;
+
+/** The longest file name kept (most file systems' limit). */
+export const MAX_FILE_NAME_LENGTH = 255;
+
+// Control characters (C0, DEL, C1), path separators, and U+FFFD, which is what bytes that were not UTF-8 decode to.
+const BAD_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f/\\\uFFFD]/;
+
+/**
+ * True for a file name no upload keeps: too long, not valid text, a control character, a path
+ * separator or a name that is only dots. An empty name is allowed (the file gets its kind's name).
+ * One rule for every call that takes files.
+ */
+export const isBadFileName = (name: string): boolean =>
+  [...name].length > MAX_FILE_NAME_LENGTH || BAD_IN_FILE_NAME.test(name) || isUnstorableText(name) || /^\.+$/.test(name);
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -14,7 +14,8 @@ export const trimStrings = (input: unknown, depth = 0): unknown => {
   if (typeof input === "string") return input.trim();
   if (depth >= MAX_INPUT_DEPTH) return input;
   if (Array.isArray(input)) return input.map((v) => trimStrings(v, depth + 1));
-  if (input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype) {
+  // A query's parameters come as an object without a prototype: trimmed like a JSON body's fields.
+  if (input !== null && typeof input === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(input))) {
     return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, trimStrings(v, depth + 1)]));
   }
   return input;

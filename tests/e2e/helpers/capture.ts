@@ -134,7 +134,13 @@ export const answerQuiz = async (page: Page, server: CrownServer, manifest: Quiz
     await page.getByRole("button", { name: good === right ? "GOOD" : "BAD", exact: true }).click();
     await page.locator(".quiz-feedback").waitFor();
     await onStep?.(i, "feedback");
-    await page.getByRole("button", { name: i < 10 ? "Next question" : "See my score" }).click();
+    // The feedback moves on by itself after 5 s (or Next): on a loaded machine the checks above may outlast
+    // it, so wait for whichever comes, the button or the next screen, and press Next only if it is still there.
+    const next = page.getByRole("button", { name: i < 10 ? "Next question" : "See my score" });
+    const after = i < 10 ? page.getByRole("heading", { name: `Question ${i + 1}/10` }) : page.locator(".quiz-result");
+    await next.or(after).first().waitFor();
+    if (await next.isVisible()) await next.click({ timeout: 5_000 }).catch(() => undefined);
+    await after.waitFor();
   }
 };
 
@@ -150,7 +156,7 @@ export const acceptPhotos = async (page: Page, count = Number.POSITIVE_INFINITY)
     await card.scrollIntoViewIfNeeded();
     if (await card.locator(".place-hint").count()) {
       const point = await card.locator("svg.measure-overlay").evaluate((svg: SVGSVGElement) => {
-        const poly = svg.querySelector("polygon");
+        const poly = svg.querySelector('polygon[data-measure="Outline"]');
         const pts = (poly?.getAttribute("points") ?? "").trim().split(/\s+/).map((p) => p.split(",").map(Number) as [number, number]);
         const top = pts.reduce((a, b) => (b[1] < a[1] ? b : a));
         const m = svg.getScreenCTM()!;
@@ -182,10 +188,10 @@ export const queuedReport = async (page: Page, babyName: string, timeout = 150_0
 };
 
 /**
- * The demo parent's first baby with one published report of a sample photo, made through the API (set-up,
- * not what a test is about): prepared, uploaded, finalized, analysed, published by the demo reviewer.
+ * The demo parent's first baby with one analysed report of a sample photo, made through the API (set-up,
+ * not what a test is about): prepared, uploaded, finalized and analysed, waiting for a reviewer.
  */
-export const publishSampleReport = async (server: CrownServer, parentToken: string): Promise<{ report: string; babyFirstName: string }> => {
+export const analysedSampleReport = async (server: CrownServer, parentToken: string): Promise<{ report: string; babyFirstName: string }> => {
   const baby = (await api<{ babies: Array<{ identifier: string; first_name: string }> }>(server, "GET", "/user/profile", parentToken)).babies[0]!;
   const { report_identifier: report } = await api<{ report_identifier: string }>(server, "POST", "/report/prepare", parentToken, { baby_identifier: baby.identifier, analysis_type: "head_ci_cvai_analysis" });
   const form = new FormData();
@@ -195,7 +201,13 @@ export const publishSampleReport = async (server: CrownServer, parentToken: stri
   expect(uploaded.status).toBe(200);
   await api(server, "POST", "/report/finalize", parentToken, { report_identifier: report });
   await expect.poll(async () => (await api<{ status: string }>(server, "GET", `/report/${report}`, parentToken)).status, { timeout: 150_000, interval: 1000 }).toBe("analyzed");
-  const reviewer = await signInApi(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
-  await api(server, "POST", `/review/report/${report}/publish`, reviewer.token, {});
   return { report, babyFirstName: baby.first_name };
+};
+
+/** The same report published by the demo reviewer. */
+export const publishSampleReport = async (server: CrownServer, parentToken: string): Promise<{ report: string; babyFirstName: string }> => {
+  const analysed = await analysedSampleReport(server, parentToken);
+  const reviewer = await signInApi(server, "reviewer@demo.crown", server.password("reviewer@demo.crown"));
+  await api(server, "POST", `/review/report/${analysed.report}/publish`, reviewer.token, {});
+  return analysed;
 };

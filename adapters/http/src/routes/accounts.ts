@@ -2,6 +2,9 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { Accounts, ChangePasswordRequest, EmailRequest, LanguageRequest, ProfileUpdateRequest, ResetPasswordRequest, SignInRequest, SignUpRequest, Onboarding } from "@crown/core";
 import { RemovalRequestBody, requestRemoval } from "@crown/core/accounts/removal";
+import { endOtherSessions, endSession, listSessions } from "@crown/core/accounts/devices";
+import { DEVICE_MESSAGES, SessionIdentifierRequest } from "@crown/core/accounts/devices-schemas";
+import { DownloadExportRequest, downloadExport, FAMILY_DATA_MESSAGES, listExports, requestExport } from "@crown/core/family-data/index";
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { takesJson, takesQuery } from "../wire-input.ts";
@@ -23,6 +26,12 @@ documented({ method: "post", path: "/user/profile", summary: "Update first name,
 documented({ method: "get", path: "/user/profile-photo", summary: "The caller's profile photo as an image", tag, auth: true, response: "binary" });
 documented({ method: "post", path: "/user/remove-account", summary: "Ask Crown to remove the account: confirms with the password (base64), records the request once, audits it and e-mails a confirmation; admins see it under /admin/removal-requests", tag, auth: true, body: RemovalRequestBody });
 documented({ method: "post", path: "/user/proof", summary: "Confirm it is you with the password (base64): the sensitive actions (e-mail, password, second factor, export, deletion) need a proof under 10 minutes old (403 ProofRequired otherwise)", tag, auth: true, body: Accounts.ProofRequest });
+documented({ method: "get", path: "/user/sessions", summary: "The caller's signed-in devices: every live session (identifier, current, browser, browser_version, os, kind, country from a shipped database or null, first_seen, last_seen), this one first", tag, auth: true });
+documented({ method: "post", path: "/user/sessions/end", summary: "End another of the caller's sessions (identifier): its next call is 401 and its event streams close; audited", tag, auth: true, body: SessionIdentifierRequest });
+documented({ method: "post", path: "/user/sessions/end-others", summary: "End every session of the caller but this one (results: ended); audited", tag, auth: true });
+documented({ method: "post", path: "/user/data-exports", summary: "Parents: prepare an archive of everything Crown holds about the caller and their children (needs a proof within 10 minutes, 403 ProofRequired otherwise); one at a time; the link is e-mailed when ready", tag, auth: true });
+documented({ method: "get", path: "/user/data-exports", summary: "The caller's latest data exports with their progress (status, items_done, items_total, expires_at)", tag, auth: true });
+documented({ method: "post", path: "/user/data-exports/download", summary: "Download an export with the e-mailed link's identifier and token: the caller's own, a proof within 10 minutes, once, within 24 hours (409 otherwise); answers application/zip; audited", tag, auth: true, body: DownloadExportRequest, response: "binary" });
 documented({ method: "post", path: "/user/sign-in/passkey/options", summary: "A WebAuthn challenge for signing in with a passkey (optional email narrows it to that account's passkeys; the same answer for an unknown address)", tag, auth: false, body: Accounts.PasskeyOptionsRequest });
 documented({ method: "post", path: "/user/sign-in/passkey", summary: "Sign in with a passkey alone (both factors): the browser's WebAuthn answer; answers as /user/sign-in", tag, auth: false, body: Accounts.PasskeyResponseRequest });
 documented({ method: "get", path: "/user/second-factor", summary: "The caller's two-step sign-in: on or off, required, the app, recovery codes left, passkeys", tag, auth: true });
@@ -166,6 +175,32 @@ export const accountsRoutes = () =>
     .post("/user/proof", takesJson(Accounts.ProofRequest), requireCallerDuringSetup, async (c) => {
       const { message, provedAt } = await runUseCase(c, Accounts.proveWithPassword(await jsonBody(c)));
       return c.json(ok(message, { proved_at: provedAt.toISOString() }), 200);
+    })
+    .get("/user/sessions", requireCaller, async (c) => c.json(ok(DEVICE_MESSAGES.list, await runUseCase(c, listSessions)), 200))
+    .post("/user/sessions/end", takesJson(SessionIdentifierRequest), requireCaller, async (c) => {
+      const { message } = await runUseCase(c, endSession(await jsonBody(c)));
+      return c.json(ok(message, null), 200);
+    })
+    .post("/user/sessions/end-others", requireCaller, async (c) => {
+      const { message, ended } = await runUseCase(c, endOtherSessions);
+      return c.json(ok(message, { ended }), 200);
+    })
+    .post("/user/data-exports", requireCaller, async (c) => {
+      const { message, results } = await runUseCase(c, requestExport);
+      return c.json(ok(message, results), 202);
+    })
+    .get("/user/data-exports", requireCaller, async (c) => c.json(ok(FAMILY_DATA_MESSAGES.exports, await runUseCase(c, listExports)), 200))
+    .post("/user/data-exports/download", takesJson(DownloadExportRequest), requireCaller, async (c) => {
+      const { blob, fileName } = await runUseCase(c, downloadExport(await jsonBody(c)));
+      return new Response(blob.body, {
+        status: 200,
+        headers: {
+          "content-type": "application/zip",
+          "content-length": String(blob.size),
+          "content-disposition": `attachment; filename="${fileName}"`,
+          "cache-control": "private, no-store",
+        },
+      });
     })
     .get("/user/sign-out", requireCallerDuringSetup, async (c) => {
       const { message } = await runUseCase(c, Accounts.signOut);

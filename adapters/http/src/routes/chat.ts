@@ -8,7 +8,7 @@ import { HttpFailure, ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { takesJson, takesQuery } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
-import { documented } from "../openapi.ts";
+import { documented, PAGED_WITH_SIZE } from "../openapi.ts";
 import { formBody, jsonBody, pageParam } from "../request.ts";
 import { HTTP_MESSAGES } from "../messages.ts";
 
@@ -27,7 +27,7 @@ documented({ method: "post", path: "/visitors", summary: "The accounts spec's vi
 documented({ method: "get", path: "/chat/visitor/conversation", summary: "The visitor's messages since its token was issued (X-Visitor-Token header)", tag, auth: false });
 documented({ method: "post", path: "/chat/visitor/read", summary: "The visitor read support's messages (X-Visitor-Token header)", tag, auth: false });
 documented({ method: "get", path: "/chat/visitor/attachments/:id", summary: "An image in the visitor's conversation (X-Visitor-Token header or ?token=)", tag, auth: false, response: "binary" });
-documented({ method: "get", path: "/support/conversations", summary: "Support inbox (admins, reviewers): conversations by user, unread first; ?page=, status=open|closed|all, mine=1, per_page", tag: support, auth: true });
+documented({ method: "get", path: "/support/conversations", summary: "Support inbox (admins, reviewers): conversations by user, unread first; ?page=, status=open|closed|all, mine=1, per_page", query: PAGED_WITH_SIZE, tag: support, auth: true });
 documented({ method: "get", path: "/support/conversations/:id", summary: "One conversation (marks the customer's messages read) with the user's babies and latest reports; every read is audited", tag: support, auth: true });
 documented({ method: "post", path: "/support/conversations/:id/messages", summary: "Reply (JSON { text } or multipart with images); an unassigned conversation is assigned to whoever answers", tag: support, auth: true, body: ChatMessageRequest });
 documented({ method: "post", path: "/support/conversations/:id/assign", summary: "Assign to an admin or reviewer (assignee_identifier; default the caller; \"\" unassigns)", tag: support, auth: true, body: AssignRequest });

@@ -7,7 +7,7 @@ import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { paged, takesBody, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
-import { documented } from "../openapi.ts";
+import { documented, PAGED } from "../openapi.ts";
 import { bearerToken, jsonBody, pageParam } from "../request.ts";
 import { multipartParts } from "./reports.ts";
 
@@ -33,7 +33,7 @@ documented({ method: "get", path: "/kiosk/device", summary: `The device, its pra
 documented({ method: "get", path: "/kiosk/device/status", summary: `The tablet's heartbeat (every few seconds, in every state), so a revoked tablet wipes itself at once. ${device}; 401 unknown, 403 status DeviceRevoked`, tag, auth: false });
 documented({ method: "post", path: "/kiosk/staff-sign-in", summary: `A staff member (staff_identifier or email) signs in with their PIN; answers a short kiosk session token. 5 wrong PINs lock for 15 minutes (429). ${device}`, tag, auth: false, body: Kiosk.StaffSignInRequest });
 documented({ method: "post", path: "/kiosk/sign-out", summary: `End the kiosk session (after each patient, on idle). ${session}`, tag, auth: false });
-documented({ method: "post", path: "/kiosk/patient/list", summary: `Search the practice's patients (?page=, search longer than 2 characters). ${session}`, tag, auth: false });
+documented({ method: "post", path: "/kiosk/patient/list", summary: `Search the practice's patients (?page=, search longer than 2 characters). ${session}`, query: PAGED, tag, auth: false });
 documented({ method: "post", path: "/kiosk/patient/add", summary: `Add a patient with the patient form's rules. ${session}`, tag, auth: false });
 documented({ method: "post", path: "/kiosk/patient-by-qr", summary: `The patient a parent's QR code names (code from GET /user/baby-qr). ${session}`, tag, auth: false, body: Kiosk.QrRequest });
 documented({ method: "post", path: "/kiosk/report/prepare", summary: `Prepare a report for a patient of the practice. ${session}`, tag, auth: false, body: PrepareRequest });

@@ -14,7 +14,7 @@ import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { paged, takesJson } from "../wire-input.ts";
 import { requireCaller, requireCallerDuringSetup } from "../middleware.ts";
-import { documented } from "../openapi.ts";
+import { documented, PAGED } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
 
 const tag = "Onboarding";
@@ -31,7 +31,7 @@ documented({ method: "get", path: "/user/onboarding", summary: "The caller's onb
 documented({ method: "post", path: "/user/accept-disclaimer", summary: "Accept the disclaimer (accepted: true)", tag, auth: true, body: AcceptDisclaimerRequest });
 documented({ method: "post", path: "/user/sign-baa", summary: "Sign the Business Associate Agreement (physicians); the agreement text version is stored with the signature", tag, auth: true, body: SignBaaRequest });
 documented({ method: "post", path: "/user/update-quiz", summary: "Grade and record a quiz: mode (cap, nocap) and answers, one { image, answer: GOOD|BAD } for each of the 10 distinct pool photos shown; the server scores them against the pool, 8 of 10 passes, and only a cap pass clears is_quiz_time", tag, auth: true, body: UpdateQuizRequest });
-documented({ method: "get", path: "/admin/users/pending", summary: "Accounts waiting for approval (admins), ?page=", tag: "Admin", auth: true });
+documented({ method: "get", path: "/admin/users/pending", summary: "Accounts waiting for approval (admins), ?page=", query: PAGED, tag: "Admin", auth: true });
 documented({ method: "post", path: "/admin/users/approve", summary: "Approve a WaitingApproval account (admins); the user is notified and e-mailed", tag: "Admin", auth: true, body: IdentifierRequest });
 documented({ method: "post", path: "/admin/users/reject", summary: "Reject a WaitingApproval account (admins); the user is e-mailed", tag: "Admin", auth: true, body: IdentifierRequest });
 

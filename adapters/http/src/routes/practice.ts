@@ -4,19 +4,19 @@ import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { paged, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
-import { documented } from "../openapi.ts";
+import { documented, PAGED, PAGED_WITH_SIZE } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
 
 const tag = "Practice";
 const today = CalendarDays.latestToday(new Date());
 const staffNote = "Staff name the physician they act for (physician_identifier or physician_id); the delegation is checked on every call";
-documented({ method: "post", path: "/patient/list", summary: `A physician's patients, 10 per page (?page=, per_page, search longer than 2 characters). ${staffNote}`, tag, auth: true, body: ListRequest });
+documented({ method: "post", path: "/patient/list", summary: `A physician's patients, 10 per page (?page=, per_page, search longer than 2 characters). ${staffNote}`, query: PAGED, tag, auth: true, body: ListRequest });
 documented({ method: "post", path: "/patient/add", summary: `Add a patient; a caregiver e-mail with no account is invited, an existing parent's account is asked and the baby joins it only when the parent accepts (the answer is the same for any address). Each add with an e-mail counts against the practice's invitations per day (429 with Retry-After). ${staffNote}`, tag, auth: true, body: PatientRequest(today) });
 documented({ method: "post", path: "/patient/update", summary: `Edit a patient (the caregiver e-mail is not editable; removal is not possible). ${staffNote}`, tag, auth: true, body: PatientUpdateRequest(today) });
 documented({ method: "post", path: "/physician/add-user", summary: `Add a staff member (email, type nurse|office_admin, default nurse); a new address is invited, an existing account is offered the delegation and acts for the practice once it accepts (the answer is the same for any address; 429 with Retry-After past the practice's invitations per day). ${staffNote}; staff may add nurses only`, tag, auth: true, body: AddStaffRequest });
 documented({ method: "post", path: "/physician/nurse/add", summary: `Add a nurse (email). ${staffNote}`, tag, auth: true, body: AddStaffRequest });
-documented({ method: "post", path: "/physician/nurse/list", summary: `A physician's nurses (?page=). ${staffNote}`, tag, auth: true, body: ListRequest });
-documented({ method: "post", path: "/physician/staff/list", summary: `A physician's staff, nurses and office admins (?page=). ${staffNote}`, tag, auth: true, body: ListRequest });
+documented({ method: "post", path: "/physician/nurse/list", summary: `A physician's nurses (?page=). ${staffNote}`, query: PAGED, tag, auth: true, body: ListRequest });
+documented({ method: "post", path: "/physician/staff/list", summary: `A physician's staff, nurses and office admins (?page=). ${staffNote}`, query: PAGED, tag, auth: true, body: ListRequest });
 documented({ method: "post", path: "/physician/nurse/remove", summary: `Remove a nurse (nurse_identifier). ${staffNote}`, tag, auth: true, body: RemoveStaffRequest });
 documented({ method: "post", path: "/physician/staff/remove", summary: "Remove a staff member (staff_identifier, or the identifier of a row still awaiting its answer, which withdraws it); their access for this physician ends at once", tag, auth: true, body: RemoveStaffRequest });
 documented({ method: "get", path: "/user/link-requests", summary: "The caller's requests from practices awaiting an answer (parents: a patient to add to their account; staff: a practice to join). Each baby shown is audited", tag, auth: true });
@@ -70,7 +70,7 @@ export const practiceRoutes = () =>
       c.json(ok(Practice.MESSAGES.linkDeclined, await runUseCase(c, Practice.declineLinkRequest(await jsonBody(c)))), 200),
     );
 
-documented({ method: "get", path: "/user/notifications", summary: "The caller's notifications, newest first (?page=, per_page)", tag: "Notifications", auth: true });
+documented({ method: "get", path: "/user/notifications", summary: "The caller's notifications, newest first (?page=, per_page)", query: PAGED_WITH_SIZE, tag: "Notifications", auth: true });
 documented({ method: "get", path: "/user/notifications-count", summary: "The caller's unread notification count", tag: "Notifications", auth: true });
 documented({ method: "post", path: "/user/read-notifications", summary: "Mark notifications read: identifiers (or identifier), or all when none is named", tag: "Notifications", auth: true });
 documented({ method: "get", path: "/user/reminders", summary: "Computed reminders: a monthly scan per baby until month 7 (from the date of birth and the last upload), the BAA, the disclaimer, the quiz", tag: "Notifications", auth: true });

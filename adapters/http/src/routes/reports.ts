@@ -4,11 +4,15 @@ import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import busboy from "busboy";
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { StoredBlob } from "@crown/core";
+import { INPUT_MESSAGES, type StoredBlob, ValidationFailed } from "@crown/core";
 import { idempotencyKeyOf } from "@crown/core/shared/idempotency";
 import {
   addNote,
   correctNoseTip,
+  correctOutline,
+  resetOutline,
+  OutlineRequest,
+  AttachmentRequest,
   dashboardList,
   DecisionRequest,
   decidePhoto,
@@ -48,7 +52,7 @@ import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { paged, takesBody, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
-import { documented } from "../openapi.ts";
+import { documented, PAGED } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
 
 const tag = "Reports";
@@ -56,19 +60,21 @@ const review = "Review";
 documented({ method: "post", path: "/report/prepare", summary: "Prepare a report for a baby; answers report_identifier", tag, auth: true, body: PrepareRequest });
 documented({ method: "post", path: "/report/upload", summary: "Upload attachments[] (jpg, jpeg, png, mp4, mov; at most 20 a report, 100 MB each) with report_identifier, streamed", tag, auth: true, bodyType: "multipart" });
 documented({ method: "post", path: "/report/finalize", summary: "Submit the report for analysis (idempotent; needs at least one photo)", tag, auth: true, body: ReportIdentifierRequest });
-documented({ method: "post", path: "/report/results", summary: "A physician's published results (staff: results_for_staff and physician_id); type all, new or reviewed; ?page=", tag, auth: true, body: ResultsRequest });
-documented({ method: "post", path: "/report/parent-results", summary: "The published results of the caller's babies", tag, auth: true, body: ParentResultsRequest });
-documented({ method: "post", path: "/report/list", summary: "Dashboards: a parent's uploads for a baby, or a physician's recent results", tag, auth: true, body: ListRequest });
-documented({ method: "post", path: "/report/my-uploads", summary: "Every upload of a baby with its attachments; ?page=", tag, auth: true, body: UploadsRequest });
+documented({ method: "post", path: "/report/results", summary: "A physician's published results (staff: results_for_staff and physician_id); type all, new or reviewed; ?page=", query: PAGED, tag, auth: true, body: ResultsRequest });
+documented({ method: "post", path: "/report/parent-results", summary: "The published results of the caller's babies", query: PAGED, tag, auth: true, body: ParentResultsRequest });
+documented({ method: "post", path: "/report/list", summary: "Dashboards: a parent's uploads for a baby, or a physician's recent results", query: PAGED, tag, auth: true, body: ListRequest });
+documented({ method: "post", path: "/report/my-uploads", summary: "Every upload of a baby with its attachments; ?page=", query: PAGED, tag, auth: true, body: UploadsRequest });
 documented({ method: "get", path: "/report/:id", summary: "A report's status, attachments and (once published) figures", tag, auth: true });
 documented({ method: "get", path: "/report/:id/download", summary: "The published PDF for the physician or staff (marks it read for the physician)", tag, auth: true, response: "pdf" });
 documented({ method: "get", path: "/report/:id/parent-download", summary: "The published PDF for the parent", tag, auth: true, response: "pdf" });
 documented({ method: "get", path: "/report/attachment/:report/:file", summary: "An attachment (images: EXIF-oriented JPEG without metadata)", tag, auth: true, response: "binary" });
 documented({ method: "get", path: "/report/thumb/:report/:file", summary: "A thumbnail of an image attachment", tag, auth: true, response: "binary" });
-documented({ method: "post", path: "/review/queue", summary: "Reports waiting for review, oldest first, with the baby's age and previous results; ?page=", tag: review, auth: true });
+documented({ method: "post", path: "/review/queue", summary: "Reports waiting for review, oldest first, with the baby's age and previous results; ?page=", query: PAGED, tag: review, auth: true });
 documented({ method: "get", path: "/review/report/:id", summary: "A report for review: every photo and frame with its overlay and measurement, and the review log", tag: review, auth: true });
 documented({ method: "post", path: "/review/report/:id/decision", summary: "Accept or reject a photo", tag: review, auth: true, body: DecisionRequest });
 documented({ method: "post", path: "/review/report/:id/nose-tip", summary: "Correct the nose tip (photo pixels) and re-measure", tag: review, auth: true, body: NoseTipRequest });
+documented({ method: "post", path: "/review/report/:id/outline", summary: "Correct the head outline (and nose tip) and re-measure; the model's answer is kept", tag: review, auth: true, body: OutlineRequest });
+documented({ method: "post", path: "/review/report/:id/outline/reset", summary: "Reset to the model's outline and figures", tag: review, auth: true, body: AttachmentRequest });
 documented({ method: "post", path: "/review/report/:id/note", summary: "Add or replace the reviewer's note", tag: review, auth: true, body: NoteRequest });
 documented({ method: "post", path: "/review/report/:id/publish", summary: "Render and publish the report (a new immutable version), and notify the parent and physician", tag: review, auth: true });
 documented({ method: "get", path: "/review/report/:id/preview", summary: "The PDF as publishing would render it now, marked as a preview; nothing is stored (audited)", tag: review, auth: true, response: "pdf" });
@@ -87,6 +93,7 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   const queue: Array<IteratorResult<UploadPart>> = [];
   const waiting: Array<{ resolve: (r: IteratorResult<UploadPart>) => void; reject: (e: unknown) => void }> = [];
   let failure: unknown = null;
+  let refused = false;
   let finished = false;
   const push = (item: IteratorResult<UploadPart>) => {
     const w = waiting.shift();
@@ -99,21 +106,40 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   };
   let parser: busboy.Busboy;
   try {
-    // One more file than allowed, one byte more than allowed: the use case names the limit.
-    parser = busboy({ headers, limits: { files: limits.files + 1, fileSize: limits.fileSize + 1, fields: 50, parts: limits.files + 51 } });
+    // One more file than allowed, one byte more than allowed: the use case names the limit. Names are
+    // read as UTF-8 and kept whole (a path in one is refused by core's file-name rule, not cut off).
+    parser = busboy({ headers, defParamCharset: "utf8", preservePath: true, limits: { files: limits.files + 1, fileSize: limits.fileSize + 1, fields: 50, parts: limits.files + 51 } });
   } catch (error) {
     fail(error);
     return { parts: (async function* () {})(), close: () => undefined };
   }
   parser.on("field", (name, value) => push({ done: false, value: { type: "field", name, value } }));
   parser.on("file", (name, stream, info) => {
+    // Nothing after a refused part is handed on: its bytes would never come (the source is no longer piped).
+    if (refused) return void stream.resume();
     push({ done: false, value: { type: "file", name, fileName: info.filename ?? "", stream: fileStream(stream) } });
   });
   parser.on("close", () => {
     finished = true;
     push({ done: true, value: undefined });
   });
-  parser.on("error", fail);
+  parser.on("error", (error: unknown) => {
+    // busboy reports a part it cannot read (a NUL byte or a control character in its headers, such as
+    // a file's name) by emitting an error without destroying itself, and goes on parsing: the source,
+    // unpiped by the error, then never feeds the file being read nor the one after it, which waited for
+    // ever (issue 46). It is the client's refusal: the file being read fails with it, the parts
+    // queued behind it are dropped, and the use case keeps nothing.
+    if (error instanceof Error && /malformed/i.test(error.message)) {
+      if (refused) return;
+      refused = true;
+      const refusal = ValidationFailed.field("attachments", INPUT_MESSAGES.brokenPart);
+      for (const item of queue.splice(0)) if (!item.done && item.value.type === "file") void item.value.stream.cancel().catch(() => undefined);
+      fail(refusal);
+      parser.destroy(refusal);
+      return;
+    }
+    fail(error);
+  });
   // A cut connection errors the source only, and a pipe then never ends its destination: end the
   // parser, so that it reads the bytes that did arrive and errors the file they stop in (which would
   // otherwise wait for bytes that never come); the use case keeps the files that arrived whole.
@@ -126,7 +152,8 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
   const parts: AsyncIterable<UploadPart> = {
     [Symbol.asyncIterator]: () => ({
       next: () => {
-        // Parts that arrived whole come first, even when the body failed after them.
+        // A refusal stops at once; otherwise parts that arrived whole come first, even when the body failed after them.
+        if (refused) return Promise.reject(failure);
         const item = queue.shift();
         if (item) return Promise.resolve(item);
         if (failure) return Promise.reject(failure);
@@ -137,11 +164,11 @@ export const multipartParts = (c: Context<Env>, limits: { files: number; fileSiz
     }),
   };
   const close = () => {
-    if (finished) return;
+    // The rest of the body is read and dropped (a refused request's too), so that the answer reaches the client.
     source.unpipe(parser);
     parser.removeAllListeners("file");
     parser.on("file", (_n, s) => s.resume());
-    source.resume();
+    if (!source.readableEnded) source.resume();
   };
   return { parts, close };
 };
@@ -216,6 +243,12 @@ export const reportsRoutes = () =>
     )
     .post("/review/report/:id/nose-tip", takesJson(NoseTipRequest), requireCaller, async (c) =>
       c.json(ok(REVIEW_MESSAGES.corrected, await runUseCase(c, correctNoseTip(c.req.param("id"), await jsonBody(c)))), 200),
+    )
+    .post("/review/report/:id/outline", takesJson(OutlineRequest), requireCaller, async (c) =>
+      c.json(ok(REVIEW_MESSAGES.outlineCorrected, await runUseCase(c, correctOutline(c.req.param("id"), await jsonBody(c)))), 200),
+    )
+    .post("/review/report/:id/outline/reset", takesJson(AttachmentRequest), requireCaller, async (c) =>
+      c.json(ok(REVIEW_MESSAGES.outlineReset, await runUseCase(c, resetOutline(c.req.param("id"), await jsonBody(c)))), 200),
     )
     .post("/review/report/:id/note", takesJson(NoteRequest), requireCaller, async (c) => c.json(ok(REVIEW_MESSAGES.noted, await runUseCase(c, addNote(c.req.param("id"), await jsonBody(c)))), 200))
     .get("/review/report/:id/preview", requireCaller, async (c) => {

@@ -1,5 +1,5 @@
 import type { KioskEvent, KioskPatient } from "@crown/core/kiosk/machine";
-import { formatLongDay } from "@crown/core/shared/dates";
+import { formatDay } from "@crown/core/shared/dates";
 import i18next from "i18next";
 import { ApiError, deviceRefused, type Patient, sessionEnded } from "../crown.ts";
 import { shownLanguage } from "../i18n/language.ts";
@@ -18,7 +18,8 @@ export const handleFailure = (error: unknown, send: Send, show: (message: string
 /** A baby's date of birth: English as it always read (the server's YYYY-MM-DD); another language writes the month out (core's dates). */
 export const birthDay = (value?: string | null): string => {
   const language = shownLanguage();
-  return language === "en" ? (value ?? "") : formatLongDay(value, language);
+  // The one way every screen writes a day (core's formatDay): 08/28/2026, 28/08/2026.
+  return formatDay(value, language);
 };
 
 export const toPatient = (p: Patient): KioskPatient => ({ identifier: p.identifier, name: p.name, date_of_birth: p.date_of_birth });

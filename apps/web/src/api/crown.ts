@@ -35,7 +35,7 @@ interface Hooks {
   onBaaRequired: () => void;
   /** A 403 naming the practice as being verified: the session's flag is stale. */
   onPracticeBeingVerified: () => void;
-  /** A 403 naming a second factor still to set up (an admin's reset): the session's step is stale. */
+  /** A 403 naming a second factor still to set up: the session's step is stale. */
   onSecondFactorSetup?: () => void;
 }
 let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined, onBaaRequired: () => undefined, onPracticeBeingVerified: () => undefined };

@@ -13,12 +13,12 @@ import { toast } from "../ui/toasts.tsx";
 import { type ReviewAttachment, type ReviewDetail, reviewDetail, type Summary } from "./api.ts";
 import { PhotoCard } from "./PhotoCard.tsx";
 import { ReviewDecision } from "./ReviewDecision.tsx";
-import { ReviewFigures, statusName } from "./ReviewFigures.tsx";
+import { one, ReviewFigures, statusName } from "./ReviewFigures.tsx";
 import { NotReviewer } from "./ReviewQueue.tsx";
 
 export { ReviewQueue } from "./ReviewQueue.tsx";
 
-/** /review/:id: every photo with its overlay, decisions, the nose tip, notes, publish or recapture, and the PDF. */
+/** /review/:id: every photo with its overlay, decisions, the outline and nose tip corrected, notes, publish or recapture, and the PDF. */
 export function ReviewReport() {
   const { t } = useTranslation("review");
   const { id = "" } = useParams();
@@ -71,7 +71,15 @@ export function ReviewReport() {
   const judged = photos.filter((a) => a.measurement?.automatic.verdict !== "refer");
   const videos = d.attachments.filter((a) => a.file_type === "video");
   const cards = (list: ReadonlyArray<ReviewAttachment>) =>
-    list.map((a) => <PhotoCard key={a.identifier} a={a} reportId={d.report_identifier} editable={editable && !busy} onChanged={setSummary} />);
+    list.map((a) => <PhotoCard
+        key={a.identifier}
+        a={a}
+        reportId={d.report_identifier}
+        editable={editable && !busy}
+        stickerMm={d.sticker_diameter_mm}
+        reasons={d.recapture_reason_options}
+        onChanged={setSummary}
+      />);
   return (
     <div className="review-page">
       <p>
@@ -88,7 +96,7 @@ export function ReviewReport() {
         {summary?.problems.length ? <FormMessage tone="info">{summary.problems.map((note) => analysisNoteIn(currentLanguage(), note)).join(" ")}</FormMessage> : null}
         {d.previous_results.length ? (
           <p className="muted small">
-            {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: p.ci ?? "—", cvai: p.cvai ?? "—" })).join("; ") })}
+            {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: one(p.ci), cvai: one(p.cvai) })).join("; ") })}
           </p>
         ) : null}
         <p className="muted small legend">

@@ -5,7 +5,7 @@ import { number } from "../i18n/dates.ts";
 import type { Figure, Summary } from "./api.ts";
 
 /** A figure with one decimal in the portal's language (a range's ends are there whenever its median is). */
-const one = (value: number | null | undefined) => (value === null || value === undefined ? "—" : number(value, 1));
+export const one = (value: number | null | undefined) => (value === null || value === undefined ? "—" : number(value, 1));
 
 export const fig = (f: Figure | null | undefined) => (f && f.median !== null ? `${one(f.median)} (${one(f.min)}–${one(f.max)}, n=${f.count})` : "—");
 

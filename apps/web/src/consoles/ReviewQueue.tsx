@@ -7,7 +7,7 @@ import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { type QueueItem, reviewQueue } from "./api.ts";
-import { fig, statusName } from "./ReviewFigures.tsx";
+import { fig, one, statusName } from "./ReviewFigures.tsx";
 import { usePagedRows } from "./usePagedRows.ts";
 
 export function NotReviewer() {
@@ -57,7 +57,7 @@ export function ReviewQueue() {
                   <td data-label={t("queue.columns.ci")}>{fig(r.summary?.ci)}</td>
                   <td data-label={t("queue.columns.cvai")}>{fig(r.summary?.cvai)}</td>
                   <td data-label={t("queue.columns.previous")}>
-                    {r.previous_results.length ? r.previous_results.map((p) => t("queue.previousResult", { date: day(p.captured_at), ci: p.ci ?? "—", cvai: p.cvai ?? "—" })).join("; ") : "—"}
+                    {r.previous_results.length ? r.previous_results.map((p) => t("queue.previousResult", { date: day(p.captured_at), ci: one(p.ci), cvai: one(p.cvai) })).join("; ") : "—"}
                   </td>
                 </tr>
               ))}

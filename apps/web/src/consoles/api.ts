@@ -20,10 +20,15 @@ const report = (id: string) => ({ param: { id } });
 
 export const reviewQueue = (page: number) => crown.call((api) => api.review.queue.$post({ json: { per_page: 10 }, query: { page } }));
 export const reviewDetail = (id: string) => crown.call((api) => api.review.report[":id"].$get(report(id)));
-export const decide = (id: string, attachment: string, decision: "accept" | "reject") =>
-  crown.call((api) => api.review.report[":id"].decision.$post({ ...report(id), json: { attachment_identifier: attachment, decision } }));
+export const decide = (id: string, attachment: string, decision: "accept" | "reject", reason?: string) =>
+  crown.call((api) => api.review.report[":id"].decision.$post({ ...report(id), json: { attachment_identifier: attachment, decision, ...(reason ? { reason } : {}) } }));
 export const moveNose = (id: string, attachment: string, p: Point) =>
   crown.call((api) => api.review.report[":id"]["nose-tip"].$post({ ...report(id), json: { attachment_identifier: attachment, x: p.x, y: p.y } }));
+export const correctOutline = (id: string, attachment: string, outline: ReadonlyArray<Point>, nose: Point | null) =>
+  crown.call((api) =>
+    api.review.report[":id"].outline.$post({ ...report(id), json: { attachment_identifier: attachment, outline: outline.map((p) => ({ x: p.x, y: p.y })), ...(nose ? { nose_tip: nose } : {}) } }),
+  );
+export const resetOutline = (id: string, attachment: string) => crown.call((api) => api.review.report[":id"].outline.reset.$post({ ...report(id), json: { attachment_identifier: attachment } }));
 export const saveNote = (id: string, note: string) => crown.call((api) => api.review.report[":id"].note.$post({ ...report(id), json: { note } }));
 export const publish = (id: string) => crown.call((api) => api.review.report[":id"].publish.$post(report(id)));
 export const recapture = (id: string, reasons: ReadonlyArray<string>, note: string) =>
@@ -45,3 +50,5 @@ export type PracticeAwaiting = ResultsOf<Api["admin"]["practices"]["awaiting-ver
 export const practicesAwaiting = (page: number) => crown.call((api) => api.admin.practices["awaiting-verification"].$get({ query: { page } }));
 export const verifyPractice = (physicianIdentifier: string) => crown.call((api) => api.admin.practices.verify.$post({ json: { physician_identifier: physicianIdentifier } }));
 export const blockUser = (identifier: string) => crown.call((api) => api.admin.users.block.$post({ json: { identifier } }));
+export const holdRemoval = (identifier: string, reason: string) => crown.call((api) => api.admin["removal-requests"].hold.$post({ json: { identifier, reason } }));
+export const releaseRemoval = (identifier: string) => crown.call((api) => api.admin["removal-requests"].release.$post({ json: { identifier } }));

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/crown.ts";
-import { longDay } from "../i18n/dates.ts";
+import { day } from "../i18n/dates.ts";
 import { PAGE_SIZE, padRows, Pager, SearchBox } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
 import { cap, Choice } from "../ui/choices.tsx";
@@ -111,7 +111,7 @@ function PatientForm({ editing, onDone }: { editing: Patient | null; onDone: (sa
             error={errors.date_of_birth}
             isRequired
             max={iso(new Date())}
-            description={t("patientForm.dateOfBirthHint", { months: PATIENT_MAX_AGE_MONTHS, earliest: longDay(earliestBirth()) })}
+            description={t("patientForm.dateOfBirthHint", { months: PATIENT_MAX_AGE_MONTHS, earliest: day(earliestBirth()) })}
           />
           <Choice name="gender" label={t("patientForm.gender")} options={GENDERS.map((g) => ({ value: g, label: t(`gender.${g}`, { defaultValue: cap(g) }) }))} value={v.gender} onChange={(x) => set("gender", x)} error={errors.gender} />
         </div>
@@ -237,7 +237,7 @@ export default function MyPatients() {
                       {p.name}
                       {p.gender ? <span className="muted small"> ({t(`gender.${p.gender}`, { defaultValue: cap(p.gender) })})</span> : null}
                     </td>
-                    <td data-label={t("patients.columns.dateOfBirth")}>{longDay(p.date_of_birth)}</td>
+                    <td data-label={t("patients.columns.dateOfBirth")}>{day(p.date_of_birth)}</td>
                     <td data-label={t("patients.columns.email")}>{p.email ?? ""}</td>
                     <td data-label={t("patients.columns.previousCondition")}>{p.previous_condition ?? ""}</td>
                     <td className="cell-actions" data-label={t("patients.columns.action")}>

@@ -8,6 +8,7 @@ import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { ResearchConsentPrompt } from "../learning/ResearchConsent.tsx";
 import { downloadReport, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
 import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "./listing.tsx";
 import { FhirExportButton } from "./FhirExport.tsx";
@@ -90,6 +91,8 @@ export default function Results({ parent = false }: { parent?: boolean }) {
           }}
         />
       </div>
+      {/* Asked once, after a child's first published report (issue 41). */}
+      {parent ? <ResearchConsentPrompt /> : null}
       {!parent ? (
         <fieldset className="filters">
           <legend className="sr-only">{t("results.show")}</legend>

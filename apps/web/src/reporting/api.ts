@@ -1,4 +1,3 @@
-import { longDay } from "../i18n/dates.ts";
 import { upload } from "@crown/client/extras";
 import { crown } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
@@ -84,5 +83,3 @@ export type UploadHandle = ReturnType<typeof uploadFile>;
 /** One date formatter for the portal and the PDF (core/src/shared/dates.ts). */
 export { formatUsDate } from "@crown/core/shared/dates";
 
-/** DD MMMM YYYY (e.g. 04 March 2026) for a YYYY-MM-DD date, in the portal's language. */
-export const formatLongDate = (day?: string | null) => longDay(day);

@@ -4,6 +4,8 @@ import type { Baby, Profile } from "../api/types.ts";
 import { createSessionActor, type Session, sessionFromSignIn } from "./machine.ts";
 import { forgetToken, keptToken } from "./persist.ts";
 import { SECOND_FACTOR_STEP, secondFactorDue } from "@crown/core/onboarding/lifecycle";
+import { SESSION_ENDED } from "@crown/core/shared/messages";
+import { uiMessage } from "../i18n/i18n.ts";
 
 /** The one session actor of the tab, reachable from React (through @xstate/react) and from the API client. */
 export const sessionActor = createSessionActor();
@@ -11,8 +13,10 @@ sessionActor.start();
 
 configureApi({
   getToken: () => sessionActor.getSnapshot().context.session?.token ?? null,
-  onUnauthorised: (message) => {
-    if (sessionActor.getSnapshot().matches("signedIn")) sessionActor.send({ type: "UNAUTHORISED", message });
+  // A signed-in user's 401 means the session ended (revoked, expired, signed out elsewhere): the sign-in
+  // page says so, not the server's "not authorised", which reads as if they did something wrong.
+  onUnauthorised: () => {
+    if (sessionActor.getSnapshot().matches("signedIn")) sessionActor.send({ type: "UNAUTHORISED", message: uiMessage(SESSION_ENDED) });
   },
   onBaaRequired: () => {
     const session = sessionActor.getSnapshot().context.session;

@@ -178,19 +178,35 @@ function UploadButton() {
   );
 }
 
+/** Waits before asking again for the physicians after a failure: 1 s, doubling, at most 30 s. */
+export const physiciansRetryMs = (failures: number) => Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1));
+
 /** Staff act for one physician at a time; the first of their list is preselected (spec section 6). */
 function PhysicianSelector({ session }: { session: Session }) {
   const { t } = useTranslation("app");
   const { physicians } = useLists();
   useEffect(() => {
-    staffPhysicians()
-      .then((r) => {
-        const list = r.results ?? [];
-        sessionActor.send({ type: "LISTS", patch: { physicians: list } });
-        const current = sessionActor.getSnapshot().context.session?.activePhysicianId;
-        if (list[0] && !list.some((p) => p.identifier === current)) updateSession({ activePhysicianId: list[0].identifier });
-      })
-      .catch(() => undefined);
+    // Every screen of a staff member depends on this list: a request that fails (a busy server refuses it
+    // twice, the network drops it) is asked again until it is answered, never left empty (issue 46).
+    let stopped = false;
+    let timer: number | undefined;
+    const load = (failures: number) =>
+      staffPhysicians()
+        .then((r) => {
+          if (stopped) return;
+          const list = r.results ?? [];
+          sessionActor.send({ type: "LISTS", patch: { physicians: list } });
+          const current = sessionActor.getSnapshot().context.session?.activePhysicianId;
+          if (list[0] && !list.some((p) => p.identifier === current)) updateSession({ activePhysicianId: list[0].identifier });
+        })
+        .catch(() => {
+          if (!stopped) timer = window.setTimeout(() => void load(failures + 1), physiciansRetryMs(failures + 1));
+        });
+    void load(0);
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
   }, []);
   return (
     <Select

@@ -67,12 +67,29 @@ export const ES_ACCOUNTS = {
     wrongPassword: "La contraseña no es correcta.",
     list: "Solicitudes de eliminación de cuenta obtenidas correctamente",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+    erasureScheduled:
+      "Su cuenta se borrará el {date}. Si inicia sesión de nuevo antes de esa fecha, el borrado se cancela. Le enviamos los detalles a su correo electrónico.",
+    erasureAlreadyScheduled: "Su cuenta ya está programada para borrarse el {date}. Si inicia sesión de nuevo antes de esa fecha, el borrado se cancela.",
+    held: "La solicitud de eliminación está bajo retención legal: no se borra nada hasta que se levante la retención.",
+    released: "Se levantó la retención legal: la cuenta se borra una vez terminado su período de gracia.",
   },
   proof: {
     proofRequired: "Por su seguridad, confirme que es usted: escriba su contraseña o use una llave de acceso.",
     proved: "Gracias. Puede continuar.",
     wrongPassword: "La contraseña no es correcta.",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+  },
+  devices: {
+    list: "Dispositivos con sesión iniciada obtenidos correctamente",
+    ended: "La sesión en ese dispositivo terminó.",
+    endedOthers: "Todas las demás sesiones terminaron.",
+  },
+  familyData: {
+    exportRequested: "Estamos preparando sus datos. Le enviaremos por correo electrónico un enlace de descarga cuando estén listos.",
+    exportInProgress: "Sus datos ya se están preparando. Le escribiremos cuando estén listos.",
+    exports: "Exportaciones de datos obtenidas correctamente",
+    linkUsed: "Este enlace de descarga venció o ya se usó. Pida un archivo nuevo desde Mis datos.",
+    erasureQueue: "Cuentas en espera de borrado obtenidas correctamente",
   },
   directory: {
     users: "Usuarios obtenidos correctamente",
@@ -108,6 +125,7 @@ export const ES_ACCOUNTS = {
     dateTooOld: "La fecha de nacimiento no puede ser de hace más de 30 meses",
     providerMissing:
       "Parece que su proveedor de salud no está registrado. Pídale que se registre primero, o elija o escriba 'No Physician' (sin comillas)",
+    providerRequired: "El proveedor de salud es obligatorio. Elija su proveedor, o 'No Physician' si no tiene uno.",
     nicuTime: "Las semanas de prematuridad deben ser un número entero entre 0 y 16",
     race:
       "La raza debe ser uno de estos valores: American Indian or Alaska Native, Asian, Black or African American, Native Hawaiian or other Pacific Islander, White",
@@ -163,5 +181,5 @@ export const ES_ACCOUNTS = {
   },
 } as const satisfies Pick<
   Catalogue,
-  "accounts" | "accountForms" | "removal" | "proof" | "secondFactor" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
+  "accounts" | "accountForms" | "removal" | "proof" | "devices" | "familyData" | "secondFactor" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
 >;

@@ -19,6 +19,7 @@ export const ES_FIELDS = {
     firstName: "Nombre",
     lastName: "Apellido",
     fullName: "Nombre completo",
+    providerName: "Nombre del proveedor",
     name: "Nombre",
     identifier: "Identificador",
     password: "Contraseña",
@@ -45,6 +46,7 @@ export const ES_FIELDS = {
     status: "Estado",
     staffType: "Tipo de personal",
     language: "Idioma",
+    reason: "Motivo",
   },
   /** A report's status as a refusal names it (`{status}` of review.notAllowedWhile). */
   reportStatuses: {
@@ -71,6 +73,9 @@ export const ES_FIELDS = {
     nurse: "el enfermero o la enfermera",
     device: "el dispositivo",
     conversation: "la conversación",
+    session: "la sesión",
+    removalRequest: "la solicitud de eliminación",
+    dataExport: "la exportación de datos",
   },
   errors: {
     unauthenticated: "No tiene autorización para realizar esta acción",
@@ -82,10 +87,14 @@ export const ES_FIELDS = {
   input: {
     tooDeep: "La solicitud tiene demasiados niveles anidados.",
     badText: "Contiene caracteres que no se pueden guardar (un byte NUL o un carácter dañado).",
+    badFileName: "El nombre de un archivo debe tener como máximo 255 caracteres de texto válido, sin caracteres de control ni separadores de ruta (/ o \\).",
+    brokenPart: "No se pudo leer una parte del formulario: sus encabezados (por ejemplo, el nombre de un archivo) contienen caracteres no permitidos.",
   },
   common: {
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
     perPage: "Por página debe ser un número entero entre 1 y 100",
+    page: "La página debe ser un número entero entre 1 y 1000000",
+    sessionEnded: "Su sesión terminó. Vuelva a iniciar sesión.",
   },
   status: {
     accountRefused: "Esta cuenta no puede hacer eso mientras su estado sea {status}.",

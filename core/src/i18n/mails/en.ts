@@ -92,6 +92,24 @@ export const MAILS_EN = {
       "Crown's administrators have your request and will contact you at this e-mail address about it. Until then your account stays as it is and you can still sign in.",
     notYou: "If you did not make this request, change your password at once and contact Crown support.",
   },
+  erasure: {
+    subject: "Your Crown account will be erased on {date}",
+    asked: "You asked us to erase your Crown account ({email}) and everything it holds about you and your children.",
+    grace: "On {date} we erase it: your profile, your children's records, photos, videos, reports and messages. Until then, signing in to Crown cancels the erasure.",
+    providers: "A report your child's provider already received stays in that provider's own medical record, under the rules that apply to them.",
+    notYou: "If you did not make this request, sign in now to cancel it and change your password.",
+  },
+  erasureCancelled: {
+    subject: "Your Crown account will not be erased",
+    cancelled: "You signed in to Crown, so your account ({email}) will not be erased. Nothing was removed.",
+  },
+  dataExport: {
+    subject: "Your Crown data is ready to download",
+    ready: "The archive of everything Crown holds about you and your children is ready.",
+    once: "The link works once, until {until}, and asks you to sign in again before the download starts.",
+    action: "Download my data",
+    notYou: "If you did not ask for this archive, change your password at once and contact Crown support.",
+  },
   support: {
     subject: "Unread chat from {who}",
     waiting: "{who} wrote in the support chat and is waiting for an answer:",

@@ -1,0 +1,8 @@
+// Learning from the reviewers (issue 41): consent per child, the reviewed set, agreement, shadow model.
+export * from "./model.ts";
+export * from "./requests.ts";
+export * from "./consent-text.ts";
+export { chooseConsent, consentAsked, myConsents } from "./consent.ts";
+export { exampleImage, newReviewedSet, recordReviewedSet, reviewedPhotos, reviewedSetStats, SET_FORMAT, setCounts, truthOf, type TruthItem } from "./reviewed-set.ts";
+export { type Agreement, agreementLines, agreementOf, agreementRowOf, type AgreementRow, OFF_BY } from "./agreement.ts";
+export { modelPage, RECENT_DAYS, WORST_SHOWN } from "./model-page.ts";
