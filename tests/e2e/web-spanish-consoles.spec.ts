@@ -59,7 +59,7 @@ describe("the practice screens in Spanish", () => {
     await page.getByRole("heading", { level: 1, name: "Mis pacientes" }).waitFor();
     await page.getByRole("button", { name: "Agregar", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Agregar paciente" }).waitFor();
-    await page.getByText(/^No mayor de 30 meses \(desde el \d{1,2} de [a-z]+ de \d{4}\)$/).waitFor();
+    await page.getByText(/^No mayor de 30 meses \(desde el \d{2}\/\d{2}\/\d{4}\)$/).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel("Nombre", { exact: true }).fill("Mateo");
     await page.getByLabel("Apellido", { exact: true }).fill("Ruiz");
