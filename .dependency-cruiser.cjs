@@ -13,10 +13,12 @@ const neighbours = {
   audit: ["accounts"],
   capture: ["accounts", "measurement"],
   chat: ["accounts", "live", "notifications", "onboarding", "report"],
+  // A family's own data reads every feature's rows of that family (issue 44).
+  "family-data": ["accounts", "fhir", "learning", "report"],
   fhir: ["accounts", "measurement", "onboarding", "report"],
   // The message catalogues gather every feature's message constants (ADR 76); no feature imports them
   // (the e-mails' copy, i18n/mails, is apart: every feature's, importing only shared/).
-  i18n: ["accounts", "audit", "chat", "kiosk", "learning", "measurement", "notifications", "onboarding", "practice", "report"],
+  i18n: ["accounts", "audit", "chat", "family-data", "kiosk", "learning", "measurement", "notifications", "onboarding", "practice", "report"],
   kiosk: ["accounts", "capture", "onboarding", "practice", "report"],
   live: ["accounts"],
   learning: ["accounts", "measurement", "onboarding", "report"],

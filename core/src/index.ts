@@ -9,6 +9,8 @@ export * from "./shared/mail.ts";
 export * from "./accounts/lifecycle.ts";
 export * from "./accounts/model.ts";
 export * from "./accounts/schemas.ts";
+export * from "./accounts/second-factor-model.ts";
+export { CommonPasswords, type CommonPasswordsPort } from "./accounts/common-passwords.ts";
 export * as Accounts from "./accounts/service.ts";
 export * from "./onboarding/model.ts";
 export * from "./onboarding/schemas.ts";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { authenticatorCodeAt } from "@crown/crypto";
 import { b64, PASSWORD } from "./harness.ts";
 import { headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
 
@@ -65,6 +66,9 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "POST /chat/visitor/read": "public",
   "GET /chat/visitor/attachments/{id}": "public",
   "POST /kiosk/pair": "public",
+  // Two-step sign-in (issue 44): a passkey signs in alone.
+  "POST /user/sign-in/passkey/options": "public",
+  "POST /user/sign-in/passkey": "public",
 
   "GET /user/profile": "self",
   "POST /user/profile": "self",
@@ -72,7 +76,26 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "GET /user/profile-photo": "self",
   "POST /user/password/change": "self",
   "POST /user/remove-account": "self",
+  // Issue 44: the caller's own sessions and archives; an export is a parent's, a legal hold an admin's.
+  "GET /user/sessions": "self",
+  "POST /user/sessions/end": "self",
+  "POST /user/sessions/end-others": "self",
+  "GET /user/data-exports": "self",
+  "POST /user/data-exports": ["parentA", "parentB"],
+  "POST /user/data-exports/download": "self",
   "GET /user/sign-out": "self",
+  "POST /user/proof": "self",
+  "POST /user/proof/passkey/options": "self",
+  "POST /user/proof/passkey": "self",
+  "GET /user/second-factor": "self",
+  "POST /user/second-factor/app": "self",
+  "POST /user/second-factor/app/confirm": "self",
+  "POST /user/second-factor/app/remove": "self",
+  "POST /user/second-factor/recovery-codes": "self",
+  "POST /user/second-factor/off": "self",
+  "POST /user/passkeys/options": "self",
+  "POST /user/passkeys": "self",
+  "POST /user/passkeys/remove": "self",
   "GET /user/notifications": "self",
   "GET /user/notifications-count": "self",
   "POST /user/read-notifications": "self",
@@ -118,10 +141,13 @@ const AUDIENCE: Readonly<Record<string, Audience>> = {
   "GET /admin/users": ["admin"],
   "GET /admin/users/pending": ["admin"],
   "GET /admin/removal-requests": ["admin"],
+  "POST /admin/removal-requests/hold": ["admin"],
+  "POST /admin/removal-requests/release": ["admin"],
   "POST /admin/users/approve": ["admin"],
   "POST /admin/users/block": ["admin"],
   "POST /admin/users/reject": ["admin"],
   "POST /admin/users/unblock": ["admin"],
+  "POST /admin/users/second-factor/reset": ["admin"],
   "POST /admin/practices/verify": ["admin"],
   "GET /admin/practices/awaiting-verification": ["admin"],
   "GET /admin/audit-events": ["admin"],
@@ -211,6 +237,8 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
   let operations: Operation[];
   const callers = {} as Record<Who, { token: string | null; device?: string }>;
   const a: Record<string, string> = {};
+  let physicianEmail = "";
+  let staffEmail = "";
 
   const signUpPhysician = async () => {
     const email = `self.signed.${Date.now().toString(36)}@example.org`;
@@ -272,6 +300,8 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
     const removed = await s.user("physician_staff", "Rae", "Removed");
     const reviewer = await s.user("reviewer");
     const admin = await s.user("admin");
+    physicianEmail = physicianA.email;
+    staffEmail = staffA.email;
     await s.delegate(physicianA.id, staffA.id);
     await s.delegate(physicianB.id, staffB.id);
     await s.delegate(physicianA.id, removed.id);
@@ -433,4 +463,60 @@ describe("authorization matrix over every OpenAPI operation (PGlite)", () => {
     for (const who of ["anonymous", "kioskA", "kioskB"] as const) expect(await call({ method: "GET", path: "/user/profile", multipart: false }, who, a.report!, 0), who).toBe(401);
     expect(await call({ method: "POST", path: "/kiosk/patient/list", multipart: false }, "kioskA", a.report!, 0)).toBe(200);
   });
+
+  /** The calls a session may make while its required second factor is still to be set up (adapters/http `requireCallerDuringSetup`). */
+  const DURING_SETUP = new Set([
+    "GET /user/profile",
+    "POST /user/language",
+    "GET /user/profile-photo",
+    "GET /user/sign-out",
+    "GET /user/onboarding",
+    "POST /user/sign-baa",
+    "POST /user/proof",
+    "POST /user/proof/passkey/options",
+    "POST /user/proof/passkey",
+    "GET /user/second-factor",
+    "POST /user/second-factor/app",
+    "POST /user/second-factor/app/confirm",
+    "POST /user/passkeys/options",
+    "POST /user/passkeys",
+  ]);
+
+  test("a physician's or staff member's session without its second factor reads no patient: every call but setting up is 403", async () => {
+    // An admin resets both factors (a lost phone): each signs in with the password alone and has a session that must set up first.
+    for (const who of ["physicianA", "staffA"] as const) {
+      const identifier = who === "physicianA" ? a.physician! : a.staff!;
+      expect((await s.post("/admin/users/second-factor/reset", { identifier }, callers.admin.token)).status).toBe(200);
+    }
+    const unproved: Partial<Record<Who, string>> = {};
+    for (const [who, email] of [["physicianA", physicianEmail], ["staffA", staffEmail]] as const) {
+      const signIn = await s.rawCall("POST", "/user/sign-in", { body: { email, password: b64(PASSWORD), device_type: "web" } });
+      expect(signIn.status).toBe(200);
+      expect(signIn.json.results.step).toBe("secondFactor");
+      unproved[who] = signIn.json.results.token as string;
+    }
+    const through: string[] = [];
+    let patientCalls = 0;
+    for (const who of ["physicianA", "staffA"] as const) {
+      callers[who] = { token: unproved[who]! };
+      for (const op of operations) {
+        const key = `${op.method} ${op.path}`;
+        const audience = AUDIENCE[key];
+        // What this caller may otherwise do (its own account, practice A's patients), less setting up.
+        if (audience === undefined || audience === "public" || !mayCall(audience, who) || DURING_SETUP.has(key)) continue;
+        const status = await call(op, who, a.report!, patientCalls++);
+        if (status !== 403) through.push(`${who}: ${key} -> ${status}`);
+      }
+    }
+    expect(through).toEqual([]);
+    expect(patientCalls).toBeGreaterThan(100);
+    // The gate is the only reason: once set up in that very session, the report reads again.
+    for (const who of ["physicianA", "staffA"] as const) {
+      const token = unproved[who]!;
+      const started = await s.rawCall("POST", "/user/second-factor/app", { token });
+      const confirmed = await s.rawCall("POST", "/user/second-factor/app/confirm", { token, body: { code: authenticatorCodeAt(started.json.results.secret) } });
+      expect(confirmed.status).toBe(200);
+      expect(await call({ method: "GET", path: "/report/{id}", multipart: false }, who, a.report!, 0), who).toBe(200);
+    }
+  }, 240_000);
 });

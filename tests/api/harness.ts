@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Accounts } from "@crown/core";
+import { authenticatorCodeAt } from "@crown/crypto";
 import { createTestDatabase } from "@crown/db/testing";
 import { readOutbox, findLink } from "@crown/mail";
 import { readConfig } from "../../apps/server/src/config.ts";
@@ -35,13 +36,19 @@ export const startTestServer = async (kind: DatabaseKind, env: Record<string, st
     return { status: response.status, json: json ?? {}, response };
   };
 
+  const { signInCall, enrolled } = withSecondStep(call);
+
   return {
     app,
     services,
     dataDir,
-    call,
-    get: (url: string, token?: string | null) => call("GET", url, { token }),
-    post: (url: string, body?: unknown, token?: string | null) => call("POST", url, { body, token }),
+    call: signInCall,
+    /** The authenticator secret and unspent recovery codes the harness set up for an account. */
+    secondFactorOf: (email: string) => enrolled.get(email.trim().toLowerCase()),
+    /** The server's own answer, without the harness's second step. */
+    rawPost: (url: string, body?: unknown, token?: string | null) => call("POST", url, { body, token }),
+    get: (url: string, token?: string | null) => signInCall("GET", url, { token }),
+    post: (url: string, body?: unknown, token?: string | null) => signInCall("POST", url, { body, token }),
     outbox: () => readOutbox(dataDir),
     findLink,
     close: async () => {
@@ -51,6 +58,53 @@ export const startTestServer = async (kind: DatabaseKind, env: Record<string, st
     },
   };
 };
+
+type ApiCall = (
+  method: string,
+  url: string,
+  options?: { body?: unknown; token?: string | null; ip?: string; form?: FormData; language?: string },
+) => Promise<{ status: number; json: Record<string, any>; response: Response }>;
+
+/**
+ * Two-step sign-in for the tests' staff (issue 44): a physician, staff member, reviewer or admin who
+ * signs in without a second factor sets up an authenticator app through the API at once (its codes
+ * computed with the same library as the server's), and signs in again with a recovery code; an
+ * account already set up is answered its second step with the next recovery code. A test about the
+ * second step itself gives `code`, or calls the server raw, and sees the server's own answers.
+ */
+export const withSecondStep = (call: ApiCall) => {
+  const enrolled = new Map<string, { secret: string; codes: string[] }>();
+  const nextCode = async (email: string, token: string | null) => {
+    const factor = enrolled.get(email)!;
+    if (factor.codes.length < 3 && token) {
+      const fresh = await call("POST", "/user/second-factor/recovery-codes", { token });
+      if (fresh.status === 200) factor.codes = [...(fresh.json.results.recovery_codes as string[])];
+    }
+    return factor.codes.shift()!;
+  };
+  const signInCall: ApiCall = async (method, url, options = {}) => {
+    const first = await call(method, url, options);
+    const body = options.body as { email?: string; code?: string } | undefined;
+    if (method !== "POST" || url !== "/user/sign-in" || !body?.email || body.code !== undefined) return first;
+    const email = body.email.trim().toLowerCase();
+    if (first.status === 403 && first.json.status === Accounts.SECOND_FACTOR_STEP_STATUS && enrolled.has(email)) {
+      return call(method, url, { ...options, body: { ...body, code: await nextCode(email, null) } });
+    }
+    const results = first.json.results as { token?: string; type?: string } | undefined;
+    if (first.status !== 200 || !results?.token || !Accounts.secondFactorRequired(results.type as never) || enrolled.has(email)) return first;
+    const token = results.token;
+    const started = await call("POST", "/user/second-factor/app", { token });
+    if (started.status !== 200) throw new Error(`second factor: ${JSON.stringify(started.json)}`);
+    const secret = started.json.results.secret as string;
+    const confirmed = await call("POST", "/user/second-factor/app/confirm", { token, body: { code: authenticatorCodeAt(secret) } });
+    if (confirmed.status !== 200) throw new Error(`second factor: ${JSON.stringify(confirmed.json)}`);
+    enrolled.set(email, { secret, codes: [...(confirmed.json.results.recovery_codes as string[])] });
+    // Signed in again with the second step, so the answer (its onboarding step) is as it is now.
+    return call(method, url, { ...options, body: { ...body, code: await nextCode(email, token) } });
+  };
+  return { signInCall, enrolled };
+};
+
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
 export const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");

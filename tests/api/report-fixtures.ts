@@ -14,7 +14,7 @@ import { readOutbox } from "@crown/mail";
 import { readConfig } from "../../apps/server/src/config.ts";
 import { composeServices, createServerApp } from "../../apps/server/src/compose.ts";
 import { loadModel, startReportWorker } from "../../apps/server/src/reports.ts";
-import { b64, PASSWORD, type DatabaseKind } from "./harness.ts";
+import { b64, PASSWORD, type DatabaseKind, withSecondStep } from "./harness.ts";
 import type { processApi } from "./crown-processes.ts";
 
 /**
@@ -118,7 +118,7 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   });
   const worker = options.worker === false ? null : startReportWorker(testDb.db, services.run, undefined, { pollMs: 100 });
   let address = 0;
-  const call = async (method: string, url: string, opts: { body?: unknown; token?: string | null; form?: FormData } = {}) => {
+  const rawCall = async (method: string, url: string, opts: { body?: unknown; token?: string | null; form?: FormData } = {}) => {
     const headers: Record<string, string> = { "x-forwarded-for": `10.1.0.${(address++ % 250) + 1}` };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: BodyInit | undefined;
@@ -132,6 +132,8 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
     const json = type.includes("application/json") ? ((await response.json()) as Record<string, any>) : null;
     return { status: response.status, json: json ?? {}, response };
   };
+  // Staff set up their second factor as they first sign in (issue 44; the harness's withSecondStep).
+  const { signInCall: call, enrolled } = withSecondStep(rawCall);
   const run = services.run as <A, E>(e: Effect.Effect<A, E, any>) => Promise<A>;
 
   /** An Active, verified user of any type, signed in. */
@@ -191,6 +193,8 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
     dataDir,
     worker,
     call,
+    rawCall,
+    secondFactorOf: (email: string) => enrolled.get(email.trim().toLowerCase()),
     get: (url: string, token?: string | null) => call("GET", url, { token: token ?? null }),
     post: (url: string, body?: unknown, token?: string | null) => call("POST", url, { body, token: token ?? null }),
     user,

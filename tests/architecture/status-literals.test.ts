@@ -5,6 +5,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { kioskMachine, ONBOARDING_STEPS, USER_STATUSES } from "@crown/core";
 import { REPORT_STATUSES } from "@crown/core/report/index";
+import { DATA_EXPORT_STATUSES } from "@crown/core/family-data/lifecycle";
 
 /*
  * Each lifecycle's statuses are written once, in its lifecycle file; everyone else imports them
@@ -36,6 +37,7 @@ interface Lifecycle {
 const lifecycles: ReadonlyArray<Lifecycle> = [
   { name: "report", file: "core/src/report/lifecycle.ts", statuses: REPORT_STATUSES },
   { name: "account", file: "core/src/accounts/lifecycle.ts", statuses: USER_STATUSES },
+  { name: "data export", file: "core/src/family-data/lifecycle.ts", statuses: DATA_EXPORT_STATUSES },
   { name: "onboarding", file: "core/src/onboarding/lifecycle.ts", statuses: ONBOARDING_STEPS },
   // The kiosk's states, read from the machine (the app reads them through the machine's tags and a typed screen map).
   { name: "kiosk", file: "core/src/kiosk/machine.ts", statuses: Object.keys(kioskMachine.config.states ?? {}) },

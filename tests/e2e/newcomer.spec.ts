@@ -5,6 +5,7 @@ import { api, type ApiUser, daysAgo, finishOnboarding, signInApi, signUpVerified
 import { expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
 import { portalSuite } from "./helpers/suite.ts";
+import { setUpOnPage } from "./helpers/second-step.ts";
 
 /**
  * Issue 22, items 1-6: what a newcomer hit walking every screen. Each step here failed before its fix.
@@ -49,6 +50,9 @@ describe("the BAA (item 1)", () => {
 
     await page.getByLabel("Practice Name").fill("Signed Pediatrics");
     await page.getByRole("button", { name: "Sign Agreement" }).click();
+    // Then two-step sign-in, before any patient (issue 44).
+    await expectPath(page, /\/two-step$/);
+    await setUpOnPage(page, email);
     await expectPath(page, /\/dashboard$/);
     await page.goto("/my-patients");
     await expectPath(page, /\/my-patients$/);

@@ -7,6 +7,7 @@ import { acceptPhotos, answerQuiz, api, daysAgo, queuedReport, quizManifest, sig
 import { acceptDisclaimer, expectPath, followNav, signInThroughForm, signUpThroughForm } from "./helpers/flows.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
 import { portalSuite } from "./helpers/suite.ts";
+import { setUpOnPage } from "./helpers/second-step.ts";
 
 /**
  * Issue 22's second "Done when", and issue 15's portal side of practice verification: a NEW user goes
@@ -145,6 +146,9 @@ describe("a new physician on a phone: sign-up to a published report", () => {
     await page.getByLabel("Practice Name").fill("Haddad Pediatrics");
     await page.getByLabel("Provider Name").fill(`${doctor.first} ${doctor.last}`);
     await page.getByRole("button", { name: "Sign Agreement" }).click();
+    // Then two-step sign-in, before any patient (issue 44).
+    await expectPath(page, /\/two-step$/);
+    await setUpOnPage(page, doctor.email);
     await expectPath(page, /\/dashboard$/);
     // What a practice being verified may do meanwhile: the disclaimer and the quiz.
     await disclaimerAndQuiz(page);

@@ -5,6 +5,7 @@ import { acceptDisclaimer, expectPath, navLabels, passQuizByApi, signInThroughFo
 import { api, finishOnboarding, signInApi } from "./helpers/capture.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
+import { setUpOnPage } from "./helpers/second-step.ts";
 
 /** A provider (physician) and provider staff, plus the Other sign-up that waits for approval. */
 
@@ -46,6 +47,9 @@ describe("provider", () => {
     await page.getByLabel("Practice Name").fill("Hopper Pediatrics");
     await page.getByLabel("Provider Name").fill("Grace Hopper");
     await page.getByRole("button", { name: "Sign Agreement" }).click();
+    // Then two-step sign-in, before any patient (issue 44).
+    await expectPath(page, /\/two-step$/);
+    await setUpOnPage(page, email);
     await expectPath(page, /\/dashboard$/);
 
     await acceptDisclaimer(page);

@@ -1,1 +1,2 @@
 export * from "./crypto.ts";
+export * from "./second-factor.ts";

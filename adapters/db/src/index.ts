@@ -7,6 +7,9 @@ import { makeChatLayer } from "./repositories/chat.ts";
 import { makeKioskLayer } from "./repositories/kiosk.ts";
 import { makeOnboardingLayer } from "./repositories/onboarding.ts";
 import { makeRemovalLayer } from "./repositories/removal.ts";
+import { makeSignedInDevicesLayer } from "./repositories/devices.ts";
+import { makeFamilyDataLayer } from "./repositories/family-data.ts";
+import { makeSecondFactorsLayer } from "./repositories/second-factors.ts";
 import { makeAuditTrailLayer } from "./repositories/audit-trail.ts";
 import { makeReportsLayer } from "./repositories/reports.ts";
 import { makeIdempotencyLayer } from "./repositories/idempotency.ts";
@@ -23,6 +26,9 @@ export * from "./repositories/reports.ts";
 export * from "./repositories/chat.ts";
 export * from "./repositories/kiosk.ts";
 export * from "./repositories/removal.ts";
+export * from "./repositories/devices.ts";
+export * from "./repositories/family-data.ts";
+export * from "./repositories/second-factors.ts";
 export * from "./repositories/audit-trail.ts";
 export * from "./repositories/idempotency.ts";
 export * from "./repositories/learning.ts";
@@ -45,6 +51,9 @@ export const makeDatabaseLayer = (db: Kysely<Database>) =>
     makeReportsLayer(db),
     makeKioskLayer(db),
     makeRemovalLayer(db),
+    makeSignedInDevicesLayer(db),
+    makeFamilyDataLayer(db),
+    makeSecondFactorsLayer(db),
     makeAuditTrailLayer(db),
     makeIdempotencyLayer(db),
     makeLearningLayer(db),

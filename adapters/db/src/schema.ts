@@ -16,6 +16,8 @@ import type {
 } from "@crown/core";
 import type { AnalysisSummary, Attachment, ModelAnswer, PhotoGeometry, ReportStatus, UploadCut } from "@crown/core/report/index";
 import type { Language } from "@crown/core/shared/i18n";
+import type { DataExportStatus } from "@crown/core/family-data/lifecycle";
+import type { CeremonyPurpose } from "@crown/core/accounts/second-factor-model";
 import type { NoticeKey, NoticeParams } from "@crown/core/i18n/mails/notices";
 
 /**
@@ -61,6 +63,8 @@ export interface UsersTable {
   practice_verified_by: string | null;
   /** The account's language (ADR 77); a check constraint keeps it to Crown's languages. */
   language: ColumnType<Language, Language | undefined, Language>;
+  /** Since when the account has a second factor (issue 44); null: none. */
+  second_factor_at: Timestamp | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: GeneratedTimestamp;
 }
@@ -75,6 +79,48 @@ export interface SessionsTable {
   idle_timeout_seconds: number | null;
   revoked_at: Timestamp | null;
   device_type: string;
+  last_proof_at: Timestamp;
+  second_factor_at: Timestamp | null;
+}
+
+/** An account's authenticator app (issue 44): sealed secrets only, a new app pending until its first code. */
+export interface TotpFactorsTable {
+  user_id: string;
+  sealed_secret: string | null;
+  confirmed_at: Timestamp | null;
+  last_step: ColumnType<string | number | null, number | null, number | null>;
+  pending_secret: string | null;
+  pending_at: Timestamp | null;
+}
+
+/** Recovery codes as keyed digests, each spent once. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  digest: string;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: Buffer;
+  counter: ColumnType<string | number, number, number>;
+  transports: ColumnType<string[], unknown, unknown>;
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface PasskeyCeremoniesTable {
+  digest: string;
+  purpose: CeremonyPurpose;
+  user_id: string | null;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
 }
 
 export interface OneTimeTokensTable {
@@ -308,6 +354,34 @@ export interface AccountRemovalRequestsTable {
   user_id: string;
   reason: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+  /** Migration 2026-11-28T2033: the end of the grace period, and an administrator's legal hold. */
+  erase_after: Timestamp;
+  held_at: Timestamp | null;
+  held_by: string | null;
+  hold_reason: string | null;
+}
+
+/** Migration 2026-11-28T2031: what a session was opened from (the profile's signed-in devices). */
+export interface SessionDevicesTable {
+  session_id: string;
+  user_agent: string | null;
+  address: string | null;
+}
+
+/** Migration 2026-11-28T2032: a parent's archive of their family's data. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: DataExportStatus;
+  items_done: number;
+  items_total: number;
+  blob_key: string | null;
+  size: ColumnType<string | number | null, number | null | undefined, number | null>;
+  link_digest: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  ready_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  downloaded_at: Timestamp | null;
 }
 
 
@@ -451,11 +525,17 @@ export interface LiveEventsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  passkey_ceremonies: PasskeyCeremoniesTable;
   one_time_tokens: OneTimeTokensTable;
   audit_events: AuditEventsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   idempotency_keys: IdempotencyKeysTable;
   account_removal_requests: AccountRemovalRequestsTable;
+  session_devices: SessionDevicesTable;
+  data_exports: DataExportsTable;
   babies: BabiesTable;
   delegations: DelegationsTable;
   patient_link_requests: PatientLinkRequestsTable;

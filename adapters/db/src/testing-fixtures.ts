@@ -33,6 +33,7 @@ export const aUser = (overrides: Partial<User> = {}): User => {
     // A physician of the fixtures has a verified practice, as every physician before ADR 25.
     practiceVerifiedAt: (overrides.type ?? "parent") === "physician" ? at("2026-11-01T09:30:00.000Z") : null,
     language: "en",
+    secondFactorAt: null,
     createdAt: at("2026-11-01T09:00:00.000Z"),
     ...overrides,
   };
@@ -48,6 +49,8 @@ export const aSession = (userId: string, overrides: Partial<Session> = {}): Sess
   idleTimeoutSeconds: 1800,
   revokedAt: null,
   deviceType: "web",
+  lastProofAt: new Date(0),
+  secondFactorAt: null,
   ...overrides,
 });
 

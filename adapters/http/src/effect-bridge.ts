@@ -4,6 +4,11 @@ import {
   type Learning,
   type AccountHooks,
   type AccountsConfig,
+  type AuthenticatorCodes,
+  type CommonPasswords,
+  type SecondFactors,
+  type SecretBox,
+  type WebAuthn,
   type AuditLog,
   type BaaSignatures,
   type Babies,
@@ -42,6 +47,8 @@ import {
   type VisitorTokens,
 } from "@crown/core";
 import type { RemovalRequests } from "@crown/core/accounts/removal";
+import type { DeviceNames, SignedInDevices } from "@crown/core/accounts/devices";
+import type { ArchiveMaker, DataExports, FamilyRecords } from "@crown/core/family-data/model";
 import type { AuditTrail } from "@crown/core/audit/model";
 import type { JobQueue } from "@crown/core/shared/jobs";
 import type { IdempotencyKeys } from "@crown/core/shared/idempotency";
@@ -67,6 +74,11 @@ import type { Env } from "./env.ts";
  */
 export type HttpPorts =
   | AccountHooks
+  | AuthenticatorCodes
+  | CommonPasswords
+  | SecondFactors
+  | SecretBox
+  | WebAuthn
   | AccountsConfig
   | Attachments
   | AuditLog
@@ -80,6 +92,11 @@ export type HttpPorts =
   | ContentSniffer
   | Conversations
   | Delegations
+  | DeviceNames
+  | SignedInDevices
+  | ArchiveMaker
+  | DataExports
+  | FamilyRecords
   | FrameExtractor
   | IdempotencyKeys
   | Images
@@ -158,7 +175,12 @@ export class HttpFailure extends Error {
  */
 export const runUseCase = async <A, R extends UseCaseContext>(c: HonoContext<Env>, effect: Effect.Effect<A, DomainError, R>): Promise<A> => {
   const caller: Caller | undefined = c.get("caller");
-  const withRequest = Effect.provideService(effect, RequestContext, { ip: c.get("clientIp") ?? null, requestId: c.get("requestId"), language: c.get("language") });
+  const withRequest = Effect.provideService(effect, RequestContext, {
+    ip: c.get("clientIp") ?? null,
+    requestId: c.get("requestId"),
+    language: c.get("language"),
+    userAgent: c.req.header("user-agent") ?? null,
+  });
   const exit = await c.get("runtime").runPromiseExit(withCaller(withRequest, caller));
   if (Exit.isSuccess(exit)) return exit.value;
   const failure = Cause.failureOption(exit.cause);

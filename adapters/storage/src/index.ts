@@ -4,4 +4,5 @@ export * from "./s3.ts";
 export * from "./storage.ts";
 export * from "./pending.ts";
 export * from "./lifecycle.ts";
+export * from "./archive.ts";
 export * from "./set-files.ts";

@@ -5,12 +5,13 @@ import type { Context, Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooksLayer, QuizAnswerKey } from "@crown/core";
-import { cryptoLayer, loadOrCreateServerSecret } from "@crown/crypto";
+import { cryptoLayer, loadOrCreateServerSecret, secondFactorCryptoLayer } from "@crown/crypto";
 import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
 import { type Kysely, sql } from "kysely";
 import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
-import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv } from "@crown/storage";
+import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv, zipArchiveLayer } from "@crown/storage";
+import { deviceNamesLayer } from "@crown/http/device-names";
 import type { ServerConfig } from "./config.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
@@ -48,6 +49,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
   const ports = Layer.mergeAll(
     makeDatabaseLayer(database.db),
     cryptoLayer(secret),
+    secondFactorCryptoLayer(secret, config.publicUrl),
     storageLayerFromEnv({ dataDir: config.dataDir, s3: config.s3 }),
     setFilesLayer,
     pendingBlobsLayer(database.db, config.leaseSeconds, (line) => console.error(JSON.stringify(line))),
@@ -58,10 +60,12 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     liveFeedLayer(hub),
     reportPipelineLayer(database.db, loaded.model, loaded.analyze, loaded.measurementError),
     fhirLayer(config.publicUrl),
+    deviceNamesLayer,
   );
   // Onboarding reacts to accepted invitations (notifications, caregiver activation) inside their transaction;
   // reminders read the last uploads from the reports.
-  const layer = Layer.provideMerge(Layer.merge(onboardingHooksLayer, uploadHistoryLayer), ports);
+  // The family data export's zip writer streams into whichever blob store was chosen.
+  const layer = Layer.provideMerge(Layer.mergeAll(onboardingHooksLayer, uploadHistoryLayer, zipArchiveLayer), ports);
   const runtime = ManagedRuntime.make(layer);
   return {
     database: { ...database, ping: () => sql`select 1`.execute(database.db).then(() => undefined) },

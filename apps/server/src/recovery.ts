@@ -3,6 +3,7 @@ import { BlobStore } from "@crown/core";
 import { type Kysely, sql } from "kysely";
 import { analysisJobKey, ANALYZE_REPORT_JOB, awaitsAnalysis, giveUpAnalysis, statusesWhere } from "@crown/core/report/index";
 import { JobQueue } from "@crown/core/shared/jobs";
+import { ERASE_DUE_ACCOUNTS_JOB } from "@crown/core/family-data/index";
 import type { Database } from "@crown/db";
 import { forgetIdempotencyKeys } from "@crown/db";
 import { IDEMPOTENCY_KEY_HOURS } from "@crown/core/shared/idempotency";
@@ -57,6 +58,14 @@ export const recoverAnalyses = async (db: Kysely<Database>, run: Runner<Recovery
 export const sweepAbandonedBlobs = (db: Kysely<Database>, run: Runner<RecoveryPorts>, leaseSeconds: number) =>
   sweepPendingBlobs(db, (key) => run(Effect.flatMap(BlobStore, (blobs) => blobs.remove(key))), leaseSeconds);
 
+/**
+ * The data-rights schedule (issue 44): each round queues the job that erases accounts past their
+ * grace period and removes lapsed export archives. One key: a round while one waits is a no-op,
+ * and a worker that dies mid-run leaves the job to pg-boss's retry.
+ */
+export const scheduleDataRights = (run: Runner<RecoveryPorts>) =>
+  run(Effect.flatMap(JobQueue, (q) => q.enqueue({ name: ERASE_DUE_ACCOUNTS_JOB, payload: {}, key: ERASE_DUE_ACCOUNTS_JOB, maxAttempts: 3 })));
+
 /** Starts the recovery loop; `stop` ends it. */
 export const startRecovery = (
   config: Pick<ServerConfig, "dataDir" | "s3" | "leaseSeconds" | "recoverySeconds">,
@@ -69,6 +78,7 @@ export const startRecovery = (
     try {
       const outcome = await recoverAnalyses(db, run);
       if (outcome.requeued + outcome.failed > 0) log({ level: "warn", msg: "recovered stuck analyses", ...outcome });
+      await scheduleDataRights(run);
       const abandoned = await sweepAbandonedBlobs(db, run, config.leaseSeconds);
       if (abandoned > 0) log({ level: "info", msg: "removed blobs whose writer died before recording them", removed: abandoned });
       // Idempotency keys are kept a day (ADR 0141).

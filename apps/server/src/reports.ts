@@ -5,6 +5,7 @@ import { UploadHistory } from "@crown/core";
 import { type AnalyzeOptions, HeadContourModel, type MeasurementError, measurementErrorOf } from "@crown/core/measurement/index";
 import { analyzeReport, ANALYZE_REPORT_JOB, giveUpAnalysis, defaultReportSettings, ReportConfig, Reports } from "@crown/core/report/index";
 import { SEND_MAIL_JOB, sendQueuedMail } from "@crown/core/shared/mail-jobs";
+import { ERASE_DUE_ACCOUNTS_JOB, giveUpExport, PREPARE_DATA_EXPORT_JOB, prepareExport, runDataRights } from "@crown/core/family-data/index";
 import { contentHasherLayer } from "@crown/crypto/sha256";
 import type { Database } from "@crown/db";
 import { analyzeOptionsFrom, loadHeadContourModel } from "@crown/inference";
@@ -52,7 +53,7 @@ export const loadModel = async (
 export const reportPipelineLayer = (db: Kysely<Database>, model: HeadContourModel | null, analyze: AnalyzeOptions = {}, measurementError?: MeasurementError) => {
   const settings = { ...defaultReportSettings, analyze, ...(measurementError ? { measurementError } : {}) };
   const base = Layer.mergeAll(
-    jobQueueLayer(db, [ANALYZE_REPORT_JOB, SEND_MAIL_JOB]),
+    jobQueueLayer(db, [ANALYZE_REPORT_JOB, SEND_MAIL_JOB, PREPARE_DATA_EXPORT_JOB, ERASE_DUE_ACCOUNTS_JOB]),
     contentHasherLayer,
     reportMediaLayer(),
     reportRendererLayer,
@@ -70,7 +71,12 @@ export const uploadHistoryLayer = Layer.effect(
 export const pipelineStatus = (modelProblem: string | null): ReportPipelineStatus => ({ ffmpeg: ffmpegUnavailable(), model: modelProblem });
 
 /** The ports the job worker's handlers need. */
-export type ReportWorkerPorts = PortsOf<typeof sendQueuedMail> | PortsOf<typeof analyzeReport> | PortsOf<typeof giveUpAnalysis>;
+export type ReportWorkerPorts =
+  | PortsOf<typeof sendQueuedMail>
+  | PortsOf<typeof analyzeReport>
+  | PortsOf<typeof giveUpAnalysis>
+  | PortsOf<ReturnType<typeof prepareExport>>
+  | PortsOf<typeof runDataRights>;
 
 /**
  * Starts the job worker, running effects on `run`: the report analysis, and the e-mails queued by
@@ -98,6 +104,19 @@ export const startReportWorker = (
           observeJob(SEND_MAIL_JOB, "failed", (performance.now() - started) / 1000);
           throw error;
         }
+      },
+      // A family's archive (issue 44); on the last attempt the export says it could not be made.
+      [PREPARE_DATA_EXPORT_JOB]: async (payload, job) => {
+        try {
+          await run(prepareExport(String(payload.exportId)));
+        } catch (error) {
+          if (job.attempts >= job.max_attempts) await run(giveUpExport(String(payload.exportId)));
+          throw error;
+        }
+      },
+      // Erasures past their grace period and lapsed archives (queued on a schedule, ./data-rights.ts).
+      [ERASE_DUE_ACCOUNTS_JOB]: async () => {
+        await run(runDataRights);
       },
       [ANALYZE_REPORT_JOB]: async (payload, job) => {
         const started = performance.now();

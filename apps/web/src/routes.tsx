@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { Navigate, type RouteObject, useLocation, useRoutes } from "react-router-dom";
 import { pageWith } from "./i18n/i18n.ts";
 import { type Audience, isFor } from "./session/access.ts";
-import { homeFor, landingFor, mustSignBaa, practiceBeingVerified } from "./session/home.ts";
+import { homeFor, landingFor, mustSetUpSecondFactor, mustSignBaa, practiceBeingVerified } from "./session/home.ts";
 import { useLeftByChoice, useSession } from "./session/store.ts";
 import { PublicLayout } from "./ui/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
@@ -27,11 +27,13 @@ const TermsOfService = pageWith(["legal"], () => import("./pages/legal/TermsOfSe
 const BabyDetails = pageWith(["onboarding", "app"], () => import("./pages/onboarding/BabyDetails.tsx"));
 const ChildDetails = pageWith(["onboarding", "app"], () => import("./pages/onboarding/ChildDetails.tsx"));
 const Baa = pageWith(["onboarding"], () => import("./pages/onboarding/Baa.tsx"));
+const TwoStep = pageWith(["security"], () => import("./pages/onboarding/TwoStep.tsx"));
 const Dashboard = pageWith(["dashboard"], () => import("./pages/dashboard/Dashboard.tsx"));
 const SupportInbox = pageWith(["support", "chat"], () => import("./support/SupportInbox.tsx"));
-const Profile = pageWith(["profile", "app"], () => import("./pages/profile/Profile.tsx"));
+const Profile = pageWith(["profile", "app", "security"], () => import("./pages/profile/Profile.tsx"));
 const ExternalRedirect = pageWith(["account"], () => import("./pages/ExternalRedirect.tsx"));
 const RemoveAccount = pageWith(["profile"], () => import("./pages/profile/RemoveAccount.tsx"));
+const DataDownload = pageWith(["profile", "security"], () => import("./pages/profile/DataDownload.tsx"));
 const ReferralCodeHelp = pageWith(["help"], () => import("./help/ReferralCodeHelp.tsx"));
 const NotFound = pageWith(["account"], () => import("./pages/NotFound.tsx"));
 const NotAvailable = pageWith(["account"], () => import("./pages/NotAvailable.tsx"));
@@ -52,12 +54,14 @@ function RequireAuth({ children, restricted = true, audience, practice = false }
   const location = useLocation();
   const leftByChoice = useLeftByChoice();
   // A visitor who arrives signed out (an e-mailed link, an ended session) returns here after sign-in; one who signed out does not.
-  if (!session) return <Navigate to="/" replace state={leftByChoice ? null : { from: location.pathname }} />;
+  if (!session) return <Navigate to="/" replace state={leftByChoice ? null : { from: location.pathname + location.search }} />;
   if (restricted && !isActive(session)) {
     return <Navigate to={needsBabyDetails(session.step) ? "/baby-details" : "/"} replace />;
   }
   // The server refuses an unsigned physician every practice call; the portal sends them to sign first.
   if (mustSignBaa(session) && location.pathname !== "/baa") return <Navigate to="/baa" replace />;
+  // Nor any patient before two-step sign-in is set up (issue 44): the setup page comes first.
+  if (mustSetUpSecondFactor(session) && location.pathname !== "/two-step") return <Navigate to="/two-step" replace />;
   if (audience && !isFor(audience, session.userRole)) return <NotAvailable />;
   // The server refuses a practice being verified these screens' calls: say why instead of drawing them.
   if (practice && practiceBeingVerified(session)) return <PracticeBeingVerifiedScreen />;
@@ -106,6 +110,7 @@ const routes: RouteObject[] = [
       { path: "/baby-details", element: auth(<BabyDetails />, false) },
       { path: "/child-details", element: auth(<ChildDetails />, false) },
       { path: "/baa", element: auth(<Baa />) },
+      { path: "/two-step", element: auth(<TwoStep />) },
       ...captureFooterRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience) })),
     ],
   },
@@ -122,6 +127,7 @@ const routes: RouteObject[] = [
       { path: "/support", element: auth(<SupportInbox />, true, "support") },
       { path: "/profile", element: auth(<Profile />) },
       { path: "/remove-account", element: auth(<RemoveAccount />) },
+      { path: "/my-data/download", element: auth(<DataDownload />) },
       ...captureAppRoutes.map((r) => ({ path: r.path, element: auth(r.element, true, r.audience, r.practice) })),
       { path: "/buy-kits", element: auth(<ExternalRedirect to="shop" />) },
       { path: "/webinar", element: auth(<ExternalRedirect to="webinar" />) },

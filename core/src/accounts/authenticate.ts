@@ -1,5 +1,7 @@
 import { Effect, Option } from "effect";
-import { Unauthenticated } from "../shared/errors.ts";
+import { Forbidden, Unauthenticated } from "../shared/errors.ts";
+import { SECOND_FACTOR_MESSAGES } from "./second-factor-messages.ts";
+import { awaitsSecondFactorSetup, SECOND_FACTOR_SETUP_STATUS } from "./second-factor-model.ts";
 import { now, Secrets } from "../shared/ports.ts";
 import { type Caller, Sessions, Users } from "./model.ts";
 import { isBlocked } from "./lifecycle.ts";
@@ -20,7 +22,20 @@ export const authenticate = (token: string | null) =>
     const idleExpired = session.idleTimeoutSeconds !== null && at.getTime() - session.lastSeenAt.getTime() > session.idleTimeoutSeconds * 1000;
     if (session.revokedAt !== null || session.expiresAt.getTime() <= at.getTime() || idleExpired) return yield* unauthenticated();
     if (isBlocked(user)) return yield* unauthenticated();
+    // A session opened before the account had its second factor never proved it: it ends (issue 44).
+    if (user.secondFactorAt !== null && session.secondFactorAt === null) return yield* unauthenticated();
     // Touch at most once a minute: the idle limit is in minutes, and it spares a write per request.
     if (at.getTime() - session.lastSeenAt.getTime() > 60_000) yield* sessions.touch(session.id, at);
     return { user, session } satisfies Caller;
   });
+
+/**
+ * May this caller make a call now? A physician, staff member, reviewer or admin whose session has not
+ * proved a second factor reaches only the calls of setting one up (`duringSetup`: the profile, the BAA,
+ * the second factor's own calls, signing out); every other call, and so every read of a patient, is
+ * 403 `SecondFactorSetupRequired` (issue 44). The HTTP adapter asks this for every signed-in call.
+ */
+export const admitCaller = (caller: Caller, options: { readonly duringSetup: boolean }) =>
+  awaitsSecondFactorSetup(caller) && !options.duringSetup
+    ? Effect.fail(new Forbidden({ message: SECOND_FACTOR_MESSAGES.setupRequired, status: SECOND_FACTOR_SETUP_STATUS }))
+    : Effect.succeed(caller);

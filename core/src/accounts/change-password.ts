@@ -8,6 +8,7 @@ import { AccountsConfig, CurrentUser, Sessions, Users } from "./model.ts";
 import { MESSAGES } from "./messages.ts";
 import { ChangePasswordRequest } from "./schemas.ts";
 import { send } from "./tokens.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
 
 export const changePassword = (input: unknown) =>
   Effect.gen(function* () {
@@ -21,6 +22,7 @@ export const changePassword = (input: unknown) =>
       return yield* ValidationFailed.field("old_password", MESSAGES.wrongOldPassword);
     }
     if (request.old_password === request.new_password) return yield* ValidationFailed.field("new_password", MESSAGES.samePassword);
+    yield* refuseCommonPassword(request.new_password, "new_password");
     const passwordHash = yield* hasher.hash(request.new_password);
     yield* transaction(
       Effect.gen(function* () {

@@ -36,6 +36,8 @@ const present = (u: User) => ({
   type: u.type,
   status: u.status,
   created_at: u.createdAt.toISOString(),
+  // Whether there is a second factor an admin could reset (issue 44).
+  second_factor: u.secondFactorAt !== null,
   // What the admin checks before verifying a practice (ADR 25).
   ...(u.type === "physician" ? { npi: u.npi, practice_verification: practiceVerification(u) } : {}),
 });

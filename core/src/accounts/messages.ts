@@ -29,4 +29,5 @@ export const MESSAGES = {
   photoMissing: "Please choose a profile photo to upload.",
   photoTooLarge: "The profile photo must be at most 5 MB.",
   tooManyAttempts: TOO_MANY_ATTEMPTS,
+  commonPassword: "This password is one attackers try first: it is, or is built on, a commonly used password. Please choose another.",
 } as const;

@@ -28,6 +28,8 @@ export interface User {
   readonly practiceVerifiedAt: Date | null;
   /** The language of the account's e-mails and reports (ADR 77): the sign-up's, then the user's choice. */
   readonly language: Language;
+  /** Since when the account has a second factor (an authenticator app or a passkey); null: none (issue 44). */
+  readonly secondFactorAt: Date | null;
   readonly createdAt: Date;
 }
 
@@ -65,6 +67,7 @@ export const newUser = (fields: {
   npi: null,
   practiceVerifiedAt: null,
   language: fields.language ?? DEFAULT_LANGUAGE,
+  secondFactorAt: null,
   createdAt: fields.at,
 });
 
@@ -108,6 +111,10 @@ export interface Session {
   readonly idleTimeoutSeconds: number | null;
   readonly revokedAt: Date | null;
   readonly deviceType: string;
+  /** The latest proof of identity in this session: sign-in, or the password or a passkey given again (recent-proof.ts). */
+  readonly lastProofAt: Date;
+  /** When this session's second factor was proved (at sign-in, or by enrolling one in it); null: not proved. */
+  readonly secondFactorAt: Date | null;
 }
 
 export interface SessionsPort {
@@ -117,6 +124,8 @@ export interface SessionsPort {
   readonly findWithUser: (digest: string) => Effect.Effect<Option.Option<{ readonly session: Session; readonly user: User }>>;
   readonly touch: (id: string, at: Date) => Effect.Effect<void>;
   readonly revoke: (id: string, at: Date) => Effect.Effect<void>;
+  /** The session's identity proved again at `at` (the password or a passkey); with `secondFactor`, its second factor too. */
+  readonly recordProof: (id: string, at: Date, options?: { readonly secondFactor?: boolean }) => Effect.Effect<void>;
   /** Revokes every live session of a user except `exceptId`. */
   readonly revokeAllForUser: (userId: string, at: Date, exceptId?: string) => Effect.Effect<void>;
 }

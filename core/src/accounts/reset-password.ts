@@ -8,10 +8,13 @@ import { requireStatusAfter } from "./policy.ts";
 import { MESSAGES } from "./messages.ts";
 import { InvitationNames, ResetPasswordRequest } from "./schemas.ts";
 import { send } from "./tokens.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
 
 export const resetPassword = (input: unknown) =>
   Effect.gen(function* () {
     const request = yield* validate(ResetPasswordRequest, input);
+    // Before the link is used: a refused password leaves the link working for a better one.
+    yield* refuseCommonPassword(request.password);
     const secrets = yield* Secrets;
     const users = yield* Users;
     const at = yield* now;

@@ -44,6 +44,8 @@ export const SignInRequest = Schema.Struct({
   password: Required("Password"),
   device_type: Schema.optional(Schema.String),
   remember_me: Schema.optional(Schema.Boolean),
+  /** The second step (issue 44): an authenticator app's code or a recovery code, given with the password. */
+  code: Schema.optional(Schema.String.pipe(Schema.maxLength(64))),
 });
 export type SignInRequest = typeof SignInRequest.Type;
 

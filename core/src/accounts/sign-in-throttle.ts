@@ -21,9 +21,17 @@ export const SIGN_IN_THROTTLE = {
 export const delayAfter = (failures: number, free: number) =>
   failures < free ? 0 : Math.min(SIGN_IN_THROTTLE.maxDelaySeconds, SIGN_IN_THROTTLE.firstDelaySeconds * 2 ** (failures - free));
 
-/** The counters of one account's current password, as seen from one address. */
-const scopes = (email: string, passwordEpoch: number, address: string) => {
-  const account = `sign-in:fail:${email}:${passwordEpoch}`;
+/** What the failures count against: one account's current password ... */
+export const passwordSubject = (email: string, passwordEpoch: number) => `${email}:${passwordEpoch}`;
+/**
+ * ... or its second step (issue 44): wrong codes slow the next one down just as wrong passwords do,
+ * counted per account whatever the password, so a new password (a reset) gives a guesser no new tries.
+ */
+export const secondStepSubject = (userId: string) => `second-step:${userId}`;
+
+/** The counters of one subject, as seen from one address. */
+const scopes = (subject: string, address: string) => {
+  const account = `sign-in:fail:${subject}`;
   return [
     { key: `${account}|${address}`, free: SIGN_IN_THROTTLE.freePerAccountAndAddress },
     { key: account, free: SIGN_IN_THROTTLE.freePerAccount },
@@ -33,13 +41,13 @@ const scopes = (email: string, passwordEpoch: number, address: string) => {
 const lastKey = (key: string) => `${key}:last`;
 
 /** Fails with 429 (and how long to wait) while a delay earned by earlier failures runs. */
-export const awaitSignInTurn = (email: string, passwordEpoch: number, address: string, message: string) =>
+export const awaitSignInTurn = (subject: string, address: string, message: string) =>
   Effect.gen(function* () {
     const limiter = yield* RateLimiter;
     const at = yield* now;
     const { windowSeconds } = SIGN_IN_THROTTLE;
     let wait = 0;
-    for (const scope of scopes(email, passwordEpoch, address)) {
+    for (const scope of scopes(subject, address)) {
       const { count } = yield* limiter.peek(scope.key, windowSeconds, at);
       const delay = delayAfter(count, scope.free);
       if (delay === 0) continue;
@@ -50,11 +58,11 @@ export const awaitSignInTurn = (email: string, passwordEpoch: number, address: s
   });
 
 /** Counts a failed attempt in every scope. */
-export const recordSignInFailure = (email: string, passwordEpoch: number, address: string) =>
+export const recordSignInFailure = (subject: string, address: string) =>
   Effect.gen(function* () {
     const limiter = yield* RateLimiter;
     const at = yield* now;
-    for (const scope of scopes(email, passwordEpoch, address)) {
+    for (const scope of scopes(subject, address)) {
       yield* limiter.hit(scope.key, Number.MAX_SAFE_INTEGER, SIGN_IN_THROTTLE.windowSeconds, at);
       yield* limiter.reset(lastKey(scope.key));
       yield* limiter.hit(lastKey(scope.key), Number.MAX_SAFE_INTEGER, SIGN_IN_THROTTLE.windowSeconds, at);
@@ -62,8 +70,8 @@ export const recordSignInFailure = (email: string, passwordEpoch: number, addres
   });
 
 /** The right password: this address starts afresh, and so does the account. */
-export const clearSignInFailures = (email: string, passwordEpoch: number, address: string) =>
+export const clearSignInFailures = (subject: string, address: string) =>
   Effect.gen(function* () {
     const limiter = yield* RateLimiter;
-    yield* limiter.reset(...scopes(email, passwordEpoch, address).flatMap((scope) => [scope.key, lastKey(scope.key)]));
+    yield* limiter.reset(...scopes(subject, address).flatMap((scope) => [scope.key, lastKey(scope.key)]));
   });

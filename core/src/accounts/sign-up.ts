@@ -9,6 +9,7 @@ import { MESSAGES } from "./messages.ts";
 import { SignUpRequest } from "./schemas.ts";
 import { send } from "./tokens.ts";
 import { issueVerificationLink } from "./verify-email.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
 
 export const signUp = (input: unknown) =>
   Effect.gen(function* () {
@@ -16,6 +17,7 @@ export const signUp = (input: unknown) =>
     const config = yield* AccountsConfig;
     const npi = request.npi ? normaliseNpi(request.npi) : null;
     if (request.type === "physician" && npi === null) return yield* ValidationFailed.field("npi", NPI_MESSAGES.required);
+    yield* refuseCommonPassword(request.password);
     yield* throttle(`sign-up:addr:${yield* clientAddress}`, config.limits.signUpPerAddress);
     yield* throttle(`sign-up:acct:${normaliseEmail(request.email)}`, config.limits.signUpPerAccount);
     const users = yield* Users;

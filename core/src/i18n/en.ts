@@ -1,7 +1,11 @@
 import { ACCOUNT_FORM_MESSAGES } from "../accounts/schemas.ts";
 import { DIRECTORY_MESSAGES } from "../accounts/directory.ts";
 import { MESSAGES as ACCOUNT_MESSAGES } from "../accounts/messages.ts";
+import { PROOF_MESSAGES } from "../accounts/recent-proof.ts";
+import { SECOND_FACTOR_MESSAGES } from "../accounts/second-factor-messages.ts";
 import { REMOVAL_MESSAGES } from "../accounts/removal-schemas.ts";
+import { DEVICE_MESSAGES } from "../accounts/devices-schemas.ts";
+import { FAMILY_DATA_MESSAGES } from "../family-data/requests.ts";
 import { AUDIT_VIEW_MESSAGES } from "../audit/view.ts";
 import { CHAT_MESSAGES } from "../chat/requests.ts";
 import { BABY_CODE_MESSAGES } from "../kiosk/baby-code.ts";
@@ -59,6 +63,7 @@ export const FIELD_LABELS = {
   status: "Status",
   staffType: "Staff type",
   language: "Language",
+  reason: "Reason",
 } as const;
 
 /** What `NotFound.of(...)` names (`{what} not found`). */
@@ -76,6 +81,9 @@ export const THINGS = {
   nurse: "Nurse",
   device: "Device",
   conversation: "Conversation",
+  session: "Session",
+  removalRequest: "Removal request",
+  dataExport: "Data export",
 } as const;
 
 /** Effect Schema's own words where a union member adds its default message (e.g. a nullable field's). */
@@ -101,6 +109,10 @@ export const EN = {
   accounts: ACCOUNT_MESSAGES,
   accountForms: ACCOUNT_FORM_MESSAGES,
   removal: REMOVAL_MESSAGES,
+  proof: PROOF_MESSAGES,
+  devices: DEVICE_MESSAGES,
+  familyData: FAMILY_DATA_MESSAGES,
+  secondFactor: SECOND_FACTOR_MESSAGES,
   directory: DIRECTORY_MESSAGES,
   onboarding: ONBOARDING_MESSAGES,
   forms: FORM_MESSAGES,

@@ -20,6 +20,9 @@ export const asKiosk =
       idleTimeoutSeconds: null,
       revokedAt: null,
       deviceType: "kiosk",
+      // The tablet's own credential and the staff member's PIN are its proofs (issue 44 leaves them as they are).
+      lastProofAt: kiosk.session.createdAt,
+      secondFactorAt: kiosk.session.createdAt,
     };
     const caller: Caller = { user: kiosk.staff, session };
     return self.pipe(

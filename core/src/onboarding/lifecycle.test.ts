@@ -7,6 +7,8 @@ import type { Caller } from "../accounts/model.ts";
 import { createVerifiedUser } from "../accounts/service.ts";
 import { USER_STATUSES, type UserType } from "../accounts/lifecycle.ts";
 import { makeTestWorld } from "../testing/memory.ts";
+import { testAppCode } from "../testing/second-factors.ts";
+import { confirmAuthenticatorApp, startAuthenticatorApp } from "../accounts/second-factor.ts";
 import { callerIn } from "../testing/accounts.ts";
 import { makeOnboardingWorld, quizAnswers, TEST_QUIZ_KEY } from "../testing/onboarding-memory.ts";
 import { applyOnboardingEvent, factsOf, type OnboardingEvent, type OnboardingFacts, onboardingFlags, onboardingMachine, onboardingOpen, onboardingStep } from "./lifecycle.ts";
@@ -19,6 +21,7 @@ const EVENTS: ReadonlyArray<OnboardingEvent> = [
   { type: "APPROVED" },
   { type: "REJECTED" },
   { type: "BAA_SIGNED" },
+  { type: "SECOND_FACTOR_SET" },
   { type: "DISCLAIMER_ACCEPTED" },
   { type: "QUIZ_PASSED", mode: "cap" },
   { type: "QUIZ_PASSED", mode: "nocap" },
@@ -28,11 +31,11 @@ const EVENTS: ReadonlyArray<OnboardingEvent> = [
 
 /** Where each kind of account starts onboarding, right after its e-mail is verified. */
 const START: Record<"parent" | "physician" | "physician_staff" | "other" | "admin", OnboardingFacts> = {
-  parent: { type: "parent", status: "AdditionalInformationRequired", disclaimerAccepted: false, baaSigned: false, quizPassed: false },
-  physician: { type: "physician", status: "Active", disclaimerAccepted: false, baaSigned: false, quizPassed: false },
-  physician_staff: { type: "physician_staff", status: "Active", disclaimerAccepted: false, baaSigned: false, quizPassed: false },
-  other: { type: "other", status: "WaitingApproval", disclaimerAccepted: false, baaSigned: false, quizPassed: false },
-  admin: { type: "admin", status: "Active", disclaimerAccepted: false, baaSigned: false, quizPassed: false },
+  parent: { type: "parent", status: "AdditionalInformationRequired", disclaimerAccepted: false, baaSigned: false, quizPassed: false, secondFactorSet: false },
+  physician: { type: "physician", status: "Active", disclaimerAccepted: false, baaSigned: false, quizPassed: false, secondFactorSet: false },
+  physician_staff: { type: "physician_staff", status: "Active", disclaimerAccepted: false, baaSigned: false, quizPassed: false, secondFactorSet: false },
+  other: { type: "other", status: "WaitingApproval", disclaimerAccepted: false, baaSigned: false, quizPassed: false, secondFactorSet: false },
+  admin: { type: "admin", status: "Active", disclaimerAccepted: false, baaSigned: false, quizPassed: false, secondFactorSet: false },
 };
 
 const stepsOf = (type: keyof typeof START) => new Set(getShortestPaths(onboardingMachine, { input: START[type], events: EVENTS }).map((p) => String(p.state.value)));
@@ -40,16 +43,22 @@ const stepsOf = (type: keyof typeof START) => new Set(getShortestPaths(onboardin
 describe("onboardingMachine: every path (xstate/graph)", () => {
   it("reaches exactly the steps each kind of account goes through", () => {
     expect([...stepsOf("parent")].sort()).toEqual(["babyDetails", "closed", "disclaimer", "done", "quiz", "waitingApproval"]);
-    expect([...stepsOf("physician")].sort()).toEqual(["baa", "disclaimer", "done", "quiz"]);
-    expect([...stepsOf("physician_staff")].sort()).toEqual(["disclaimer", "done", "quiz"]);
+    expect([...stepsOf("physician")].sort()).toEqual(["baa", "disclaimer", "done", "quiz", "secondFactor"]);
+    expect([...stepsOf("physician_staff")].sort()).toEqual(["disclaimer", "done", "quiz", "secondFactor"]);
     expect([...stepsOf("other")].sort()).toEqual(["closed", "disclaimer", "done", "waitingApproval"]);
-    expect([...stepsOf("admin")].sort()).toEqual(["disclaimer", "done"]);
+    expect([...stepsOf("admin")].sort()).toEqual(["disclaimer", "done", "secondFactor"]);
   });
 
-  it("orders the physician's first login: BAA, disclaimer, quiz", () => {
+  it("orders the physician's first login: BAA, second factor, disclaimer, quiz", () => {
     const paths = getShortestPaths(onboardingMachine, { input: START.physician, events: EVENTS });
     const done = paths.find((p) => p.state.value === "done" && p.state.context.quizPassed && p.state.context.baaSigned && p.state.context.disclaimerAccepted);
-    expect(done?.steps.slice(1).map((s) => s.event.type).sort()).toEqual(["BAA_SIGNED", "DISCLAIMER_ACCEPTED", "QUIZ_PASSED"].sort());
+    expect(done?.steps.slice(1).map((s) => s.event.type).sort()).toEqual(["BAA_SIGNED", "SECOND_FACTOR_SET", "DISCLAIMER_ACCEPTED", "QUIZ_PASSED"].sort());
+    // No patient before two-step sign-in: after the BAA the only way on is setting it up.
+    expect(onboardingStep({ ...START.physician, baaSigned: true })).toBe("secondFactor");
+    expect(onboardingStep({ ...START.physician })).toBe("baa");
+    expect(onboardingStep({ ...START.physician, baaSigned: true, secondFactorSet: true })).toBe("disclaimer");
+    expect(onboardingStep({ ...START.physician_staff })).toBe("secondFactor");
+    expect(onboardingStep({ ...START.parent, status: "Active" })).toBe("disclaimer");
   });
 
   it("agrees with the pure functions on every step of every simple path (the stored facts are the whole state)", () => {
@@ -109,7 +118,7 @@ describe("onboardingOpen: the account may keep its babies up to date", () => {
   test.prop([fc.constantFrom(...USER_STATUSES), fc.constantFrom(...(Object.keys(START) as Array<keyof typeof START>)), fc.boolean(), fc.boolean(), fc.boolean()])(
     "once verified and until closed, whatever else onboarding still asks",
     (status, type, disclaimerAccepted, baaSigned, quizPassed) => {
-      const open = onboardingOpen({ type, status, disclaimerAccepted, baaSigned, quizPassed });
+      const open = onboardingOpen({ type, status, disclaimerAccepted, baaSigned, quizPassed, secondFactorSet: false });
       expect(open).toBe(status !== "EmailVerificationRequired" && status !== "Blocked");
     },
   );
@@ -163,6 +172,15 @@ describe("onboardingMachine: model-based test of the onboarding use cases (in-me
             REJECTED: async ({ event }) => void (await send(event as OnboardingEvent, () => ob.exitAs(as(admin.id), rejectAccount({ identifier: created.id })))),
             BAA_SIGNED: async ({ event }) =>
               void (await send(event as OnboardingEvent, () => ob.exitAs(me(), signBaa({ name: "Fay Subject", covered_entity: "Subject Pediatrics" })))),
+            SECOND_FACTOR_SET: async ({ event }) => {
+              // Set up as the portal does: an app's secret, then its current code, in a session just proved.
+              const fresh = (): Caller => ({ ...me(), session: { ...me().session, lastProofAt: world.clock.now() } });
+              await send(event as OnboardingEvent, async () => {
+                const started = await ob.exitAs(fresh(), startAuthenticatorApp);
+                if (!Exit.isSuccess(started)) return started;
+                return ob.exitAs(fresh(), confirmAuthenticatorApp({ code: testAppCode(started.value.secret, world.clock.now()) }));
+              });
+            },
             DISCLAIMER_ACCEPTED: async ({ event }) => void (await send(event as OnboardingEvent, () => ob.exitAs(me(), acceptDisclaimer({ accepted: true })))),
             QUIZ_PASSED: async ({ event }) => {
               const { mode } = event as Extract<OnboardingEvent, { type: "QUIZ_PASSED" }>;
@@ -174,7 +192,7 @@ describe("onboardingMachine: model-based test of the onboarding use cases (in-me
             },
           },
           states: Object.fromEntries(
-            ["emailVerification", "babyDetails", "waitingApproval", "closed", "baa", "disclaimer", "quiz", "done"].map((step) => [
+            ["emailVerification", "babyDetails", "waitingApproval", "closed", "baa", "secondFactor", "disclaimer", "quiz", "done"].map((step) => [
               step,
               (state: { context: OnboardingFacts }) => {
                 const user = world.users.get(created.id)!;
@@ -189,6 +207,6 @@ describe("onboardingMachine: model-based test of the onboarding use cases (in-me
         const approvedNotes = [...ob.notifications.values()].filter((n) => n.userId === created.id && n.kind === "account_approved").length;
         expect(approvedNotes).toBe(approvedMails);
       }
-    });
+    }, 300_000);
   }
 });

@@ -2,6 +2,7 @@ import { assign, initialTransition, setup, transition } from "xstate";
 import type { User } from "../accounts/model.ts";
 import { type AccountEvent, nextStatus, type UserStatus, type UserType } from "../accounts/lifecycle.ts";
 import type { QuizMode } from "./model.ts";
+import { secondFactorRequired } from "../accounts/second-factor-policy.ts";
 
 /**
  * The onboarding lifecycle of one account: baby details, approval, the BAA (physicians), the
@@ -16,6 +17,8 @@ export interface OnboardingFacts {
   readonly disclaimerAccepted: boolean;
   readonly baaSigned: boolean;
   readonly quizPassed: boolean;
+  /** The account has a second factor (an authenticator app or a passkey; issue 44). */
+  readonly secondFactorSet: boolean;
 }
 
 /** The account machine's events that onboarding waits on; their status is the account machine's answer. */
@@ -24,6 +27,7 @@ export type AccountStepEvent = Extract<AccountEvent, { type: "FIRST_BABY_REGISTE
 export type OnboardingEvent =
   | AccountStepEvent
   | { type: "BAA_SIGNED" }
+  | { type: "SECOND_FACTOR_SET" }
   | { type: "DISCLAIMER_ACCEPTED" }
   | { type: "QUIZ_PASSED"; mode: QuizMode }
   | { type: "QUIZ_FAILED"; mode: QuizMode };
@@ -35,6 +39,7 @@ export const ONBOARDING_STEPS = [
   "waitingApproval",
   "closed",
   "baa",
+  "secondFactor",
   "disclaimer",
   "quiz",
   "done",
@@ -67,6 +72,8 @@ export const onboardingMachine = setup({
     needsBabyDetails: ({ context }) => context.status === "AdditionalInformationRequired",
     waiting: ({ context }) => context.status === "WaitingApproval",
     needsBaa: ({ context }) => context.type === "physician" && !context.baaSigned,
+    // After the BAA, before anything else: no patient is seen without two-step sign-in (issue 44).
+    needsSecondFactor: ({ context }) => secondFactorRequired(context.type) && !context.secondFactorSet,
     needsDisclaimer: ({ context }) => !context.disclaimerAccepted,
     quizDue: ({ context }) => takesQuiz(context.type) && !context.quizPassed,
     canTakeQuiz: ({ context }) => takesQuiz(context.type),
@@ -77,6 +84,7 @@ export const onboardingMachine = setup({
   actions: {
     followAccount: assign({ status: ({ context, event }) => accountAnswer(context, event) ?? context.status }),
     recordBaa: assign({ baaSigned: true }),
+    recordSecondFactor: assign({ secondFactorSet: true }),
     recordDisclaimer: assign({ disclaimerAccepted: true }),
     recordQuiz: assign({ quizPassed: true }),
   },
@@ -92,6 +100,7 @@ export const onboardingMachine = setup({
         { guard: "needsBabyDetails", target: "babyDetails" },
         { guard: "waiting", target: "waitingApproval" },
         { guard: "needsBaa", target: "baa" },
+        { guard: "needsSecondFactor", target: "secondFactor" },
         { guard: "needsDisclaimer", target: "disclaimer" },
         { guard: "quizDue", target: "quiz" },
         { target: "done" },
@@ -113,11 +122,17 @@ export const onboardingMachine = setup({
     baa: {
       on: {
         BAA_SIGNED: { target: "routing", actions: "recordBaa" },
+        // A second factor may be set up before the BAA is signed; the BAA is still due first.
+        SECOND_FACTOR_SET: { target: "routing", actions: "recordSecondFactor" },
         // A client may show the disclaimer before the BAA; both are recorded, the BAA is still due.
         DISCLAIMER_ACCEPTED: { target: "routing", actions: "recordDisclaimer" },
         QUIZ_PASSED: quizPassedTransitions,
         QUIZ_FAILED: { guard: "canTakeQuiz", target: "routing" },
       },
+    },
+    // Set up from the portal's two-step page; nothing else happens on the way.
+    secondFactor: {
+      on: { SECOND_FACTOR_SET: { target: "routing", actions: "recordSecondFactor" } },
     },
     disclaimer: {
       on: {
@@ -148,6 +163,7 @@ export const factsOf = (user: User): OnboardingFacts => ({
   disclaimerAccepted: user.disclaimerAcceptedAt !== null,
   baaSigned: user.baaSignedAt !== null,
   quizPassed: user.quizPassedAt !== null,
+  secondFactorSet: user.secondFactorAt !== null,
 });
 
 const snapshotOf = (facts: OnboardingFacts) => initialTransition(onboardingMachine, facts)[0];
@@ -162,6 +178,10 @@ export const needsBabyDetails = (step: OnboardingStep) => step === "babyDetails"
 export const waitsForApproval = (step: OnboardingStep) => step === "waitingApproval";
 /** A physician signs the BAA next (nothing of the practice works before). */
 export const baaDue = (step: OnboardingStep) => step === "baa";
+/** The step of setting up two-step sign-in, for a client that learns of it from a 403 (issue 44). */
+export const SECOND_FACTOR_STEP: OnboardingStep = "secondFactor";
+/** The account sets up two-step sign-in next (physicians after the BAA, staff, reviewers, admins). */
+export const secondFactorDue = (step: OnboardingStep) => step === "secondFactor";
 /** The cap quiz is due next. */
 export const quizDue = (step: OnboardingStep) => step === "quiz";
 

@@ -79,13 +79,13 @@ describe("onboarding use cases (in-memory world)", () => {
     const link = linkIn(world.lastMailTo("new.family@example.com")!);
     expect(link.pathname).toBe("/reset-password");
     expect(link.searchParams.get("invite")).toBe("1");
-    await ob.run(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123", first_name: "Nora" }));
+    await ob.run(resetPassword({ token: link.searchParams.get("token"), password: "Vq8#Rimble-42", first_name: "Nora" }));
     const family = world.userByEmail("new.family@example.com")!;
     expect(family).toMatchObject({ type: "parent", status: "Active", firstName: "Nora", lastName: "New" });
     expect(family.emailVerifiedAt).not.toBeNull();
     expect([...ob.notifications.values()].filter((n) => n.userId === doctor.id && n.kind === "invitation_accepted")).toHaveLength(1);
     // The link works once.
-    expect(Exit.isFailure(await world.exit(Effect.provide(resetPassword({ token: link.searchParams.get("token"), password: "Secret#123" }), ob.layer)))).toBe(true);
+    expect(Exit.isFailure(await world.exit(Effect.provide(resetPassword({ token: link.searchParams.get("token"), password: "Vq8#Rimble-42" }), ob.layer)))).toBe(true);
   });
 
   it("an existing staff member added by two physicians is asked in the bell and by e-mail, not invited, and acts for neither before accepting", async () => {

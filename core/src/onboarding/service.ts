@@ -21,4 +21,4 @@ export { listPendingApprovals } from "./pending-approvals.ts";
 export { approve, approveAccount } from "./approve-account.ts";
 export { rejectAccount } from "./reject-account.ts";
 export { type Reminder, reminders, remindersFor } from "./reminders.ts";
-export { profileAfter, readProfile, signIn } from "./sign-in.ts";
+export { profileAfter, readProfile, signIn, signInWithPasskey } from "./sign-in.ts";

@@ -2,7 +2,7 @@ import { Effect } from "effect";
 import { CurrentUser, type User } from "../accounts/model.ts";
 import { profileOf } from "../accounts/present.ts";
 import { readProfile as readAccountProfile } from "../accounts/profile.ts";
-import { signIn as openAccountSession } from "../accounts/sign-in.ts";
+import { signIn as openAccountSession, signInWithPasskey as openPasskeySession } from "../accounts/sign-in.ts";
 import { profileAnswer, signInAnswer } from "./session-answers.ts";
 
 /*
@@ -15,6 +15,14 @@ import { profileAnswer, signInAnswer } from "./session-answers.ts";
 export const signIn = (input: unknown) =>
   Effect.gen(function* () {
     const { token, user, expiresAt } = yield* openAccountSession(input);
+    const answer = yield* signInAnswer(user, token);
+    return { ...answer, expires_at: expiresAt.toISOString() };
+  });
+
+/** `POST /user/sign-in/passkey`: a passkey alone (both factors, issue 44), answered as a sign-in. */
+export const signInWithPasskey = (input: unknown) =>
+  Effect.gen(function* () {
+    const { token, user, expiresAt } = yield* openPasskeySession(input);
     const answer = yield* signInAnswer(user, token);
     return { ...answer, expires_at: expiresAt.toISOString() };
   });

@@ -12,7 +12,10 @@ export const THUMBNAIL_SIDE = 320;
 
 export type DerivedKind = "display" | "thumbnail";
 
-const derivedKey = (attachment: Attachment, kind: DerivedKind) => `derived/${attachment.id}.${kind}.jpg`;
+const derivedKeyOf = (attachmentId: string, kind: DerivedKind) => `derived/${attachmentId}.${kind}.jpg`;
+const derivedKey = (attachment: Attachment, kind: DerivedKind) => derivedKeyOf(attachment.id, kind);
+/** Every served copy an attachment may have (an erasure removes them with the original). */
+export const derivedKeysOf = (attachmentId: string) => (["display", "thumbnail"] as const).map((kind) => derivedKeyOf(attachmentId, kind));
 
 const blobOf = (bytes: Uint8Array): StoredBlob => ({
   body: new ReadableStream({

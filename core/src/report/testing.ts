@@ -297,6 +297,7 @@ export const aUser = (id: string, type: User["type"], firstName: string): User =
   npi: null,
   practiceVerifiedAt: type === "physician" ? at : null,
   language: "en",
+  secondFactorAt: at,
   createdAt: at,
 });
 export const PARENT = aUser("parent-1", "parent", "Pat");

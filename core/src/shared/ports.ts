@@ -105,6 +105,8 @@ export interface RequestInfo {
   readonly requestId: string;
   /** The language of the call's API prefix (a new account's first language); English when not given. */
   readonly language?: Language;
+  /** The caller's User-Agent header (recorded with a new session: the profile's signed-in devices). */
+  readonly userAgent?: string | null;
 }
 export class RequestContext extends Context.Tag("crown/RequestContext")<RequestContext, RequestInfo>() {}
 

@@ -97,6 +97,8 @@ export const sessionOf = (userId: string): Session => ({
   idleTimeoutSeconds: null,
   revokedAt: null,
   deviceType: "web",
+  lastProofAt: new Date(0),
+  secondFactorAt: new Date(0),
 });
 
 /** The user as the world stores them now, with a live session. */

@@ -38,6 +38,9 @@ import {
   type TransactorPort,
 } from "../shared/ports.ts";
 import { type ControllableClock, DEFAULT_START, makeControllableClock } from "./clock.ts";
+import { CommonPasswords } from "../accounts/common-passwords.ts";
+import { AuthenticatorCodes, SecondFactors, SecretBox, WebAuthn } from "../accounts/second-factor-model.ts";
+import { makeMemorySecondFactors, testAuthenticatorCodes, testCommonPasswords, testSecretBox, testWebAuthn } from "./second-factors.ts";
 import { directoryPage } from "./directory.ts";
 import { makeTestContentSniffer, readAll } from "./content.ts";
 import { makeTestPasswordHasher, makeTestRandom, makeTestSecrets } from "./crypto.ts";
@@ -82,7 +85,12 @@ export type TestServices =
   | Secrets
   | Random
   | AccountsConfig
-  | RequestContext;
+  | RequestContext
+  | SecondFactors
+  | SecretBox
+  | AuthenticatorCodes
+  | WebAuthn
+  | CommonPasswords;
 
 export interface TestWorldOptions {
   readonly start?: Date | number;
@@ -122,6 +130,8 @@ export interface TestWorld {
   readonly mailsTo: (address: string) => OutgoingMail[];
   readonly lastMailTo: (address: string) => OutgoingMail | undefined;
   readonly userByEmail: (address: string) => User | undefined;
+  /** Two-step sign-in's tables (issue 44). */
+  readonly secondFactors: ReturnType<typeof makeMemorySecondFactors>;
 }
 
 export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
@@ -187,6 +197,11 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
       Effect.sync(() => {
         const s = sessions.get(id);
         if (s && s.revokedAt === null) sessions.set(id, { ...s, revokedAt: at });
+      }),
+    recordProof: (id, at, options) =>
+      Effect.sync(() => {
+        const s = sessions.get(id);
+        if (s) sessions.set(id, { ...s, lastProofAt: at, secondFactorAt: options?.secondFactor === true ? at : s.secondFactorAt });
       }),
     revokeAllForUser: (userId, at, exceptId) =>
       Effect.sync(() => {
@@ -305,7 +320,13 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
     remove: (key) => Effect.sync(() => void blobs.delete(key)),
   };
 
+  const secondFactors = makeMemorySecondFactors();
   const layer: Layer.Layer<TestServices> = Layer.mergeAll(
+    Layer.succeed(SecondFactors, secondFactors.port),
+    Layer.succeed(SecretBox, testSecretBox),
+    Layer.succeed(AuthenticatorCodes, testAuthenticatorCodes),
+    Layer.succeed(WebAuthn, testWebAuthn),
+    Layer.succeed(CommonPasswords, testCommonPasswords),
     Layer.succeed(Users, usersPort),
     Layer.succeed(Sessions, sessionsPort),
     Layer.succeed(OneTimeTokens, tokensPort),
@@ -343,6 +364,7 @@ export const makeTestWorld = (options: TestWorldOptions = {}): TestWorld => {
   return {
     layer,
     clock,
+    secondFactors,
     users,
     sessions,
     tokens,

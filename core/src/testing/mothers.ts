@@ -22,8 +22,8 @@ export const VALID_NPI = "1234567893";
 const withNpi = (p: SignUpPayload): SignUpPayload => (p.type === "physician" && p.npi === undefined ? { ...p, npi: VALID_NPI } : p);
 
 /** A password that satisfies the spec's rule. */
-export const VALID_PASSWORD = "Secret#123";
-export const OTHER_VALID_PASSWORD = "Another$456";
+export const VALID_PASSWORD = "Vq8#Rimble-42";
+export const OTHER_VALID_PASSWORD = "Zp4$Quillon-7";
 
 let sequence = 0;
 /** A fresh, unique e-mail address (unique within the process). */

@@ -6,6 +6,7 @@ import type { Browser, Page } from "playwright";
 import { expect } from "vitest";
 import { encodePassword, launchChromium } from "./browser.ts";
 import { type CrownServer, ensureWebBuilt, repoRoot } from "./server.ts";
+import { apiSignIn, passSecondStep } from "./second-step.ts";
 
 /** Shared steps of the capture and reporting browser suites (issue 7). */
 
@@ -67,8 +68,9 @@ export const api = async <T = unknown>(server: CrownServer, method: string, rout
   return (text ? (JSON.parse(text) as { results: T }).results : (undefined as T)) as T;
 };
 
+/** Signs in through the API, second step included (staff set up two-step sign-in on their first sign-in). */
 export const signInApi = async (server: CrownServer, email: string, password: string): Promise<ApiUser & Record<string, unknown>> => {
-  const r = await api<{ token: string; identifier: string; email: string }>(server, "POST", "/user/sign-in", undefined, { email, password: encodePassword(password) });
+  const r = (await apiSignIn(server.url, email, password)) as { token: string; identifier: string; email: string };
   return { ...r, email };
 };
 
@@ -103,6 +105,8 @@ export const signIn = async (page: Page, email: string, password: string, landin
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
+  // The second step, or setting it up on a first sign-in (issue 44).
+  await passSecondStep(page, email);
   await page.waitForURL((u) => landing.test(u.pathname) || u.pathname === "/quiz-instructions");
   if (new URL(page.url()).pathname === "/quiz-instructions" && !landing.test("/quiz-instructions")) {
     await page.goto("/dashboard");

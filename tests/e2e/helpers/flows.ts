@@ -1,5 +1,6 @@
 import type { Page } from "playwright";
 import type { CrownServer } from "./server.ts";
+import { apiSignIn, passSecondStep } from "./second-step.ts";
 
 /** Steps several browser suites share. */
 
@@ -9,11 +10,13 @@ export const hasRoute = async (server: CrownServer, method: "GET" | "POST", path
   return res.status !== 404;
 };
 
+/** The login form, then the second step when it is asked (or its setup on a first sign-in; issue 44). */
 export const signInThroughForm = async (page: Page, email: string, password: string) => {
   await page.goto("/");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
+  await passSecondStep(page, email);
 };
 
 /** Signs up through the form; `beforeSubmit` runs on the filled form (checks, screenshots). */
@@ -70,15 +73,7 @@ export const PNG_1PX = Buffer.from(
 );
 
 /** Signs in through the API and answers the bearer token (for setting up state, not for what is under test). */
-export const apiToken = async (server: CrownServer, email: string, password: string): Promise<string> => {
-  const res = await fetch(`${server.url}/api/v1/en/user/sign-in`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: Buffer.from(password, "utf8").toString("base64"), device_type: "web" }),
-  });
-  const body = (await res.json()) as { results: { token: string } };
-  return body.results.token;
-};
+export const apiToken = async (server: CrownServer, email: string, password: string): Promise<string> => (await apiSignIn(server.url, email, password)).token;
 
 /** An admin approves a WaitingApproval account by e-mail (through the admin API). */
 export const approveByAdmin = async (server: CrownServer, adminEmail: string, adminPassword: string, email: string) => {

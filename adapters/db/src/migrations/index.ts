@@ -20,6 +20,11 @@ import * as m20261124T1550UserLanguage from "./2026-11-24T1550-user-language.ts"
 import * as m20261124T1600NotificationMessages from "./2026-11-24T1600-notification-messages.ts";
 import * as m20261124T1620SearchablePatientsAndQueueOrder from "./2026-11-24T1620-searchable-patients-and-queue-order.ts";
 import * as m20261125T0600ResultsSearchFromTheIndex from "./2026-11-25T0600-results-search-from-the-index.ts";
+import * as m20261128T2020SessionProof from "./2026-11-28T2020-session-proof.ts";
+import * as m20261128T2021SecondFactors from "./2026-11-28T2021-second-factors.ts";
+import * as m20261128T2031SignedInDevices from "./2026-11-28T2031-signed-in-devices.ts";
+import * as m20261128T2032DataExports from "./2026-11-28T2032-data-exports.ts";
+import * as m20261128T2033AccountErasure from "./2026-11-28T2033-account-erasure.ts";
 import * as m20261128T2045IdempotencyKeys from "./2026-11-28T2045-idempotency-keys.ts";
 import * as m20261128T2010ReviewerCorrections from "./2026-11-28T2010-reviewer-corrections.ts";
 import * as m20261128T2011ResearchConsentAndReviewedSets from "./2026-11-28T2011-research-consent-and-reviewed-sets.ts";
@@ -54,6 +59,11 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25T0600-results-search-from-the-index": m20261125T0600ResultsSearchFromTheIndex,
   "2026-11-28T2010-reviewer-corrections": m20261128T2010ReviewerCorrections,
   "2026-11-28T2011-research-consent-and-reviewed-sets": m20261128T2011ResearchConsentAndReviewedSets,
+  "2026-11-28T2020-session-proof": m20261128T2020SessionProof,
+  "2026-11-28T2021-second-factors": m20261128T2021SecondFactors,
+  "2026-11-28T2031-signed-in-devices": m20261128T2031SignedInDevices,
+  "2026-11-28T2032-data-exports": m20261128T2032DataExports,
+  "2026-11-28T2033-account-erasure": m20261128T2033AccountErasure,
   "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
 };
 

@@ -45,6 +45,7 @@ export const userFromRow = (row: UserRow): User => ({
   npi: row.npi,
   practiceVerifiedAt: row.practice_verified_at,
   language: row.language,
+  secondFactorAt: row.second_factor_at,
   createdAt: row.created_at,
 });
 
@@ -67,6 +68,7 @@ const userColumns = {
   npi: "npi",
   practiceVerifiedAt: "practice_verified_at",
   language: "language",
+  secondFactorAt: "second_factor_at",
 } as const satisfies Record<keyof UserPatch, keyof UserRowUpdate>;
 
 /** The columns a patch changes; keys absent from the patch (or undefined) are left alone. */
@@ -104,6 +106,7 @@ export const makeUsers = (db: Kysely<Database>): UsersPort => ({
           npi: user.npi,
           practice_verified_at: user.practiceVerifiedAt,
           language: user.language,
+          second_factor_at: user.secondFactorAt,
           created_at: user.createdAt,
           updated_at: user.createdAt,
         })
@@ -180,6 +183,8 @@ export const sessionFromRow = (row: SessionRow): Session => ({
   idleTimeoutSeconds: row.idle_timeout_seconds,
   revokedAt: row.revoked_at,
   deviceType: row.device_type,
+  lastProofAt: row.last_proof_at,
+  secondFactorAt: row.second_factor_at,
 });
 
 export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
@@ -198,6 +203,8 @@ export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
             idle_timeout_seconds: session.idleTimeoutSeconds,
             revoked_at: session.revokedAt,
             device_type: session.deviceType,
+            last_proof_at: session.lastProofAt,
+            second_factor_at: session.secondFactorAt,
           })
           .execute(),
       ),
@@ -223,12 +230,14 @@ export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
           "s.idle_timeout_seconds as s_idle_timeout_seconds",
           "s.revoked_at as s_revoked_at",
           "s.device_type as s_device_type",
+          "s.last_proof_at as s_last_proof_at",
+          "s.second_factor_at as s_second_factor_at",
         ])
         .where("s.token_digest", "=", digest)
         .executeTakeFirst(),
     ).pipe(
       Effect.map((row) =>
-        Option.map(Option.fromNullable(row), ({ s_id, s_user_id, s_token_digest, s_created_at, s_last_seen_at, s_expires_at, s_idle_timeout_seconds, s_revoked_at, s_device_type, ...user }) => ({
+        Option.map(Option.fromNullable(row), ({ s_id, s_user_id, s_token_digest, s_created_at, s_last_seen_at, s_expires_at, s_idle_timeout_seconds, s_revoked_at, s_device_type, s_last_proof_at, s_second_factor_at, ...user }) => ({
           session: sessionFromRow({
             id: s_id,
             user_id: s_user_id,
@@ -239,6 +248,8 @@ export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
             idle_timeout_seconds: s_idle_timeout_seconds,
             revoked_at: s_revoked_at,
             device_type: s_device_type,
+            last_proof_at: s_last_proof_at,
+            second_factor_at: s_second_factor_at,
           }),
           user: userFromRow(user),
         })),
@@ -261,6 +272,20 @@ export const makeSessions = (db: Kysely<Database>): SessionsPort => ({
   revoke: (id, at) =>
     Effect.asVoid(
       run(db, (ex) => ex.updateTable("sessions").set({ revoked_at: at }).where("id", "=", id).where("revoked_at", "is", null).execute()),
+    ),
+  // A proof never moves backwards; the second factor's time is kept unless this proof is one.
+  recordProof: (id, at, options) =>
+    Effect.asVoid(
+      run(db, (ex) =>
+        ex
+          .updateTable("sessions")
+          .set((eb) => ({
+            last_proof_at: sql<Date>`greatest(${eb.ref("last_proof_at")}, ${at})`,
+            ...(options?.secondFactor === true ? { second_factor_at: at } : {}),
+          }))
+          .where("id", "=", id)
+          .execute(),
+      ),
     ),
   revokeAllForUser: (userId, at, exceptId) =>
     Effect.asVoid(

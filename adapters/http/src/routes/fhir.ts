@@ -48,7 +48,10 @@ type Log = ((line: Record<string, unknown>) => void) | undefined;
 const runWith = async (log: Log, c: Context<Env>, effect: Effect.Effect<Resource, DomainError, any>, options: { public?: boolean } = {}) => {
   const authenticated = options.public
     ? effect
-    : Effect.flatMap(Accounts.authenticate(bearerToken(c)), (caller) => Effect.provideService(effect, CurrentUser, caller));
+    : Effect.flatMap(
+        Effect.flatMap(Accounts.authenticate(bearerToken(c)), (caller) => Accounts.admitCaller(caller, { duringSetup: false })),
+        (caller) => Effect.provideService(effect, CurrentUser, caller),
+      );
   const withRequest = Effect.provideService(authenticated, RequestContext, { ip: c.get("clientIp") ?? null, requestId: c.get("requestId") });
   const runtime = c.get("runtime") as ManagedRuntime.ManagedRuntime<never, never>;
   const exit = await runtime.runPromiseExit(withRequest as Effect.Effect<Resource, DomainError, never>);

@@ -46,6 +46,8 @@ export const liveRoutes = (options: LiveRouteOptions = {}) =>
     const header = bearerToken(c);
     const ticket = c.req.query("ticket");
     const caller: Caller = await runUseCase(c, header === null && ticket !== undefined ? Live.authenticateTicket(ticket) : Accounts.authenticate(header));
+    // A session still to set up its required second factor hears nothing of any patient (issue 44).
+    await runUseCase(c, Accounts.admitCaller(caller, { duringSetup: false }));
     c.set("caller", caller);
     const runtime = c.get("runtime");
     const run = <A, R extends HttpPorts | CurrentUser>(effect: Effect.Effect<A, never, R>): Promise<A> => runtime.runPromise(Effect.provideService(effect, CurrentUser, caller));

@@ -13,7 +13,7 @@ import {
 import { ok, runUseCase } from "../effect-bridge.ts";
 import type { Env } from "../env.ts";
 import { paged, takesJson } from "../wire-input.ts";
-import { requireCaller } from "../middleware.ts";
+import { requireCaller, requireCallerDuringSetup } from "../middleware.ts";
 import { documented, PAGED } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
 
@@ -70,7 +70,7 @@ export const onboardingRoutes = () =>
       const physicians = await runUseCase(c, Onboarding.myPhysicians);
       return c.json(ok(Onboarding.MESSAGES.physicians, physicians), 200);
     })
-    .get("/user/onboarding", requireCaller, async (c) => {
+    .get("/user/onboarding", requireCallerDuringSetup, async (c) => {
       const status = await runUseCase(c, Onboarding.onboardingStatus);
       return c.json(ok(Onboarding.MESSAGES.onboarding, status), 200);
     })
@@ -78,7 +78,7 @@ export const onboardingRoutes = () =>
       const flags = await runUseCase(c, Onboarding.acceptDisclaimer(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.disclaimerAccepted, flags), 200);
     })
-    .post("/user/sign-baa", takesJson(SignBaaRequest), requireCaller, async (c) => {
+    .post("/user/sign-baa", takesJson(SignBaaRequest), requireCallerDuringSetup, async (c) => {
       const results = await runUseCase(c, Onboarding.signBaa(await jsonBody(c)));
       return c.json(ok(Onboarding.MESSAGES.baaSigned, results), 200);
     })

@@ -13,6 +13,11 @@ import { requestEnded, requestStarted } from "./pending.ts";
 
 export { ApiError, encodePassword } from "@crown/client";
 
+/** core's SECOND_FACTOR_SETUP_STATUS (its module brings Effect, which the sign-in page does not load). */
+export const SECOND_FACTOR_SETUP_REQUIRED = "SecondFactorSetupRequired";
+/** core's SECOND_FACTOR_STEP_STATUS: the password was right and the sign-in's second step is due. */
+export const SECOND_FACTOR_STEP_REQUIRED = "SecondFactorRequired";
+
 export const API_BASE = import.meta.env.VITE_API_BASE ?? DEFAULT_API_BASE;
 
 /** The API in the portal's current language (`/api/v1/es/...` answers in Spanish, ADR 76). */
@@ -30,6 +35,8 @@ interface Hooks {
   onBaaRequired: () => void;
   /** A 403 naming the practice as being verified: the session's flag is stale. */
   onPracticeBeingVerified: () => void;
+  /** A 403 naming a second factor still to set up: the session's step is stale. */
+  onSecondFactorSetup?: () => void;
 }
 let hooks: Hooks = { getToken: () => null, onUnauthorised: () => undefined, onBaaRequired: () => undefined, onPracticeBeingVerified: () => undefined };
 export const configureApi = (h: Hooks) => {
@@ -43,6 +50,7 @@ export const crown = createClient({
   onForbidden: (status) => {
     if (status === BAA_REQUIRED_STATUS) hooks.onBaaRequired();
     if (status === PRACTICE_BEING_VERIFIED) hooks.onPracticeBeingVerified();
+    if (status === SECOND_FACTOR_SETUP_REQUIRED) hooks.onSecondFactorSetup?.();
   },
   onRequest: () => {
     requestStarted();

@@ -1,10 +1,11 @@
-import { Button } from "react-aria-components";
+import { useState } from "react";
+import { Button, Input, Label, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { day } from "../i18n/dates.ts";
 import { Pager } from "../reporting/listing.tsx";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
-import { approveUser, pendingUsers, type PendingUser, rejectUser, removalRequests, type RemovalRequestRow } from "./api.ts";
+import { approveUser, holdRemoval, pendingUsers, type PendingUser, rejectUser, releaseRemoval, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
 import { AuditLog } from "./AuditLog.tsx";
 import { ModelAgreement } from "./ModelAgreement.tsx";
@@ -64,10 +65,41 @@ function PendingApprovals() {
   );
 }
 
-/** Requests sent from /remove-account: who asked, when and why; admins handle them (e.g. block the account) and write to the user. */
+/** A request's erasure: when it happens, or the legal hold placed on it (issue 44); a hold needs its reason. */
+function ErasureCell({ row, act }: { readonly row: RemovalRequestRow; readonly act: ReturnType<typeof actThenReload> }) {
+  const { t } = useTranslation("admin");
+  const [reason, setReason] = useState("");
+  const name = row.user ? `${row.user.first_name} ${row.user.last_name}` : row.identifier;
+  if (row.erasure === "by_administrator") return <>{t("removal.byAdministrator")}</>;
+  if (row.erasure === "held")
+    return (
+      <>
+        <div>{t("removal.held", { date: day(row.held_at) })}</div>
+        {row.hold_reason ? <div className="muted">{row.hold_reason}</div> : null}
+        <Button className="btn btn-sm btn-secondary" aria-label={t("removal.releaseNamed", { name })} onPress={() => void act(() => releaseRemoval(row.identifier), t("removal.release"))}>
+          {t("removal.release")}
+        </Button>
+      </>
+    );
+  return (
+    <>
+      <div>{t("removal.scheduled", { date: day(row.erase_after) })}</div>
+      <TextField className="field" value={reason} onChange={setReason} maxLength={1000}>
+        <Label className="sr-only">{t("removal.holdReason")}</Label>
+        <Input placeholder={t("removal.holdReason")} />
+      </TextField>
+      <Button className="btn btn-sm btn-secondary" isDisabled={reason.trim() === ""} aria-label={t("removal.holdNamed", { name })} onPress={() => void act(() => holdRemoval(row.identifier, reason.trim()), t("removal.hold"))}>
+        {t("removal.hold")}
+      </Button>
+    </>
+  );
+}
+
+/** Requests sent from /remove-account: who asked, when and why, and the erasure's date or legal hold. */
 function RemovalRequests() {
   const { t } = useTranslation("admin");
-  const { page, setPage, rows, lastPage, failure } = usePagedRows<RemovalRequestRow>(removalRequests);
+  const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<RemovalRequestRow>(removalRequests);
+  const act = actThenReload(reload);
   return (
     <section className="panel" aria-labelledby="removal-title">
       <h2 id="removal-title">{t("removal.title")}</h2>
@@ -84,6 +116,7 @@ function RemovalRequests() {
                   <th scope="col">{t("columns.status")}</th>
                   <th scope="col">{t("columns.requested")}</th>
                   <th scope="col">{t("columns.reason")}</th>
+                  <th scope="col">{t("columns.erasure")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -95,6 +128,9 @@ function RemovalRequests() {
                     <td data-label={t("columns.status")}>{r.user ? t(`accountStatus.${r.user.status}`, { defaultValue: r.user.status }) : null}</td>
                     <td data-label={t("columns.requested")}>{day(r.requested_at)}</td>
                     <td data-label={t("columns.reason")}>{r.reason ?? <span className="muted">{t("removal.noReason")}</span>}</td>
+                    <td className="cell-actions" data-label={t("columns.erasure")}>
+                      <ErasureCell row={r} act={act} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -29,6 +29,9 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
   const run = actThenReload(reload);
   const act = (u: AdminUser, action: "block" | "unblock") =>
     run(() => crown.call((api) => api.admin.users[action].$post({ json: { identifier: u.identifier } })), action === "block" ? t("directory.blocked", { email: u.email }) : t("directory.unblocked", { email: u.email }));
+  // A lost phone and lost codes: the user sets two-step sign-in up again at the next sign-in (issue 44).
+  const resetSecondFactor = (u: AdminUser) =>
+    run(() => crown.call((api) => api.admin.users["second-factor"].reset.$post({ json: { identifier: u.identifier } })), t("directory.secondFactorReset", { email: u.email }));
   const id = type || "all";
   return (
     <section className="panel" aria-labelledby={`${id}-title`}>
@@ -80,6 +83,11 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
                     ) : u.type !== "admin" ? (
                       <Button className="btn btn-sm btn-secondary" aria-label={t("directory.blockLabel", { email: u.email })} onPress={() => void act(u, "block")}>
                         {t("directory.block")}
+                      </Button>
+                    ) : null}
+                    {u.second_factor ? (
+                      <Button className="btn btn-sm btn-secondary" aria-label={t("directory.resetSecondFactorLabel", { email: u.email })} onPress={() => void resetSecondFactor(u)}>
+                        {t("directory.resetSecondFactor")}
                       </Button>
                     ) : null}
                   </td>

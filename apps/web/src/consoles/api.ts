@@ -50,3 +50,5 @@ export type PracticeAwaiting = ResultsOf<Api["admin"]["practices"]["awaiting-ver
 export const practicesAwaiting = (page: number) => crown.call((api) => api.admin.practices["awaiting-verification"].$get({ query: { page } }));
 export const verifyPractice = (physicianIdentifier: string) => crown.call((api) => api.admin.practices.verify.$post({ json: { physician_identifier: physicianIdentifier } }));
 export const blockUser = (identifier: string) => crown.call((api) => api.admin.users.block.$post({ json: { identifier } }));
+export const holdRemoval = (identifier: string, reason: string) => crown.call((api) => api.admin["removal-requests"].hold.$post({ json: { identifier, reason } }));
+export const releaseRemoval = (identifier: string) => crown.call((api) => api.admin["removal-requests"].release.$post({ json: { identifier } }));

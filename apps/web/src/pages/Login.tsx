@@ -3,7 +3,7 @@ import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { signIn } from "../api/accounts.ts";
-import { ApiError, fallbackMessage } from "../api/crown.ts";
+import { ApiError, fallbackMessage, SECOND_FACTOR_STEP_REQUIRED } from "../api/crown.ts";
 import { sessionFromSignIn } from "../session/machine.ts";
 import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
@@ -36,6 +36,10 @@ export default function Login() {
   const [error, setError] = useState<LoginError | null>(null);
   const [pending, setPending] = useState(false);
   const [shownNotice] = useState(notice);
+  // The second step (issue 44): after the right password, the code (or a passkey) is asked here.
+  const [secondStep, setSecondStep] = useState(false);
+  const [code, setCode] = useState("");
+  const [useRecovery, setUseRecovery] = useState(false);
 
   useEffect(() => {
     if (notice) sessionActor.send({ type: "NOTICE_SEEN" });
@@ -53,17 +57,20 @@ export default function Login() {
     }
     form.setErrors({});
     const valid = checked.right;
+    if (secondStep && !code.trim()) {
+      setError({ message: t("login.codeRequired"), httpStatus: 422 });
+      return;
+    }
     setPending(true);
     try {
-      const { results } = await signIn(valid.email, form.values.password, remember);
-      const session = sessionFromSignIn(results, remember);
-      if (waitsForApproval(session.step)) {
-        setError({ message: t("login.waitingApproval"), httpStatus: 403, status: WAITING_APPROVAL_STATUS });
+      const { results } = await signIn(valid.email, form.values.password, remember, secondStep ? code.trim() : undefined);
+      enter(results);
+    } catch (err) {
+      if (err instanceof ApiError && err.httpStatus === 403 && err.status === SECOND_FACTOR_STEP_REQUIRED) {
+        setSecondStep(true);
+        setCode("");
         return;
       }
-      sessionActor.send({ type: "SIGNED_IN", session });
-      navigate(landingFor(session, location.state), { replace: true });
-    } catch (err) {
       if (err instanceof ApiError) {
         form.serverErrors(err);
         setError({ message: err.message, httpStatus: err.httpStatus, status: err.status });
@@ -73,10 +80,36 @@ export default function Login() {
     }
   };
 
+  const enter = (results: Parameters<typeof sessionFromSignIn>[0]) => {
+    const session = sessionFromSignIn(results, remember);
+    if (waitsForApproval(session.step)) {
+      setError({ message: t("login.waitingApproval"), httpStatus: 403, status: WAITING_APPROVAL_STATUS });
+      return;
+    }
+    sessionActor.send({ type: "SIGNED_IN", session });
+    navigate(landingFor(session, location.state), { replace: true });
+  };
+
+  /** A passkey alone signs in (it is both factors); on the second step it stands for the code. */
+  const passkey = async () => {
+    setError(null);
+    setPending(true);
+    try {
+      const [{ passkeySignInOptions, signInWithPasskey }, { signWithPasskey }] = await Promise.all([import("../api/secondFactor.ts"), import("../security/passkeys.ts")]);
+      const { results } = await passkeySignInOptions(form.values.email.trim());
+      const response = await signWithPasskey(results.options);
+      enter((await signInWithPasskey(response, remember)).results);
+    } catch (err) {
+      setError(err instanceof ApiError ? { message: err.message, httpStatus: err.httpStatus, status: err.status } : { message: t("login.passkeyCancelled"), httpStatus: 0 });
+    } finally {
+      setPending(false);
+    }
+  };
+
   const expired = error && (error.message === PASSWORD_EXPIRED_MESSAGE || error.status === "PasswordExpired");
   // The e-mail goes on in the router's state, not the URL: the reset or resend form starts filled in.
   const withEmail = { email: form.values.email.trim() };
-  const needsVerification = error && error.httpStatus === 403 && !expired && error.status !== BLOCKED_STATUS && error.status !== WAITING_APPROVAL_STATUS;
+  const needsVerification = error && error.httpStatus === 403 && error.status !== SECOND_FACTOR_STEP_REQUIRED && !expired && error.status !== BLOCKED_STATUS && error.status !== WAITING_APPROVAL_STATUS;
 
   return (
     <Card title={t("login.title")} subtitle={t("login.subtitle")}>
@@ -88,6 +121,27 @@ export default function Login() {
       <Form onSubmit={submit} className="form" validationBehavior="aria" aria-label={t("login.form")}>
         <Field name="email" label={t("login.email")} type="email" autoComplete="username" value={form.values.email} onChange={(v) => form.set("email", v)} error={form.errors.email} />
         <FormField form={form} name="password" label={t("login.password")} type="password" autoComplete="current-password" />
+        {secondStep ? (
+          <div className="second-step" role="group" aria-labelledby="second-step-title">
+            <h2 id="second-step-title" className="small-title">
+              {t("login.secondStepTitle")}
+            </h2>
+            <p className="small">{useRecovery ? t("login.recoveryHelp") : t("login.codeHelp")}</p>
+            <Field
+              name="code"
+              label={useRecovery ? t("login.recoveryCode") : t("login.code")}
+              value={code}
+              onChange={setCode}
+              inputMode={useRecovery ? "text" : "numeric"}
+              autoComplete="one-time-code"
+              maxLength={useRecovery ? 20 : 7}
+              autoFocus
+            />
+            <Button className="link-button" onPress={() => setUseRecovery((r) => !r)}>
+              {useRecovery ? t("login.useApp") : t("login.useRecovery")}
+            </Button>
+          </div>
+        ) : null}
         <div className="row-between">
           <CheckField name="remember_me" isSelected={remember} onChange={setRemember}>
             {t("login.remember")}
@@ -95,8 +149,11 @@ export default function Login() {
           <Link to="/forgot-password">{t("login.forgot")}</Link>
         </div>
         <SubmitButton isPending={pending} className="btn-block">
-          {t("login.submit")}
+          {secondStep ? t("login.verify") : t("login.submit")}
         </SubmitButton>
+        <Button className="btn btn-secondary btn-block" onPress={() => void passkey()} isDisabled={pending}>
+          {t("login.passkey")}
+        </Button>
         {error ? (
           <div className="login-error" role="alert">
             {expired ? (

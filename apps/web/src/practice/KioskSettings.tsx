@@ -1,5 +1,4 @@
-import QRCode from "qrcode";
-import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { crown, messageOf } from "../api/crown.ts";
@@ -8,6 +7,7 @@ import { moment, time } from "../i18n/dates.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { QrCode } from "../ui/QrCode.tsx";
 
 /**
  * /kiosk-settings: the portal side of the exam-room kiosk (issue 8). Physicians and staff set their own kiosk
@@ -128,31 +128,6 @@ function Devices() {
   );
 }
 
-/** Modules of quiet zone around the code: the QR standard asks for 4, and scanners need them. */
-const QR_QUIET_ZONE = 4;
-
-/**
- * A QR code drawn as one SVG path of its dark modules on white (always dark on light, whatever the
- * page's theme: the kiosk's decoder does not try inverted codes).
- */
-function QrCode({ text, label }: { text: string; label: string }) {
-  const { size, path } = useMemo(() => {
-    // Level M survives a glare spot on a phone screen and keeps the signed code at a readable density.
-    const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
-    let d = "";
-    for (let y = 0; y < modules.size; y++) {
-      for (let x = 0; x < modules.size; x++) if (modules.get(x, y)) d += `M${x + QR_QUIET_ZONE} ${y + QR_QUIET_ZONE}h1v1h-1z`;
-    }
-    return { size: modules.size + 2 * QR_QUIET_ZONE, path: d };
-  }, [text]);
-  return (
-    <svg className="qr-code" role="img" aria-label={label} viewBox={`0 0 ${size} ${size}`} width="280" height="280" shapeRendering="crispEdges" data-testid="baby-qr">
-      <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
-    </svg>
-  );
-}
-
 function BabyCode() {
   const { t } = useTranslation("practice");
   const session = useSession();
@@ -184,7 +159,7 @@ function BabyCode() {
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {code && !expired ? (
         <div className="baby-code" data-testid="baby-code">
-          <QrCode text={code.code} label={t("kiosk.baby.qrLabel", { name: baby.name, time: time(code.expires_at) })} />
+          <QrCode testId="baby-qr" text={code.code} label={t("kiosk.baby.qrLabel", { name: baby.name, time: time(code.expires_at) })} />
           <p>
             {t("kiosk.baby.typeIt")}
             <br />

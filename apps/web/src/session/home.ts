@@ -1,8 +1,11 @@
 import type { Session } from "./machine.ts";
-import { baaDue, needsBabyDetails, quizDue } from "@crown/core/onboarding/lifecycle";
+import { baaDue, needsBabyDetails, quizDue, secondFactorDue } from "@crown/core/onboarding/lifecycle";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */
 export const mustSignBaa = (s: Session) => baaDue(s.step);
+
+/** Two-step sign-in is set up before anything else but the BAA (issue 44; the server refuses the rest). */
+export const mustSetUpSecondFactor = (s: Session) => secondFactorDue(s.step);
 
 /**
  * A physician whose practice Crown has not verified yet (ADR 25): the server refuses every call about
@@ -20,6 +23,7 @@ export const practiceBeingVerified = (s: Session) => s.userRole === "physician" 
 export const homeFor = (s: Session): string => {
   if (needsBabyDetails(s.step)) return "/baby-details";
   if (mustSignBaa(s)) return "/baa";
+  if (mustSetUpSecondFactor(s)) return "/two-step";
   if (s.userRole === "reviewer") return "/review";
   if (s.userRole === "admin") return "/admin";
   if (quizDue(s.step)) return "/quiz-instructions";
@@ -40,5 +44,5 @@ export const returnPath = (state: unknown): string | null => {
 export const landingFor = (s: Session, state: unknown): string => {
   const home = homeFor(s);
   const back = returnPath(state);
-  return back && !s.isFirstLogin && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home;
+  return back && !s.isFirstLogin && !mustSetUpSecondFactor(s) && (home === "/dashboard" || home === "/review" || home === "/admin") ? back : home;
 };

@@ -3,6 +3,7 @@ import { ApiError, configureApi, crown } from "../api/crown.ts";
 import type { Baby, Profile } from "../api/types.ts";
 import { createSessionActor, type Session, sessionFromSignIn } from "./machine.ts";
 import { forgetToken, keptToken } from "./persist.ts";
+import { SECOND_FACTOR_STEP, secondFactorDue } from "@crown/core/onboarding/lifecycle";
 import { SESSION_ENDED } from "@crown/core/shared/messages";
 import { uiMessage } from "../i18n/i18n.ts";
 
@@ -21,6 +22,11 @@ configureApi({
     const session = sessionActor.getSnapshot().context.session;
     // The server's 403 BaaRequired: the agreement is the step now.
     if (session?.userRole === "physician" && session.baaSigned) sessionActor.send({ type: "UPDATE", patch: { baaSigned: false, step: "baa" } });
+  },
+  onSecondFactorSetup: () => {
+    const session = sessionActor.getSnapshot().context.session;
+    // The server's 403 SecondFactorSetupRequired (a reset by an admin): setting it up is the step now.
+    if (session && !secondFactorDue(session.step)) sessionActor.send({ type: "UPDATE", patch: { step: SECOND_FACTOR_STEP } });
   },
   onPracticeBeingVerified: () => {
     const session = sessionActor.getSnapshot().context.session;

@@ -30,6 +30,31 @@ export const ES_ACCOUNTS = {
     photoMissing: "Elija una foto de perfil para subir.",
     photoTooLarge: "La foto de perfil debe pesar como máximo 5 MB.",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+    commonPassword: "Esta contraseña es de las que los atacantes prueban primero: es una contraseña muy usada o se basa en una. Elija otra.",
+  },
+  secondFactor: {
+    stepRequired: "Escriba el código de 6 dígitos de su aplicación de autenticación, use un código de recuperación o use una llave de acceso.",
+    badSecondStep: "El correo electrónico, la contraseña o el código no coinciden con nuestros registros.",
+    setupRequired: "Configure el inicio de sesión en dos pasos para continuar.",
+    status: "Inicio de sesión en dos pasos obtenido correctamente",
+    appStarted: "Escanee el código QR con su aplicación de autenticación y escriba el código que muestra.",
+    appEnabled: "El inicio de sesión en dos pasos está activado. Guarde sus códigos de recuperación en un lugar seguro: cada uno funciona una sola vez.",
+    wrongCode: "El código no es correcto o ya caducó. Escriba el código que muestra ahora su aplicación de autenticación.",
+    codeRequired: "El código es obligatorio",
+    noAppPending: "Vuelva a empezar la configuración de la aplicación de autenticación.",
+    recoveryCodesMade: "Se crearon códigos de recuperación nuevos. Los anteriores ya no funcionan.",
+    noFactor: "Primero configure el inicio de sesión en dos pasos.",
+    passkeyOptions: "Solicitud de llave de acceso lista",
+    passkeyAdded: "Llave de acceso agregada",
+    passkeyRefused: "No se pudo verificar la llave de acceso. Vuelva a intentarlo.",
+    passkeyRemoved: "Llave de acceso eliminada",
+    passkeyMissing: "No se encontró la llave de acceso",
+    passkeyNameTooLong: "El nombre de la llave de acceso debe tener como máximo 60 caracteres",
+    turnedOff: "El inicio de sesión en dos pasos está desactivado.",
+    stillRequired: "Su cuenta necesita el inicio de sesión en dos pasos: no se puede desactivar ni se puede eliminar su último método.",
+    reset: "Se restableció el inicio de sesión en dos pasos. La persona lo volverá a configurar en su próximo inicio de sesión y se le avisó por correo electrónico.",
+    resetNothing: "Esta persona no tiene inicio de sesión en dos pasos para restablecer.",
+    tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
   },
   accountForms: {
     passwordsDiffer: "Las contraseñas no coinciden",
@@ -42,6 +67,29 @@ export const ES_ACCOUNTS = {
     wrongPassword: "La contraseña no es correcta.",
     list: "Solicitudes de eliminación de cuenta obtenidas correctamente",
     tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+    erasureScheduled:
+      "Su cuenta se borrará el {date}. Si inicia sesión de nuevo antes de esa fecha, el borrado se cancela. Le enviamos los detalles a su correo electrónico.",
+    erasureAlreadyScheduled: "Su cuenta ya está programada para borrarse el {date}. Si inicia sesión de nuevo antes de esa fecha, el borrado se cancela.",
+    held: "La solicitud de eliminación está bajo retención legal: no se borra nada hasta que se levante la retención.",
+    released: "Se levantó la retención legal: la cuenta se borra una vez terminado su período de gracia.",
+  },
+  proof: {
+    proofRequired: "Por su seguridad, confirme que es usted: escriba su contraseña o use una llave de acceso.",
+    proved: "Gracias. Puede continuar.",
+    wrongPassword: "La contraseña no es correcta.",
+    tooManyAttempts: "Demasiados intentos. Vuelva a intentarlo más tarde.",
+  },
+  devices: {
+    list: "Dispositivos con sesión iniciada obtenidos correctamente",
+    ended: "La sesión en ese dispositivo terminó.",
+    endedOthers: "Todas las demás sesiones terminaron.",
+  },
+  familyData: {
+    exportRequested: "Estamos preparando sus datos. Le enviaremos por correo electrónico un enlace de descarga cuando estén listos.",
+    exportInProgress: "Sus datos ya se están preparando. Le escribiremos cuando estén listos.",
+    exports: "Exportaciones de datos obtenidas correctamente",
+    linkUsed: "Este enlace de descarga venció o ya se usó. Pida un archivo nuevo desde Mis datos.",
+    erasureQueue: "Cuentas en espera de borrado obtenidas correctamente",
   },
   directory: {
     users: "Usuarios obtenidos correctamente",
@@ -133,5 +181,5 @@ export const ES_ACCOUNTS = {
   },
 } as const satisfies Pick<
   Catalogue,
-  "accounts" | "accountForms" | "removal" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
+  "accounts" | "accountForms" | "removal" | "proof" | "devices" | "familyData" | "secondFactor" | "directory" | "onboarding" | "forms" | "quiz" | "practice" | "access" | "verification" | "npi"
 >;

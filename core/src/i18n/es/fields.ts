@@ -46,6 +46,7 @@ export const ES_FIELDS = {
     status: "Estado",
     staffType: "Tipo de personal",
     language: "Idioma",
+    reason: "Motivo",
   },
   /** A report's status as a refusal names it (`{status}` of review.notAllowedWhile). */
   reportStatuses: {
@@ -72,6 +73,9 @@ export const ES_FIELDS = {
     nurse: "el enfermero o la enfermera",
     device: "el dispositivo",
     conversation: "la conversación",
+    session: "la sesión",
+    removalRequest: "la solicitud de eliminación",
+    dataExport: "la exportación de datos",
   },
   errors: {
     unauthenticated: "No tiene autorización para realizar esta acción",

@@ -32,6 +32,19 @@ export const MAILS_EN = {
     changed: "The password of your Crown account was just changed, and every other signed-in device was signed out.",
     notYou: "If this was not you, reset your password at once and contact Crown support.",
   },
+  twoStep: {
+    resetSubject: "Your Crown two-step sign-in was reset",
+    reset: "A Crown administrator reset the two-step sign-in of your account, and every signed-in device was signed out.",
+    setUpAgain: "The next time you sign in with your password, Crown will ask you to set up two-step sign-in again.",
+    notYou: "If you did not ask for this, contact Crown support at once.",
+    enabledSubject: "Two-step sign-in is on for your Crown account",
+    enabled: "Two-step sign-in was just turned on for your Crown account ({method}).",
+    disabledSubject: "Two-step sign-in is off for your Crown account",
+    disabled: "Two-step sign-in was just turned off for your Crown account.",
+    methodApp: "an authenticator app",
+    methodPasskey: "a passkey",
+    notYouChange: "If this was not you, reset your password at once and contact Crown support.",
+  },
   approval: {
     approvedSubject: "Your Crown account is approved",
     approved: "An administrator reviewed your information and approved your Crown account. You can sign in now.",
@@ -78,6 +91,24 @@ export const MAILS_EN = {
     handled:
       "Crown's administrators have your request and will contact you at this e-mail address about it. Until then your account stays as it is and you can still sign in.",
     notYou: "If you did not make this request, change your password at once and contact Crown support.",
+  },
+  erasure: {
+    subject: "Your Crown account will be erased on {date}",
+    asked: "You asked us to erase your Crown account ({email}) and everything it holds about you and your children.",
+    grace: "On {date} we erase it: your profile, your children's records, photos, videos, reports and messages. Until then, signing in to Crown cancels the erasure.",
+    providers: "A report your child's provider already received stays in that provider's own medical record, under the rules that apply to them.",
+    notYou: "If you did not make this request, sign in now to cancel it and change your password.",
+  },
+  erasureCancelled: {
+    subject: "Your Crown account will not be erased",
+    cancelled: "You signed in to Crown, so your account ({email}) will not be erased. Nothing was removed.",
+  },
+  dataExport: {
+    subject: "Your Crown data is ready to download",
+    ready: "The archive of everything Crown holds about you and your children is ready.",
+    once: "The link works once, until {until}, and asks you to sign in again before the download starts.",
+    action: "Download my data",
+    notYou: "If you did not ask for this archive, change your password at once and contact Crown support.",
   },
   support: {
     subject: "Unread chat from {who}",

@@ -31,6 +31,19 @@ export const MAILS_ES: MailCopy = {
     changed: "Se acaba de cambiar la contraseña de su cuenta de Crown y se cerró la sesión en todos los demás dispositivos.",
     notYou: "Si no fue usted, restablezca su contraseña de inmediato y comuníquese con el equipo de soporte de Crown.",
   },
+  twoStep: {
+    resetSubject: "Se restableció el inicio de sesión en dos pasos de su cuenta de Crown",
+    reset: "Un administrador de Crown restableció el inicio de sesión en dos pasos de su cuenta y se cerró la sesión en todos los dispositivos.",
+    setUpAgain: "La próxima vez que inicie sesión con su contraseña, Crown le pedirá que vuelva a configurar el inicio de sesión en dos pasos.",
+    notYou: "Si usted no lo pidió, comuníquese de inmediato con el equipo de soporte de Crown.",
+    enabledSubject: "El inicio de sesión en dos pasos está activado en su cuenta de Crown",
+    enabled: "Se acaba de activar el inicio de sesión en dos pasos en su cuenta de Crown ({method}).",
+    disabledSubject: "El inicio de sesión en dos pasos está desactivado en su cuenta de Crown",
+    disabled: "Se acaba de desactivar el inicio de sesión en dos pasos en su cuenta de Crown.",
+    methodApp: "una aplicación de autenticación",
+    methodPasskey: "una llave de acceso",
+    notYouChange: "Si no fue usted, restablezca su contraseña de inmediato y comuníquese con el equipo de soporte de Crown.",
+  },
   approval: {
     approvedSubject: "Su cuenta de Crown fue aprobada",
     approved: "Un administrador revisó su información y aprobó su cuenta de Crown. Ya puede iniciar sesión.",
@@ -78,6 +91,24 @@ export const MAILS_ES: MailCopy = {
     handled:
       "Los administradores de Crown tienen su solicitud y se comunicarán con usted a este correo electrónico. Mientras tanto, su cuenta sigue igual y puede seguir iniciando sesión.",
     notYou: "Si usted no hizo esta solicitud, cambie su contraseña de inmediato y comuníquese con el equipo de soporte de Crown.",
+  },
+  erasure: {
+    subject: "Su cuenta de Crown se borrará el {date}",
+    asked: "Usted nos pidió borrar su cuenta de Crown ({email}) y todo lo que guarda sobre usted y sus hijos.",
+    grace: "El {date} la borramos: su perfil, los registros de sus hijos, fotos, videos, informes y mensajes. Hasta entonces, iniciar sesión en Crown cancela el borrado.",
+    providers: "Un informe que el proveedor de su hijo ya recibió permanece en el expediente médico propio de ese proveedor, según las normas que le corresponden.",
+    notYou: "Si usted no hizo esta solicitud, inicie sesión ahora para cancelarla y cambie su contraseña.",
+  },
+  erasureCancelled: {
+    subject: "Su cuenta de Crown no se borrará",
+    cancelled: "Usted inició sesión en Crown, así que su cuenta ({email}) no se borrará. No se eliminó nada.",
+  },
+  dataExport: {
+    subject: "Sus datos de Crown están listos para descargar",
+    ready: "El archivo con todo lo que Crown guarda sobre usted y sus hijos está listo.",
+    once: "El enlace funciona una sola vez, hasta el {until}, y le pide iniciar sesión de nuevo antes de comenzar la descarga.",
+    action: "Descargar mis datos",
+    notYou: "Si usted no pidió este archivo, cambie su contraseña de inmediato y comuníquese con el equipo de soporte de Crown.",
   },
   support: {
     subject: "Chat sin leer de {who}",

@@ -31,6 +31,7 @@ export default function PrivacyPolicy() {
       <p>{t("privacy.keep")}</p>
       <h2>{t("privacy.choicesTitle")}</h2>
       <p>{t("privacy.choicesProfile")}</p>
+      <p>{t("privacy.download")}</p>
       <p>
         <Trans t={t} i18nKey="privacy.choicesRemove" components={{ strong: <strong />, removal }} />
       </p>

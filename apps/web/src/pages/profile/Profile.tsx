@@ -8,8 +8,11 @@ import { ChangePassword } from "./ChangePassword.tsx";
 import { ResearchConsentSection } from "../../learning/ResearchConsent.tsx";
 import { ChildForm } from "./ChildForm.tsx";
 import { MyProfile } from "./MyProfile.tsx";
+import { Devices } from "./Devices.tsx";
+import { MyData } from "./MyData.tsx";
+import { SecuritySettings } from "../../security/SecuritySettings.tsx";
 
-type Tab = "profile" | "child" | "password";
+type Tab = "profile" | "child" | "password" | "security" | "devices" | "data";
 
 export default function Profile() {
   const { t } = useTranslation("profile");
@@ -17,7 +20,18 @@ export default function Profile() {
   const [params, setParams] = useSearchParams();
   const parent = session?.userRole === "parent";
   const raw = params.get("tab");
-  const tab: Tab = raw === "password" ? "password" : raw === "child" && parent ? "child" : "profile";
+  const tab: Tab =
+    raw === "password"
+      ? "password"
+      : raw === "security"
+        ? "security"
+        : raw === "devices"
+          ? "devices"
+          : raw === "data" && parent
+            ? "data"
+            : raw === "child" && parent
+              ? "child"
+              : "profile";
   const [babyId, setBabyId] = useState<string | null>(params.get("baby"));
   const [childrenOpen, setChildrenOpen] = useState(raw === "child");
   if (!session) return null;
@@ -73,6 +87,23 @@ export default function Profile() {
                 {t("changePassword")}
               </Button>
             </li>
+            <li>
+              <Button className={`side-item${tab === "security" ? " active" : ""}`} onPress={() => go("security")} aria-current={tab === "security" ? "page" : undefined}>
+                {t("security")}
+              </Button>
+            </li>
+            <li>
+              <Button className={`side-item${tab === "devices" ? " active" : ""}`} onPress={() => go("devices")} aria-current={tab === "devices" ? "page" : undefined}>
+                {t("devices.title")}
+              </Button>
+            </li>
+            {parent ? (
+              <li>
+                <Button className={`side-item${tab === "data" ? " active" : ""}`} onPress={() => go("data")} aria-current={tab === "data" ? "page" : undefined}>
+                  {t("data.title")}
+                </Button>
+              </li>
+            ) : null}
             {parent || session.userRole === "physician" || session.userRole === "physician_staff" ? (
               <li>
                 <Link className="side-item" to="/kiosk-settings">
@@ -91,6 +122,9 @@ export default function Profile() {
         <div className="profile-content panel">
           {tab === "profile" ? <MyProfile /> : null}
           {tab === "password" ? <ChangePassword /> : null}
+          {tab === "security" ? <SecuritySettings /> : null}
+          {tab === "devices" ? <Devices /> : null}
+          {tab === "data" ? <MyData /> : null}
           {tab === "child" ? (
             <section aria-labelledby="section-title">
               <h2 id="section-title">{baby ? baby.name : t("addChild")}</h2>

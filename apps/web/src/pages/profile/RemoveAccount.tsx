@@ -27,6 +27,7 @@ export default function RemoveAccount() {
   const form = useForm({ password: "", reason: "" });
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  const family = session?.userRole === "parent" || session?.userRole === "other";
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -60,7 +61,8 @@ export default function RemoveAccount() {
       <ul>
         <li>{t("remove.records")}</li>
         <li>{t("remove.confirms")}</li>
-        <li>{t("remove.admins")}</li>
+        {/* A family's account is erased by Crown after the grace period (issue 44); others' requests go to the administrators. */}
+        {family ? <li>{t("remove.family")}</li> : <li>{t("remove.admins")}</li>}
       </ul>
       <p>
         <Trans
