@@ -5,7 +5,7 @@ import { api, type ApiUser, daysAgo, finishOnboarding, signInApi, signUpVerified
 import { expectPath, passQuizByApi, signInThroughForm } from "./helpers/flows.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
 import { portalSuite } from "./helpers/suite.ts";
-import { setUpOnPage } from "./helpers/second-step.ts";
+import { passSecondStep, setUpOnPage } from "./helpers/second-step.ts";
 
 /**
  * Issue 22, items 1-6: what a newcomer hit walking every screen. Each step here failed before its fix.
@@ -84,6 +84,7 @@ const signInRemembering = async (page: Page, email: string, remember: boolean) =
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   if (remember) await page.getByText("Remember me").click();
   await page.getByRole("button", { name: "Sign In" }).click();
+  await passSecondStep(page, email);
   await expectPath(page, /\/dashboard$/);
 };
 
@@ -252,6 +253,7 @@ describe("the audit log in the admin console (item 4)", () => {
     await page.getByLabel("Email").fill(DEMO.admin);
     await page.getByLabel("Password", { exact: true }).fill(server.password(DEMO.admin));
     await page.getByRole("button", { name: "Sign In" }).click();
+    await passSecondStep(page, DEMO.admin);
     await expectPath(page, /\/admin$/);
     const log = page.getByRole("region", { name: "Audit log" });
     await log.getByRole("heading", { name: "Audit log" }).waitFor();

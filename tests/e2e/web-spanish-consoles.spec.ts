@@ -8,6 +8,7 @@ import { apiToken, expectPath, passQuizByApi } from "./helpers/flows.ts";
 import { callApi } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO, repoRoot } from "./helpers/server.ts";
+import { passSecondStep } from "./helpers/second-step.ts";
 
 /** Issue 21: the practice screens and the review and admin consoles in Spanish, their tables usable on a phone. */
 
@@ -36,6 +37,8 @@ const spanishTab = async (email: string, landing: RegExp) => {
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(server.password(email));
   await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  // The second step (or setting it up on a first sign-in; issue 44).
+  await passSecondStep(page, email);
   await expectPath(page, landing);
   return { page, errors, close: () => context.close() };
 };

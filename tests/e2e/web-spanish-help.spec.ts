@@ -4,6 +4,7 @@ import { PHONE, seriousViolations, sidewaysScroll, uniqueEmail } from "./helpers
 import { apiToken } from "./helpers/flows.ts";
 import { portalSuite } from "./helpers/suite.ts";
 import { type CrownServer, DEMO } from "./helpers/server.ts";
+import { passSecondStep } from "./helpers/second-step.ts";
 
 /** Issue 21: the help center, the legal pages, the support chat and the support inbox in Spanish. */
 
@@ -39,6 +40,7 @@ const signInInSpanish = async (page: Page, email: string) => {
   await page.getByLabel("Correo electrónico").fill(email);
   await page.getByLabel("Contraseña").fill(server.password(email));
   await page.getByRole("button", { name: "Iniciar sesión" }).click();
+  await passSecondStep(page, email);
   await page.waitForURL((u) => u.pathname !== "/", { timeout: 20_000 });
 };
 

@@ -1,5 +1,7 @@
 import { Effect, Option } from "effect";
 import { Forbidden, Unauthenticated } from "../shared/errors.ts";
+import { ACCESS_MESSAGES, baaPending } from "./access.ts";
+import { BAA_REQUIRED_STATUS } from "./practice-statuses.ts";
 import { SECOND_FACTOR_MESSAGES } from "./second-factor-messages.ts";
 import { awaitsSecondFactorSetup, SECOND_FACTOR_SETUP_STATUS } from "./second-factor-model.ts";
 import { now, Secrets } from "../shared/ports.ts";
@@ -35,7 +37,9 @@ export const authenticate = (token: string | null) =>
  * the second factor's own calls, signing out); every other call, and so every read of a patient, is
  * 403 `SecondFactorSetupRequired` (issue 44). The HTTP adapter asks this for every signed-in call.
  */
-export const admitCaller = (caller: Caller, options: { readonly duringSetup: boolean }) =>
-  awaitsSecondFactorSetup(caller) && !options.duringSetup
-    ? Effect.fail(new Forbidden({ message: SECOND_FACTOR_MESSAGES.setupRequired, status: SECOND_FACTOR_SETUP_STATUS }))
-    : Effect.succeed(caller);
+export const admitCaller = (caller: Caller, options: { readonly duringSetup: boolean }) => {
+  if (!awaitsSecondFactorSetup(caller) || options.duringSetup) return Effect.succeed(caller);
+  // The onboarding order: a physician signs the BAA before setting up the second factor, and is told so first.
+  if (baaPending(caller.user)) return Effect.fail(new Forbidden({ message: ACCESS_MESSAGES.baaRequired, status: BAA_REQUIRED_STATUS }));
+  return Effect.fail(new Forbidden({ message: SECOND_FACTOR_MESSAGES.setupRequired, status: SECOND_FACTOR_SETUP_STATUS }));
+};

@@ -159,7 +159,8 @@ export class OneTimeTokens extends Context.Tag("crown/OneTimeTokens")<OneTimeTok
 export const LIMITS = {
   // Failed sign-ins: growing delays, in sign-in-throttle.ts. Changing the password needs a session already.
   changePasswordPerAccount: { limit: 5, windowSeconds: 15 * 60 },
-  signInPerAddress: { limit: 30, windowSeconds: 15 * 60 },
+  // 60, not 30, since issue 44: a sign-in with its second step is two calls (the password, then with the code).
+  signInPerAddress: { limit: 60, windowSeconds: 15 * 60 },
   signUpPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   // Repeated sign-ups for one e-mail from many addresses (probing whether it is taken, mail flooding).
   signUpPerAccount: { limit: 5, windowSeconds: 60 * 60 },

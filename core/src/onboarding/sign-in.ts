@@ -11,21 +11,19 @@ import { profileAnswer, signInAnswer } from "./session-answers.ts";
  * session; the answer adds what onboarding knows (the step, the flags, the babies, the physicians).
  */
 
-/** `POST /user/sign-in`: the session token, its absolute end (ADR 32), the account and its next step. */
-export const signIn = (input: unknown) =>
+/** A session just opened, answered with where the user goes next (the same for every way of signing in). */
+const answered = <E, R>(opened: Effect.Effect<{ token: string; user: User; expiresAt: Date }, E, R>) =>
   Effect.gen(function* () {
-    const { token, user, expiresAt } = yield* openAccountSession(input);
+    const { token, user, expiresAt } = yield* opened;
     const answer = yield* signInAnswer(user, token);
     return { ...answer, expires_at: expiresAt.toISOString() };
   });
 
-/** `POST /user/sign-in/passkey`: a passkey alone (both factors, issue 44), answered as a sign-in. */
-export const signInWithPasskey = (input: unknown) =>
-  Effect.gen(function* () {
-    const { token, user, expiresAt } = yield* openPasskeySession(input);
-    const answer = yield* signInAnswer(user, token);
-    return { ...answer, expires_at: expiresAt.toISOString() };
-  });
+/** `POST /user/sign-in`: the session token, its absolute end (ADR 32), the account and its next step. */
+export const signIn = (input: unknown) => answered(openAccountSession(input));
+
+/** `POST /user/sign-in/passkey`: a passkey alone (both factors, issue 44); the same answer as a sign-in. */
+export const signInWithPasskey = (input: unknown) => answered(openPasskeySession(input));
 
 /** `GET /user/profile`: the caller's profile (the read is audited) with its next step. */
 export const readProfile = Effect.gen(function* () {

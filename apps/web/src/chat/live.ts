@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { addressOf } from "@crown/client/extras";
 import { ApiError, crown } from "../api/crown.ts";
 import { sessionActor } from "../session/store.ts";
+import { mustSetUpSecondFactor, mustSignBaa } from "../session/home.ts";
 
 /**
  * The tab's one live connection: an EventSource on `GET /events`. EventSource cannot send an
@@ -64,6 +65,9 @@ const open = async () => {
   const mine = ++generation;
   const current = token;
   if (!current || current === refused) return;
+  // Before the BAA and two-step sign-in the server refuses the stream (it carries patients' events, issue 44).
+  const session = sessionActor.getSnapshot().context.session;
+  if (session && (mustSignBaa(session) || mustSetUpSecondFactor(session))) return;
   let ticket: string;
   opening = mine;
   try {

@@ -5,6 +5,7 @@ import { Navigate, useNavigate } from "react-router-dom";
 import { signBaa } from "../../api/onboarding.ts";
 import { longDay } from "../../i18n/dates.ts";
 import { BaaForm } from "../../forms/onboarding.ts";
+import { homeFor } from "../../session/home.ts";
 import { updateSession, useSession } from "../../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../ui/form.ts";
@@ -28,7 +29,8 @@ export default function Baa() {
     try {
       const { results } = await signBaa({ identifier: session.userIdentifier, email: session.email, name: valid.name, covered_entity: valid.covered_entity });
       updateSession({ baaSigned: true, step: results.step });
-      navigate("/dashboard", { replace: true });
+      // Where the step leads: two-step sign-in comes next (issue 44), then the dashboard.
+      navigate(homeFor({ ...session, baaSigned: true, step: results.step }), { replace: true });
     } catch (err) {
       form.serverErrors(err);
     } finally {
