@@ -52,7 +52,7 @@ class Refusal extends Error {
 }
 
 /** Runs one script to its end; answers the calls after it with success, and closes a dialog left waiting. */
-const run = async ({ files: count, byHand, maxAttempts, steps }: fc.RecordValue<{ files: number; byHand: boolean; maxAttempts: number; steps: [Answer, Poke][] }>) => {
+const run = async ({ files: count, byHand, maxAttempts, steps }: { files: number; byHand: boolean; maxAttempts: number; steps: [Answer, Poke][] }) => {
   const files: SubmissionFile[] = Array.from({ length: count }, (_, i) => ({ id: `f${i}`, name: `f${i}.jpg`, size: 100 * (i + 1), content: i }));
   const log: string[] = [];
   // Checked inside the calls, where a thrown expectation would only read as a failed call.

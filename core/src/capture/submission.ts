@@ -53,6 +53,14 @@ export interface SubmissionFailure {
 export const transientStatus = (httpStatus: number, retryAfterSeconds?: number): boolean =>
   httpStatus === 0 || ((httpStatus === 429 || httpStatus === 503) && retryAfterSeconds !== undefined && retryAfterSeconds > 0);
 
+/** A failed call's answer (the apps' ApiError) as the machine reads it. */
+export const failureOfAnswer = (answer: { readonly httpStatus: number; readonly message: string; readonly retryAfterSeconds?: number | undefined }): SubmissionFailure => ({
+  message: answer.message,
+  transient: transientStatus(answer.httpStatus, answer.retryAfterSeconds),
+  offline: answer.httpStatus === 0,
+  ...(answer.retryAfterSeconds ? { retryAfterMs: answer.retryAfterSeconds * 1000 } : {}),
+});
+
 /** The progress a parent shows: the step, files sent of the files to send, and the report. */
 export interface UploadProgress {
   readonly step: SubmissionStep;
