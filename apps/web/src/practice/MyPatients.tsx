@@ -9,7 +9,7 @@ import { useSession } from "../session/store.ts";
 import { cap, Choice } from "../ui/choices.tsx";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { focusFirstError, useForm } from "../ui/form.ts";
+import { focusFirstError, useForm } from "../forms/form.ts";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { actingFor, addPatient, listPatients, type Patient, updatePatient } from "./api.ts";

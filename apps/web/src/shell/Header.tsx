@@ -20,7 +20,7 @@ import { isFor } from "../session/access.ts";
 import { practiceBeingVerified } from "../session/home.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
 import { ProfileMenu } from "./ProfileMenu.tsx";
-import { Logo } from "./Brand.tsx";
+import { Logo } from "../ui/Brand.tsx";
 import { ExternalNavLink } from "./ExternalNavLink.tsx";
 
 export interface NavItem {
@@ -159,7 +159,7 @@ export const usesKiosk = (session: Session) => isFor("capture", session.userRole
 /** Parents, providers and staff upload; Crown's internal roles do not, nor a physician whose practice is being verified (ADR 60). */
 export const uploads = (session: Session) => usesKiosk(session) && !practiceBeingVerified(session);
 
-const UploadFlow = lazy(() => import("./UploadFlow.tsx"));
+const UploadFlow = lazy(() => import("../reporting/UploadFlow.tsx"));
 
 function UploadButton() {
   const { t } = useTranslation("app");
