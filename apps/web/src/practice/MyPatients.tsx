@@ -4,7 +4,7 @@ import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
-import { PAGE_SIZE, padRows, Pager, SearchBox } from "../reporting/listing.tsx";
+import { PAGE_SIZE, padRows, Pager, SearchBox } from "../ui/lists.tsx";
 import { useSession } from "../session/store.ts";
 import { cap, Choice } from "../ui/choices.tsx";
 import { ModalDialog } from "../ui/dialogs.tsx";
