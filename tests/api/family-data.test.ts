@@ -131,7 +131,7 @@ describe(`a family's own data on ${kind}`, () => {
     expect((await s.get("/user/profile", phone)).status).toBe(200);
 
     // Each session listens on an event stream of its own, as the portal's live updates do.
-    const [laptopTab, phoneTab, firstTab] = await Promise.all([laptop, phone, parent.token].map(openStream));
+    const [laptopTab, phoneTab, firstTab] = await Promise.all([openStream(laptop), openStream(phone), openStream(parent.token)]);
 
     const ended = await s.post("/user/sessions/end", { identifier: iphone.identifier }, laptop);
     expect(ended.status).toBe(200);
