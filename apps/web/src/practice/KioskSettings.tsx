@@ -105,6 +105,7 @@ function Devices() {
       <ListTable
         rows={devices}
         empty={t("kiosk.devices.none")}
+        emptyInTable
         rowKey={(d) => d.identifier}
         columns={[
           { header: t("kiosk.devices.columns.name"), cell: (d) => d.name },

@@ -28,6 +28,12 @@ describe("ListTable", () => {
     expect(render({ rows: [] })).toBe('<p class="empty">No one yet</p>');
   });
 
+  it("keeps its header with no row when asked, the empty words in a row across it", () => {
+    const html = render({ rows: [], emptyInTable: true });
+    expect(html.match(/<th scope="col">/g)).toHaveLength(3);
+    expect(html).toContain('<tr><td colSpan="3">No one yet</td></tr>');
+  });
+
   it("says why the list could not be read, above it", () => {
     const html = render({ rows: [], error: "The server is away" });
     expect(html.indexOf("The server is away")).toBeGreaterThanOrEqual(0);

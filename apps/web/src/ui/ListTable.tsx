@@ -26,6 +26,8 @@ export interface ListTableProps<T> {
   readonly rowKey: (row: T) => string;
   /** The words when there is no row. */
   readonly empty: string;
+  /** With no row, the table keeps its header and says `empty` in a row (the tablets: what a tablet will show). */
+  readonly emptyInTable?: boolean;
   /** Why the list could not be read, worded; shown above it. */
   readonly error?: string | null;
   readonly caption?: string;
@@ -47,7 +49,7 @@ export interface ListTableProps<T> {
  * server's order: no list sorts in the browser. A native table, not react-aria's grid: the rows are
  * read, not navigated cell by cell, and screen readers announce a table's rows and cells (ADR 0163).
  */
-export function ListTable<T>({ rows, columns, rowKey, empty, error, caption, captionShown = false, padTo, stacked = true, className, rowClassName, pager }: ListTableProps<T>) {
+export function ListTable<T>({ rows, columns, rowKey, empty, emptyInTable = false, error, caption, captionShown = false, padTo, stacked = true, className, rowClassName, pager }: ListTableProps<T>) {
   const shown = columns.filter((c): c is ListColumn<T> => c !== false);
   const padding = rows && padTo ? Math.max(0, padTo - rows.length) : 0;
   return (
@@ -55,7 +57,7 @@ export function ListTable<T>({ rows, columns, rowKey, empty, error, caption, cap
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {rows === null ? (
         <PageSpinner />
-      ) : rows.length === 0 ? (
+      ) : rows.length === 0 && !emptyInTable ? (
         <p className="empty">{empty}</p>
       ) : (
         <div className="table-wrap">
@@ -80,6 +82,11 @@ export function ListTable<T>({ rows, columns, rowKey, empty, error, caption, cap
                   ))}
                 </tr>
               ))}
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={shown.length}>{empty}</td>
+                </tr>
+              ) : null}
               {Array.from({ length: padding }, (_, i) => (
                 <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
                   <td colSpan={shown.length}>{"\u00a0"}</td>
