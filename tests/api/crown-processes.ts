@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../e2e/helpers/server.ts";
 import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -53,6 +54,29 @@ export const waitUntil = async (what: string, p: CrownProcess, check: () => Prom
     if (Date.now() > deadline) throw new Error(`${what}: timed out:\n${p.output()}`);
     await new Promise((r) => setTimeout(r, 300));
   }
+};
+
+/**
+ * `pnpm crown start` with `env` on a free port (PORT and PUBLIC_URL set to it), once it answers /readyz:
+ * the process and its address. A start that never gets ready is stopped before the error is thrown.
+ */
+export const startCrown = async (env: Record<string, string>, dataDirPrefix?: string): Promise<CrownProcess & { readonly url: string }> => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const p = spawnCrown(["start"], { ...env, PORT: String(port), PUBLIC_URL: url }, dataDirPrefix);
+  try {
+    await waitUntil("crown start becoming ready", p, async () => {
+      try {
+        return (await fetch(`${url}/readyz`)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    });
+  } catch (error) {
+    await stopCrown(p);
+    throw error;
+  }
+  return { ...p, url };
 };
 
 /** SIGTERM to the whole process group (pnpm, tsx, node), SIGKILL after 10 s; then the data directory goes. */

@@ -5,10 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../e2e/helpers/server.ts";
 import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 import { type EventReader, readEvents } from "./sse.ts";
-import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
+import { repoRoot, startCrown, stopCrown } from "./crown-processes.ts";
 
 /**
  * Two real server processes (`pnpm crown start`) on one PostgreSQL database: an event committed by
@@ -20,24 +19,10 @@ const adminUrl = await postgresServerUrl();
 const PASSWORD = "Sunny-day-42";
 const SECRET = `two-process-secret-${randomBytes(8).toString("hex")}`;
 
-interface Proc extends CrownProcess {
-  readonly url: string;
-}
+type Proc = Awaited<ReturnType<typeof startCrown>>;
 
 /** `pnpm crown start` on a free port, without a worker, once it answers /readyz. */
-const start = async (env: Record<string, string>): Promise<Proc> => {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const p = spawnCrown(["start"], { ...env, PORT: String(port), PUBLIC_URL: url, CROWN_SECRET: SECRET, CROWN_WORKER: "off" }, "crown-2proc-");
-  await waitUntil("crown start becoming ready", p, async () => {
-    try {
-      return (await fetch(`${url}/readyz`)).ok;
-    } catch {
-      return false; // not listening yet
-    }
-  });
-  return { ...p, url };
-};
+const start = (env: Record<string, string>): Promise<Proc> => startCrown({ ...env, CROWN_SECRET: SECRET, CROWN_WORKER: "off" }, "crown-2proc-");
 
 describe.skipIf(adminUrl === null)("live events across two server processes on one PostgreSQL", () => {
   let database: TestDatabase;

@@ -7,8 +7,7 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown
 import { listJobs } from "@crown/jobs";
 import { readOutbox } from "@crown/mail";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../e2e/helpers/server.ts";
-import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
+import { type CrownProcess, repoRoot, spawnCrown, startCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { finalizedPhotoReport } from "./report-fixtures.ts";
 
 /**
@@ -41,16 +40,9 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
       const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", PASSWORD], { cwd: repoRoot, env, encoding: "utf8" });
       if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
     }
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    server = spawnWorkerTest(["start"], { DATABASE_URL: database.url!, PORT: String(port), PUBLIC_URL: url, CROWN_WORKER: "off" });
-    await waitUntil("crown start", server, async () => {
-      try {
-        return (await fetch(`${url}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    });
+    const started = await startCrown({ DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_WORKER: "off" }, "crown-worker-");
+    server = started;
+    url = started.url;
   }, 240_000);
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { createUser } from "./crash-fixtures.ts";
-import { type CrownProcess, processApi, repoRoot, spawnCrown, stopCrown, terminateAndWait, waitUntil } from "./crown-processes.ts";
+import { type CrownProcess, processApi, repoRoot, startCrown, stopCrown, terminateAndWait, waitUntil } from "./crown-processes.ts";
 import { b64 } from "./harness.ts";
 
 /**
@@ -40,7 +40,7 @@ const NEEDLES = [...PHI, ...PHI.filter((s) => s.includes("@")).map((s) => encode
 
 describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a whole flow", () => {
   let database: TestDatabase;
-  let server: CrownProcess | undefined;
+  let server: (CrownProcess & { readonly url: string }) | undefined;
   let receiver: Server;
   const received: string[] = [];
   let url = "";
@@ -59,16 +59,11 @@ describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a wh
     await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
     database = await createTestDatabase("postgres");
     const env = { DATABASE_URL: database.url!, CROWN_SECRET: SECRET };
-    const port = await freePort();
     const metricsPort = await freePort();
-    url = `http://127.0.0.1:${port}`;
     metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-    server = spawnCrown(
-      ["start"],
+    server = await startCrown(
       {
         ...env,
-        PORT: String(port),
-        PUBLIC_URL: url,
         METRICS_PORT: String(metricsPort),
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
@@ -77,14 +72,8 @@ describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a wh
       },
       "crown-phi-",
     );
+    url = server.url;
     createUser(env, server.dataDir, "reviewer", REVIEWER.email, PASSWORD);
-    await waitUntil("crown start", server, async () => {
-      try {
-        return (await fetch(`${url}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    });
   }, 240_000);
 
   afterAll(async () => {

@@ -22,21 +22,8 @@ import {
 import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
+import { readTruth, type TruthItem } from "./truth.ts";
 import { adr133Failures, familyFigures, FIGURES_HEADER, figuresLine, median, relabelled, worseFigures, type JudgedPhoto } from "./po-figures.ts";
-
-interface TruthItem {
-  image: string;
-  ci: number;
-  cvai: number;
-  reasons: number[];
-  cap: boolean;
-  length_mm?: number;
-  head_px?: number;
-  head_diam?: number;
-  nose_pixels?: number;
-  render_seconds?: number;
-  sticker: { mm: number } | number[] | null;
-}
 
 /** What a photo's verdict is judged from, kept per photo (--rows). */
 export interface VerdictRow {
@@ -104,8 +91,8 @@ out(`head-contour ${model.card.version}, the shipped pipeline (four views); verd
 out(FIGURES_HEADER);
 for (const family of families) {
   const dir = values[family]!;
-  const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as { seed: number; items: TruthItem[] };
-  const items = truth.items.slice(0, values.limit ? Number(values.limit) : undefined);
+  const truth = readTruth(dir, values.limit);
+  const items = truth.items;
   const rows: VerdictRow[] = [];
   const byId = new Map<string, TruthItem>();
   for (const item of items) {

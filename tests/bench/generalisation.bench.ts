@@ -16,24 +16,8 @@ import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
 import { underNoseRule } from "./nose-rule.ts";
+import { readTruth, type TruthItem } from "./truth.ts";
 
-interface TruthItem {
-  image: string;
-  ci: number;
-  cvai: number;
-  reasons: number[];
-  cap: boolean;
-  cva_mm?: number;
-  length_mm?: number;
-  hair?: string;
-  body?: string;
-  kind?: string;
-  head_px?: number;
-  head_diam?: number;
-  nose_pixels?: number;
-  /** render2: null or { mm, height_mm, ... }; data.py: the disc in pixels (a cap always has the kit's sticker). */
-  sticker: { mm: number } | number[] | null;
-}
 interface Row {
   item: TruthItem;
   a: PhotoAnalysis;
@@ -55,8 +39,8 @@ if (!dir) {
   process.stderr.write("Usage: pnpm tsx tests/bench/generalisation.bench.ts DIR [--limit N] [--json out.json]\n");
   process.exit(1);
 }
-const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as { seed: number; renderer?: string; items: TruthItem[] };
-const items = truth.items.slice(0, values.limit ? Number(values.limit) : undefined);
+const truth = readTruth(dir, values.limit);
+const items = truth.items;
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
 const options = { ...analyzeOptionsFrom(model.card), ...(values["nose-presence"] ? { nosePresence: Number(values["nose-presence"]) } : {}) };
 const stickerMm = (it: TruthItem): number | null =>
@@ -79,9 +63,9 @@ const bad = rows.filter((r) => r.item.reasons.length > 0);
 const twoOutcome = process.argv.includes("--two-outcome");
 const isAccepted = (r: Row): boolean => (twoOutcome ? r.a.reasons.length === 0 : r.a.accepted);
 const accepted = (rs: Row[]): Row[] => rs.filter(isAccepted);
-const summary: Record<string, unknown> = { dir, seed: truth.seed, renderer: truth.renderer ?? "render.py", images: rows.length };
+const summary: Record<string, unknown> = { dir, seed: truth.seed, renderer: truth.renderer, images: rows.length };
 
-out(`${truth.renderer ?? "render.py"} set ${dir} (seed ${truth.seed}): ${rows.length} photos, ${good.length} good, ${bad.length} bad`);
+out(`${truth.renderer} set ${dir} (seed ${truth.seed}): ${rows.length} photos, ${good.length} good, ${bad.length} bad`);
 out(twoOutcome ? "verdict: two outcomes (accepted = no reason found), as before refer existed" : "verdict: accept | retake | refer (accepted = accept)");
 out(`split                      good  accepted   CI MAE  CVAI MAE (accepted good)`);
 const split = (label: string, rs: Row[]): void => {

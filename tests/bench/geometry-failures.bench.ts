@@ -30,22 +30,7 @@ import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { NOSE_SIZE_BANDS, noseRuleRatio, underNoseRule } from "./nose-rule.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
-
-interface TruthItem {
-  image: string;
-  reasons: number[];
-  ci: number;
-  cvai: number;
-  cap: boolean;
-  nose?: [number, number];
-  /** render2: the section's extent in pixels; data.py: head_diam. */
-  head_px?: number;
-  head_diam?: number;
-  nose_pixels?: number;
-  hair?: string;
-  body?: string;
-  sticker: unknown;
-}
+import { readTruth } from "./truth.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -56,7 +41,7 @@ if (!dir) {
   process.stderr.write("Usage: pnpm tsx tests/bench/geometry-failures.bench.ts DIR [--limit N] [--rows rows.json]\n");
   process.exit(1);
 }
-const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as { seed: number; renderer?: string; items: TruthItem[] };
+const truth = readTruth(dir);
 const good = truth.items.filter((it) => it.reasons.length === 0).slice(0, values.limit ? Number(values.limit) : undefined);
 if (good.some((it) => !it.nose)) throw new Error(`${dir}/truth.json has no true nose tip (nose); rebuild the set`);
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
@@ -186,7 +171,7 @@ const out = (s: string): void => void process.stdout.write(`${s}\n`);
 const count = (rs: Row[], f: (r: Row) => boolean): number => rs.filter(f).length;
 const NO_NOSE = "No nose visible";
 const INCOMPLETE = "Head contour is incomplete (obstructed by hand, finger, or outside the frame)";
-out(`${truth.renderer ?? "render.py"} set ${dir}: ${rows.length} good photos; nose presence ${options.nosePresence ?? 0.5}`);
+out(`${truth.renderer} set ${dir}: ${rows.length} good photos; nose presence ${options.nosePresence ?? 0.5}`);
 const found = rows.filter((r) => r.noseFound);
 out(`nose found ${found.length}: within 6 % of the head's size of the true tip ${count(found, (r) => r.noseError! <= NEAR)}, farther (a wrong axis) ${count(found, (r) => r.noseError! > NEAR)}`);
 out(`accepted ${count(rows, (r) => r.verdict === "accept")}; no nose found ${count(rows, (r) => !r.noseFound)}; outline cut or bitten (touches the frame / solidity < 0.97) ${count(rows, (r) => r.touchesFrameWhole || r.touchesFrameCloseUp || r.solidity < 0.97)}`);

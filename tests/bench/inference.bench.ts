@@ -20,6 +20,7 @@ import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { modelPath, samplePhotos } from "../../adapters/inference/src/testing.ts";
 import { CHROMIUM, startInferencePage } from "../inference-browser/harness.ts";
+import { readTruth, type TruthItem } from "./truth.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const { values } = parseArgs({
@@ -142,14 +143,8 @@ if (!values["no-browser"] && photos.length > 0) {
 const evalDir = values.eval ?? join(ROOT, "models/head-contour/data/eval");
 const truthFile = join(evalDir, "truth.json");
 if (existsSync(truthFile)) {
-  interface TruthItem {
-    image: string;
-    ci: number;
-    cvai: number;
-    reasons: number[];
-  }
-  const truth = JSON.parse(readFileSync(truthFile, "utf8")) as { seed: number; items: TruthItem[] };
-  const items = truth.items.slice(0, values.limit ? Number(values.limit) : undefined);
+  const truth = readTruth(evalDir, values.limit);
+  const items = truth.items;
   const rows: { item: TruthItem; analysis: PhotoAnalysis }[] = [];
   const started = performance.now();
   for (const item of items) {

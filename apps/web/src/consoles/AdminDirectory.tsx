@@ -5,11 +5,11 @@ import { ApiError, crown, messageOf } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
 import type { Page } from "../api/types.ts";
 import { day, time } from "../i18n/dates.ts";
-import { Pager, SearchBox } from "../ui/lists.tsx";
+import { SearchBox } from "../ui/lists.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
 import { FormMessage } from "../ui/fields.tsx";
-import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
-import { actThenReload, usePagedRows } from "./usePagedRows.ts";
+import { actThenReload, usePagedRows } from "../api/usePagedRows.ts";
 import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
 
 type AdminUser = ResultsOf<Api["admin"]["users"]["$get"]>["data"][number];
@@ -20,12 +20,11 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
   const { t } = useTranslation("admin");
   const title = t(`directory.${words}.title`);
   const [search, setSearch] = useState("");
-  const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<AdminUser>(
+  const { page, setPage, rows, lastPage, failure, error: failed, reload } = usePagedRows<AdminUser>(
     (p) => crown.call((api) => api.admin.users.$get({ query: { page: p, search: search || undefined, type: type || undefined } })),
     [search],
   );
   const missing = failure instanceof ApiError && failure.httpStatus === 404;
-  const error = failure && !missing ? messageOf(failure) : null;
   const run = actThenReload(reload);
   const act = (u: AdminUser, action: "block" | "unblock") =>
     run(() => crown.call((api) => api.admin.users[action].$post({ json: { identifier: u.identifier } })), action === "block" ? t("directory.blocked", { email: u.email }) : t("directory.unblocked", { email: u.email }));
@@ -47,57 +46,42 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
         />
       </div>
       {missing ? <FormMessage tone="info">{t("directory.missing")}</FormMessage> : null}
-      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      {rows === null ? (
-        <PageSpinner />
-      ) : rows.length === 0 ? (
-        <p className="empty">{t("directory.empty")}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <thead>
-              <tr>
-                <th scope="col">{t("columns.name")}</th>
-                <th scope="col">{t("columns.email")}</th>
-                <th scope="col">{t("columns.type")}</th>
-                <th scope="col">{t("columns.status")}</th>
-                <th scope="col">{t("columns.since")}</th>
-                <th scope="col">{t("columns.action")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((u) => (
-                <tr key={u.identifier}>
-                  <td>
-                    {u.first_name} {u.last_name}
-                  </td>
-                  <td data-label={t("columns.email")}>{u.email}</td>
-                  <td data-label={t("columns.type")}>{t(`typeName.${u.type}`, { defaultValue: u.type })}</td>
-                  <td data-label={t("columns.status")}>{t(`accountStatus.${u.status}`, { defaultValue: u.status })}</td>
-                  <td data-label={t("columns.since")}>{day(u.created_at)}</td>
-                  <td className="cell-actions" data-label={t("columns.action")}>
-                    {isBlocked(u) ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={t("directory.unblockLabel", { email: u.email })} onPress={() => void act(u, "unblock")}>
-                        {t("directory.unblock")}
-                      </Button>
-                    ) : u.type !== "admin" ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={t("directory.blockLabel", { email: u.email })} onPress={() => void act(u, "block")}>
-                        {t("directory.block")}
-                      </Button>
-                    ) : null}
-                    {u.second_factor ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={t("directory.resetSecondFactorLabel", { email: u.email })} onPress={() => void resetSecondFactor(u)}>
-                        {t("directory.resetSecondFactor")}
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t(`directory.${words}.pages`)} />
+      <ListTable
+        rows={rows}
+        error={missing ? null : failed}
+        empty={t("directory.empty")}
+        rowKey={(u) => u.identifier}
+        columns={[
+          { header: t("columns.name"), cell: (u) => `${u.first_name} ${u.last_name}` },
+          { header: t("columns.email"), cell: (u) => u.email },
+          { header: t("columns.type"), cell: (u) => t(`typeName.${u.type}`, { defaultValue: u.type }) },
+          { header: t("columns.status"), cell: (u) => t(`accountStatus.${u.status}`, { defaultValue: u.status }) },
+          { header: t("columns.since"), cell: (u) => day(u.created_at) },
+          {
+            header: t("columns.action"),
+            className: "cell-actions",
+            cell: (u) => (
+              <>
+                {isBlocked(u) ? (
+                  <Button className="btn btn-sm btn-secondary" aria-label={t("directory.unblockLabel", { email: u.email })} onPress={() => void act(u, "unblock")}>
+                    {t("directory.unblock")}
+                  </Button>
+                ) : u.type !== "admin" ? (
+                  <Button className="btn btn-sm btn-secondary" aria-label={t("directory.blockLabel", { email: u.email })} onPress={() => void act(u, "block")}>
+                    {t("directory.block")}
+                  </Button>
+                ) : null}
+                {u.second_factor ? (
+                  <Button className="btn btn-sm btn-secondary" aria-label={t("directory.resetSecondFactorLabel", { email: u.email })} onPress={() => void resetSecondFactor(u)}>
+                    {t("directory.resetSecondFactor")}
+                  </Button>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+        pager={{ page, lastPage, onPage: setPage, label: t(`directory.${words}.pages`) }}
+      />
     </section>
   );
 }
@@ -186,42 +170,27 @@ function KioskDevices() {
           {t("kiosks.validUntil", { time: time(code.expires) })}
         </FormMessage>
       ) : null}
-      {rows === null ? (
-        <PageSpinner />
-      ) : rows.length === 0 ? (
-        <p className="empty">{t("kiosks.empty")}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <thead>
-              <tr>
-                <th scope="col">{t("columns.device")}</th>
-                <th scope="col">{t("columns.status")}</th>
-                <th scope="col">{t("columns.paired")}</th>
-                <th scope="col">{t("columns.lastSeen")}</th>
-                <th scope="col">{t("columns.action")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => (
-                <tr key={d.identifier}>
-                  <td>{d.name ?? d.identifier}</td>
-                  <td data-label={t("columns.status")}>{d.status ? t(`kiosks.status.${d.status}`, { defaultValue: d.status }) : ""}</td>
-                  <td data-label={t("columns.paired")}>{day(d.paired_at)}</td>
-                  <td data-label={t("columns.lastSeen")}>{day(d.last_seen_at)}</td>
-                  <td className="cell-actions" data-label={t("columns.action")}>
-                    {d.status !== "revoked" ? (
-                      <Button className="btn btn-sm btn-secondary" aria-label={t("kiosks.revokeLabel", { name: d.name ?? d.identifier })} onPress={() => void revoke(d)}>
-                        {t("kiosks.revoke")}
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        rows={rows}
+        empty={t("kiosks.empty")}
+        rowKey={(d) => d.identifier}
+        columns={[
+          { header: t("columns.device"), cell: (d) => d.name ?? d.identifier },
+          { header: t("columns.status"), cell: (d) => (d.status ? t(`kiosks.status.${d.status}`, { defaultValue: d.status }) : "") },
+          { header: t("columns.paired"), cell: (d) => day(d.paired_at) },
+          { header: t("columns.lastSeen"), cell: (d) => day(d.last_seen_at) },
+          {
+            header: t("columns.action"),
+            className: "cell-actions",
+            cell: (d) =>
+              d.status !== "revoked" ? (
+                <Button className="btn btn-sm btn-secondary" aria-label={t("kiosks.revokeLabel", { name: d.name ?? d.identifier })} onPress={() => void revoke(d)}>
+                  {t("kiosks.revoke")}
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
     </section>
   );
 }

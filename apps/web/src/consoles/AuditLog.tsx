@@ -4,8 +4,9 @@ import { useTranslation } from "react-i18next";
 import { ApiError, crown, messageOf } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
 import { day } from "../i18n/dates.ts";
-import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { PageSpinner } from "../ui/Loader.tsx";
+import { Field, SubmitButton } from "../ui/fields.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
+import { CursorPager } from "../ui/lists.tsx";
 import { toast } from "../ui/toasts.tsx";
 
 /**
@@ -107,49 +108,27 @@ export function AuditLog() {
           <SubmitButton isPending={false}>{t("audit.apply")}</SubmitButton>
         </div>
       </Form>
-      {failure ? <FormMessage tone="error">{failure}</FormMessage> : null}
-      {page === null ? (
-        <PageSpinner />
-      ) : page.data.length === 0 ? (
-        <p className="empty">{t("audit.empty")}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <caption className="sr-only">{t("audit.caption")}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("audit.columns.when")}</th>
-                <th scope="col">{t("audit.columns.action")}</th>
-                <th scope="col">{t("audit.columns.actor")}</th>
-                <th scope="col">{t("audit.columns.subject")}</th>
-                <th scope="col">{t("audit.columns.address")}</th>
-                <th scope="col">{t("audit.columns.details")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((e) => (
-                <tr key={e.identifier}>
-                  <td>{when(e.at)}</td>
-                  <td data-label={t("audit.columns.action")}>{e.action}</td>
-                  <td data-label={t("audit.columns.actor")}>{e.actor_email ?? e.actor_identifier ?? <span className="muted">{t("audit.system")}</span>}</td>
-                  <td className="cell-code" data-label={t("audit.columns.subject")}>{e.subject_identifier ?? ""}</td>
-                  <td data-label={t("audit.columns.address")}>{e.ip ?? ""}</td>
-                  <td className="cell-code" data-label={t("audit.columns.details")}>{Object.keys(e.details).length ? JSON.stringify(e.details) : ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <nav className="pager" aria-label={t("audit.pages")}>
-        <Button className="btn btn-secondary btn-sm" isDisabled={trail.length === 0} onPress={() => setTrail((cursors) => cursors.slice(0, -1))}>
-          {t("audit.newer")}
-        </Button>
-        <span className="muted">{t("audit.page", { page: trail.length + 1 })}</span>
-        <Button className="btn btn-secondary btn-sm" isDisabled={!page?.next_cursor} onPress={() => page?.next_cursor && setTrail((cursors) => [...cursors, page.next_cursor!])}>
-          {t("audit.older")}
-        </Button>
-      </nav>
+      <ListTable
+        rows={page?.data ?? null}
+        error={failure}
+        empty={t("audit.empty")}
+        caption={t("audit.caption")}
+        rowKey={(e) => e.identifier}
+        columns={[
+          { header: t("audit.columns.when"), cell: (e) => when(e.at) },
+          { header: t("audit.columns.action"), cell: (e) => e.action },
+          { header: t("audit.columns.actor"), cell: (e) => e.actor_email ?? e.actor_identifier ?? <span className="muted">{t("audit.system")}</span> },
+          { header: t("audit.columns.subject"), className: "cell-code", cell: (e) => e.subject_identifier ?? "" },
+          { header: t("audit.columns.address"), cell: (e) => e.ip ?? "" },
+          { header: t("audit.columns.details"), className: "cell-code", cell: (e) => (Object.keys(e.details).length ? JSON.stringify(e.details) : "") },
+        ]}
+      />
+      <CursorPager
+        label={t("audit.pages")}
+        page={t("audit.page", { page: trail.length + 1 })}
+        newer={{ label: t("audit.newer"), onPress: trail.length === 0 ? null : () => setTrail((cursors) => cursors.slice(0, -1)) }}
+        older={{ label: t("audit.older"), onPress: page?.next_cursor ? () => setTrail((cursors) => [...cursors, page.next_cursor!]) : null }}
+      />
     </section>
   );
 }

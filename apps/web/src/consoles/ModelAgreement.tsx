@@ -7,6 +7,7 @@ import { day, number } from "../i18n/dates.ts";
 import { uiMessage } from "../i18n/i18n.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
 
 type ModelPage = ResultsOf<Api["admin"]["model"]["$get"]>;
 type Figures = ModelPage["total"];
@@ -71,29 +72,19 @@ export function ModelAgreement() {
               <FiguresList f={page.total} />
             </section>
           </div>
-          <div className="table-wrap">
-            <table className="table table-stack">
-              <caption>{t("model.perReason")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("model.reason")}</th>
-                  <th scope="col">{t("model.rejectedFor")}</th>
-                  <th scope="col">{t("model.notAccepted")}</th>
-                  <th scope="col">{t("model.named")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.total.per_reason.map((r) => (
-                  <tr key={r.reason}>
-                    <td data-label={t("model.reason")}>{uiMessage(r.reason)}</td>
-                    <td data-label={t("model.rejectedFor")}>{r.n}</td>
-                    <td data-label={t("model.notAccepted")}>{r.not_accepted}</td>
-                    <td data-label={t("model.named")}>{r.named}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            rows={page.total.per_reason}
+            empty={t("model.noReasons")}
+            caption={t("model.perReason")}
+            captionShown
+            rowKey={(r) => r.reason}
+            columns={[
+              { header: t("model.reason"), cell: (r) => uiMessage(r.reason) },
+              { header: t("model.rejectedFor"), cell: (r) => r.n },
+              { header: t("model.notAccepted"), cell: (r) => r.not_accepted },
+              { header: t("model.named"), cell: (r) => r.named },
+            ]}
+          />
           <h3>{t("model.worst")}</h3>
           {page.worst.length === 0 ? (
             <p className="empty">{t("model.noDisagreement")}</p>

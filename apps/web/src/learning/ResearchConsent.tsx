@@ -18,34 +18,48 @@ function ConsentText({ consents, child }: { consents: Consents; child: ConsentCh
 }
 
 /**
- * In the profile, under a child: the choice as it stands and the buttons to change it. A withdrawal
- * answers what it removed, which stays on screen.
+ * The parent's research consents, read again whenever `key` changes and after every choice: `run`
+ * makes a choice's call, busy meanwhile, says its answer (returned) or its failure.
  */
-export function ResearchConsentSection({ babyId }: { babyId: string }) {
-  const { t } = useTranslation("profile");
+function useConsents(key: unknown, readFailed: (e: unknown) => void) {
   const [consents, setConsents] = useState<Consents | null>(null);
-  const [said, setSaid] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    setSaid(null);
     researchConsents()
       .then((r) => setConsents(r.results))
-      .catch((e) => toast(messageOf(e), "error"));
-  }, [babyId]);
-  const child = consents?.children.find((c) => c.baby_identifier === babyId);
-  if (!consents || !child) return null;
-  const choose = async (choice: ConsentChoice) => {
+      .catch(readFailed);
+  }, [key]);
+  const run = async (call: () => Promise<{ message: string }>): Promise<string | null> => {
+    let message: string | null = null;
     setBusy(true);
     try {
-      const r = await chooseConsent(babyId, choice);
-      setSaid(r.message);
-      toast(r.message, "success");
+      message = (await call()).message;
+      toast(message, "success");
       setConsents((await researchConsents()).results);
     } catch (e) {
       toast(messageOf(e), "error");
     } finally {
       setBusy(false);
     }
+    return message;
+  };
+  return { consents, busy, run };
+}
+
+/**
+ * In the profile, under a child: the choice as it stands and the buttons to change it. A withdrawal
+ * answers what it removed, which stays on screen.
+ */
+export function ResearchConsentSection({ babyId }: { babyId: string }) {
+  const { t } = useTranslation("profile");
+  const [said, setSaid] = useState<string | null>(null);
+  const { consents, busy, run } = useConsents(babyId, (e) => toast(messageOf(e), "error"));
+  useEffect(() => setSaid(null), [babyId]);
+  const child = consents?.children.find((c) => c.baby_identifier === babyId);
+  if (!consents || !child) return null;
+  const choose = async (choice: ConsentChoice) => {
+    const message = await run(() => chooseConsent(babyId, choice));
+    if (message) setSaid(message);
   };
   return (
     <section className="consent-section" aria-labelledby="consent-title">
@@ -83,26 +97,10 @@ export function ResearchConsentSection({ babyId }: { babyId: string }) {
  */
 export function ResearchConsentPrompt() {
   const { t } = useTranslation("profile");
-  const [consents, setConsents] = useState<Consents | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    researchConsents()
-      .then((r) => setConsents(r.results))
-      .catch(() => undefined);
-  }, []);
+  // Consents that cannot be read leave the panel out: Results shows without it.
+  const { consents, busy, run: done } = useConsents(null, () => undefined);
   const child = consents?.children.find((c) => c.ask);
   if (!consents || !child) return null;
-  const done = async (call: () => Promise<{ message: string }>) => {
-    setBusy(true);
-    try {
-      toast((await call()).message, "success");
-      setConsents((await researchConsents()).results);
-    } catch (e) {
-      toast(messageOf(e), "error");
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <section className="consent-prompt" aria-labelledby="consent-prompt-title">
       <h2 id="consent-prompt-title">{consents.text.title}</h2>

@@ -6,6 +6,7 @@ import type { Api, ResultsOf } from "../api/wire.ts";
 import { moment, time } from "../i18n/dates.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { QrCode } from "../ui/QrCode.tsx";
 
@@ -58,7 +59,11 @@ function Devices() {
   const load = () =>
     crown.call((api) => api.kiosk.devices.list.$post({ json: {} }))
       .then((r) => setDevices(r.results))
-      .catch((e) => setError(messageOf(e)));
+      .catch((e) => {
+        // A failed read ends the spinner too: the error above an empty list.
+        setDevices((shown) => shown ?? []);
+        setError(messageOf(e));
+      });
   useEffect(() => {
     void load();
   }, []);
@@ -97,33 +102,27 @@ function Devices() {
         <Field name="device-name" label={t("kiosk.devices.name")} value={name} onChange={setName} maxLength={60} placeholder={t("kiosk.devices.namePlaceholder")} />
         <SubmitButton>{t("kiosk.devices.enrol")}</SubmitButton>
       </Form>
-      <table className="table table-stack">
-        <thead>
-          <tr>
-            <th>{t("kiosk.devices.columns.name")}</th>
-            <th>{t("kiosk.devices.columns.status")}</th>
-            <th>{t("kiosk.devices.columns.lastSeen")}</th>
-            <th>{t("kiosk.devices.columns.action")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(devices ?? []).map((d) => (
-            <tr key={d.identifier}>
-              <td>{d.name}</td>
-              <td data-label={t("kiosk.devices.columns.status")}>{t(`kiosk.devices.status.${d.status}`, { defaultValue: d.status })}</td>
-              <td data-label={t("kiosk.devices.columns.lastSeen")}>{d.last_seen_at ? moment(d.last_seen_at) : "—"}</td>
-              <td className="cell-actions">{d.status === "revoked" ? null : <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={t("kiosk.devices.revokeLabel", { name: d.name })}>
-                    {t("kiosk.devices.revoke")}
-                  </Button>}</td>
-            </tr>
-          ))}
-          {devices && devices.length === 0 ? (
-            <tr>
-              <td colSpan={4}>{t("kiosk.devices.none")}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      <ListTable
+        rows={devices}
+        empty={t("kiosk.devices.none")}
+        emptyInTable
+        rowKey={(d) => d.identifier}
+        columns={[
+          { header: t("kiosk.devices.columns.name"), cell: (d) => d.name },
+          { header: t("kiosk.devices.columns.status"), cell: (d) => t(`kiosk.devices.status.${d.status}`, { defaultValue: d.status }) },
+          { header: t("kiosk.devices.columns.lastSeen"), cell: (d) => (d.last_seen_at ? moment(d.last_seen_at) : "—") },
+          {
+            header: t("kiosk.devices.columns.action"),
+            className: "cell-actions",
+            cell: (d) =>
+              d.status === "revoked" ? null : (
+                <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={t("kiosk.devices.revokeLabel", { name: d.name })}>
+                  {t("kiosk.devices.revoke")}
+                </Button>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -1,16 +1,17 @@
 import { CalendarDays, GENDERS, PATIENT_MAX_AGE_MONTHS, PatientRequest, RELATIONS } from "@crown/core";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/crown.ts";
+import { usePagedRows } from "../api/usePagedRows.ts";
 import { day } from "../i18n/dates.ts";
-import { PAGE_SIZE, padRows, Pager, SearchBox } from "../ui/lists.tsx";
+import { PAGE_SIZE, SearchBox } from "../ui/lists.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
 import { useSession } from "../session/store.ts";
 import { cap, Choice } from "../ui/choices.tsx";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { focusFirstError, useForm } from "../forms/form.ts";
-import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { actingFor, addPatient, listPatients, type Patient, updatePatient } from "./api.ts";
 
@@ -149,35 +150,14 @@ export default function MyPatients() {
   const acting = actingFor(session);
   const [mode, setMode] = useState<"list" | "add" | "edit">("list");
   const [editing, setEditing] = useState<Patient | null>(null);
-  const [rows, setRows] = useState<ReadonlyArray<Patient> | null>(null);
-  const [page, setPage] = useState(1);
-  const [lastPage, setLastPage] = useState(1);
   const [search, setSearch] = useState("");
-  const [reload, setReload] = useState(0);
   const [removeOpen, setRemoveOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (mode !== "list") return;
-    if (session?.userRole === "physician_staff" && !session.activePhysicianId) return;
-    let live = true;
-    setRows(null);
-    setError(null);
-    listPatients(page, { per_page: PAGE_SIZE, search, ...acting })
-      .then((r) => {
-        if (!live) return;
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        if (!live) return;
-        setRows([]);
-        setError(messageOf(e));
-      });
-    return () => {
-      live = false;
-    };
-  }, [mode, page, search, reload, acting.physician_identifier]);
+  // Staff read their physician's patients: none until one is chosen.
+  const { page, setPage, rows, lastPage, error, reload } = usePagedRows<Patient>(
+    mode !== "list" || (session?.userRole === "physician_staff" && !session.activePhysicianId) ? null : (page) => listPatients(page, { per_page: PAGE_SIZE, search, ...acting }),
+    [mode, search, acting.physician_identifier],
+    { fresh: true },
+  );
 
   if (mode !== "list") {
     return (
@@ -187,7 +167,7 @@ export default function MyPatients() {
         onDone={(saved) => {
           setMode("list");
           setEditing(null);
-          if (saved) setReload((n) => n + 1);
+          if (saved) reload();
         }}
       />
     );
@@ -211,63 +191,51 @@ export default function MyPatients() {
           </Button>
         </div>
       </div>
-      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      {rows === null ? (
-        <PageSpinner />
-      ) : rows.length === 0 ? (
-        <p className="empty">{t("patients.empty")}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <caption className="sr-only">{t("patients.caption", { page })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("patients.columns.name")}</th>
-                <th scope="col">{t("patients.columns.dateOfBirth")}</th>
-                <th scope="col">{t("patients.columns.email")}</th>
-                <th scope="col">{t("patients.columns.previousCondition")}</th>
-                <th scope="col">{t("patients.columns.action")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {padRows(rows).map((p, i) =>
-                p ? (
-                  <tr key={p.identifier}>
-                    <td>
-                      {p.name}
-                      {p.gender ? <span className="muted small"> ({t(`gender.${p.gender}`, { defaultValue: cap(p.gender) })})</span> : null}
-                    </td>
-                    <td data-label={t("patients.columns.dateOfBirth")}>{day(p.date_of_birth)}</td>
-                    <td data-label={t("patients.columns.email")}>{p.email ?? ""}</td>
-                    <td data-label={t("patients.columns.previousCondition")}>{p.previous_condition ?? ""}</td>
-                    <td className="cell-actions" data-label={t("patients.columns.action")}>
-                      <Button
-                        className="link-inline"
-                        aria-label={t("patients.editLabel", { name: p.name })}
-                        onPress={() => {
-                          setEditing(p);
-                          setMode("edit");
-                        }}
-                      >
-                        {t("patients.edit")}
-                      </Button>
-                      <span aria-hidden="true"> | </span>
-                      <Button className="link-inline" aria-label={t("patients.removeLabel", { name: p.name })} onPress={() => setRemoveOpen(true)}>
-                        {t("patients.remove")}
-                      </Button>
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
-                    <td colSpan={5}>{"\u00a0"}</td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("patients.pages")} />
+      <ListTable
+        rows={rows}
+        error={error}
+        empty={t("patients.empty")}
+        caption={t("patients.caption", { page })}
+        padTo={PAGE_SIZE}
+        rowKey={(p) => p.identifier}
+        columns={[
+          {
+            header: t("patients.columns.name"),
+            cell: (p) => (
+              <>
+                {p.name}
+                {p.gender ? <span className="muted small"> ({t(`gender.${p.gender}`, { defaultValue: cap(p.gender) })})</span> : null}
+              </>
+            ),
+          },
+          { header: t("patients.columns.dateOfBirth"), cell: (p) => day(p.date_of_birth) },
+          { header: t("patients.columns.email"), cell: (p) => p.email ?? "" },
+          { header: t("patients.columns.previousCondition"), cell: (p) => p.previous_condition ?? "" },
+          {
+            header: t("patients.columns.action"),
+            className: "cell-actions",
+            cell: (p) => (
+              <>
+                <Button
+                  className="link-inline"
+                  aria-label={t("patients.editLabel", { name: p.name })}
+                  onPress={() => {
+                    setEditing(p);
+                    setMode("edit");
+                  }}
+                >
+                  {t("patients.edit")}
+                </Button>
+                <span aria-hidden="true"> | </span>
+                <Button className="link-inline" aria-label={t("patients.removeLabel", { name: p.name })} onPress={() => setRemoveOpen(true)}>
+                  {t("patients.remove")}
+                </Button>
+              </>
+            ),
+          },
+        ]}
+        pager={{ page, lastPage, onPage: setPage, label: t("patients.pages") }}
+      />
       <ModalDialog isOpen={removeOpen} onOpenChange={setRemoveOpen} title={t("patients.removeTitle")} dismissable>
         <p>{t("patients.removeText")}</p>
         <div className="dialog-actions">

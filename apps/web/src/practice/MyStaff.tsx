@@ -1,14 +1,15 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { STAFF_TYPES } from "@crown/core/accounts/staff-types";
 import { messageOf } from "../api/crown.ts";
-import { PAGE_SIZE, padRows, Pager } from "../ui/lists.tsx";
+import { usePagedRows } from "../api/usePagedRows.ts";
+import { PAGE_SIZE } from "../ui/lists.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
 import { useSession } from "../session/store.ts";
 import { Choice } from "../ui/choices.tsx";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { actingFor, addStaff, listStaff, removeStaff, type StaffMember } from "./api.ts";
 
@@ -80,40 +81,20 @@ export default function MyStaff() {
   const staffUser = session?.userRole === "physician_staff";
   const acting = actingFor(session);
   const [mode, setMode] = useState<"list" | "add">("list");
-  const [rows, setRows] = useState<ReadonlyArray<StaffMember> | null>(null);
-  const [page, setPage] = useState(1);
-  const [lastPage, setLastPage] = useState(1);
-  const [reload, setReload] = useState(0);
   const [removing, setRemoving] = useState<StaffMember | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (mode !== "list") return;
-    if (staffUser && !session?.activePhysicianId) return;
-    let live = true;
-    setRows(null);
-    listStaff(page, { per_page: PAGE_SIZE, ...acting }, staffUser)
-      .then((r) => {
-        if (!live) return;
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        if (!live) return;
-        setRows([]);
-        setError(messageOf(e));
-      });
-    return () => {
-      live = false;
-    };
-  }, [mode, page, reload, acting.physician_identifier]);
+  // Staff read their physician's staff: none until one is chosen.
+  const { page, setPage, rows, lastPage, error, reload } = usePagedRows<StaffMember>(
+    mode !== "list" || (staffUser && !session?.activePhysicianId) ? null : (page) => listStaff(page, { per_page: PAGE_SIZE, ...acting }, staffUser),
+    [mode, acting.physician_identifier],
+    { fresh: true },
+  );
 
   const confirmRemove = async () => {
     if (!removing) return;
     try {
       await removeStaff(staffUser, removing.identifier, acting.physician_identifier);
       toast(t("staff.removed"), "success");
-      setReload((n) => n + 1);
+      reload();
     } catch (e) {
       toast(messageOf(e), "error");
     } finally {
@@ -127,12 +108,11 @@ export default function MyStaff() {
         staffUser={staffUser}
         onDone={(added) => {
           setMode("list");
-          if (added) setReload((n) => n + 1);
+          if (added) reload();
         }}
       />
     );
 
-  const cols = staffUser ? 5 : 6;
   // A type the portal has no name for is shown as the server wrote it.
   const staffTypeName = (m: StaffMember) => {
     const type = m.staff_type ?? m.role ?? "";
@@ -146,53 +126,35 @@ export default function MyStaff() {
           {t("staff.add")}
         </Button>
       </div>
-      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      {rows === null ? (
-        <PageSpinner />
-      ) : rows.length === 0 ? (
-        <p className="empty">{t("staff.empty")}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table table-stack">
-            <caption className="sr-only">{t("staff.caption", { page })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("staff.columns.name")}</th>
-                <th scope="col">{t("staff.columns.email")}</th>
-                <th scope="col">{t("staff.columns.phone")}</th>
-                {!staffUser ? <th scope="col">{t("staff.columns.staffType")}</th> : null}
-                <th scope="col">{t("staff.columns.status")}</th>
-                <th scope="col">{t("staff.columns.action")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {padRows(rows).map((m, i) =>
-                m ? (
-                  <tr key={m.identifier}>
-                    <td>{(m.name ?? `${m.first_name} ${m.last_name}`).trim() || <span className="muted">{t("staff.notGiven")}</span>}</td>
-                    <td data-label={t("staff.columns.email")}>{m.email}</td>
-                    <td data-label={t("staff.columns.phone")}>{m.phone ?? ""}</td>
-                    {!staffUser ? <td data-label={t("staff.columns.staffType")}>{staffTypeName(m)}</td> : null}
-                    <td data-label={t("staff.columns.status")}>{m.state === "pending" ? <span className="pill pill-pending">{t("staff.invitationPending")}</span> : <span className="pill">{t("staff.active")}</span>}</td>
-                    <td className="cell-actions" data-label={t("staff.columns.action")}>
-                      {!staffUser || (m.staff_type ?? m.role) === "nurse" ? (
-                        <Button className="link-inline" aria-label={t("staff.removeLabel", { email: m.email })} onPress={() => setRemoving(m)}>
-                          {t("staff.remove")}
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
-                    <td colSpan={cols}>{"\u00a0"}</td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("staff.pages")} />
+      <ListTable
+        rows={rows}
+        error={error}
+        empty={t("staff.empty")}
+        caption={t("staff.caption", { page })}
+        padTo={PAGE_SIZE}
+        rowKey={(m) => m.identifier}
+        columns={[
+          { header: t("staff.columns.name"), cell: (m) => (m.name ?? `${m.first_name} ${m.last_name}`).trim() || <span className="muted">{t("staff.notGiven")}</span> },
+          { header: t("staff.columns.email"), cell: (m) => m.email },
+          { header: t("staff.columns.phone"), cell: (m) => m.phone ?? "" },
+          !staffUser && { header: t("staff.columns.staffType"), cell: staffTypeName },
+          {
+            header: t("staff.columns.status"),
+            cell: (m) => (m.state === "pending" ? <span className="pill pill-pending">{t("staff.invitationPending")}</span> : <span className="pill">{t("staff.active")}</span>),
+          },
+          {
+            header: t("staff.columns.action"),
+            className: "cell-actions",
+            cell: (m) =>
+              !staffUser || (m.staff_type ?? m.role) === "nurse" ? (
+                <Button className="link-inline" aria-label={t("staff.removeLabel", { email: m.email })} onPress={() => setRemoving(m)}>
+                  {t("staff.remove")}
+                </Button>
+              ) : null,
+          },
+        ]}
+        pager={{ page, lastPage, onPage: setPage, label: t("staff.pages") }}
+      />
       <ModalDialog isOpen={removing !== null} onOpenChange={(o) => !o && setRemoving(null)} title={t("staff.removeTitle")} dismissable role="alertdialog">
         <p>{t("staff.removeText", { email: removing?.email ?? "" })}</p>
         <div className="dialog-actions">

@@ -1,16 +1,16 @@
 import i18next from "i18next";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { messageOf } from "../api/crown.ts";
+import { usePagedRows } from "../api/usePagedRows.ts";
 import { day } from "../i18n/dates.ts";
 import { useSession } from "../session/store.ts";
-import { FormMessage } from "../ui/fields.tsx";
-import { PageSpinner } from "../ui/Loader.tsx";
+import { ListTable } from "../ui/ListTable.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { ResearchConsentPrompt } from "../learning/ResearchConsent.tsx";
 import { downloadReport, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
-import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "../ui/lists.tsx";
+import { DownloadIcon, PAGE_SIZE, SearchBox } from "../ui/lists.tsx";
 import { FhirExportButton } from "./FhirExport.tsx";
 
 /** The filters and their words (`reporting:results.<key>`). */
@@ -38,38 +38,20 @@ export default function Results({ parent = false }: { parent?: boolean }) {
   const { t } = useTranslation("reporting");
   const session = useSession();
   const staff = session?.userRole === "physician_staff";
-  const [page, setPage] = useState(1);
   const [search, setSearch] = useState("");
   const [filter, setFilter] = useState<ResultFilter>("all");
-  const [rows, setRows] = useState<ReadonlyArray<ResultItem> | null>(null);
-  const [lastPage, setLastPage] = useState(1);
-  const [error, setError] = useState<string | null>(null);
   const physicianId = session?.activePhysicianId ?? null;
-
-  useEffect(() => {
-    if (staff && !physicianId) return;
-    let live = true;
-    setRows(null);
-    setError(null);
-    const call = parent
-      ? parentResults(page, { per_page: PAGE_SIZE, search })
-      : providerResults(page, { per_page: PAGE_SIZE, search, type: filter, ...(staff && physicianId ? { results_for_staff: true, physician_id: physicianId } : {}) });
-    call
-      .then((r) => {
-        if (!live) return;
-        setRows(r.results.data);
-        setLastPage(Math.max(1, r.results.last_page));
-      })
-      .catch((e) => {
-        if (!live) return;
-        setRows([]);
-        setError(messageOf(e));
-        toast(messageOf(e), "error");
-      });
-    return () => {
-      live = false;
-    };
-  }, [page, search, filter, physicianId, parent, staff]);
+  // Staff read a physician's results: none until one is chosen.
+  const { page, setPage, rows, setRows, lastPage, error } = usePagedRows<ResultItem>(
+    staff && !physicianId
+      ? null
+      : (page) =>
+          parent
+            ? parentResults(page, { per_page: PAGE_SIZE, search })
+            : providerResults(page, { per_page: PAGE_SIZE, search, type: filter, ...(staff && physicianId ? { results_for_staff: true, physician_id: physicianId } : {}) }),
+    [search, filter, physicianId, parent, staff],
+    { fresh: true, toastFailure: true },
+  );
 
   const onDownload = async (row: ResultItem) => {
     if ((await download(row, parent)) && !parent) setRows((list) => list?.map((r) => (r.identifier === row.identifier ? { ...r, read: true } : r)) ?? null);
@@ -111,51 +93,43 @@ export default function Results({ parent = false }: { parent?: boolean }) {
           ))}
         </fieldset>
       ) : null}
-      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-      {rows === null ? (
-        <PageSpinner />
-      ) : rows.length === 0 ? (
-        <p className="empty">{parent ? t("results.parentEmpty") : t("results.none")}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table results-table table-stack">
-            <caption className="sr-only">{t("results.caption", { page })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("results.child")}</th>
-                <th scope="col">{t("results.uploadedOn")}</th>
-                <th scope="col">
-                  <span className="sr-only">{t("results.download")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {padRows(rows).map((r, i) =>
-                r ? (
-                  <tr key={r.identifier} className={!parent && !r.read ? "unread" : ""}>
-                    <td>
-                      {r.baby_name}
-                      {!parent && !r.read ? <span className="sr-only"> {t("results.isUnread")}</span> : null}
-                    </td>
-                    <td>{t("results.uploadedOnDate", { date: day(r.uploaded_date) })}</td>
-                    <td className="cell-action" data-label={t("results.download")}>
-                      <Button className="icon-btn" aria-label={t("results.downloadOf", { name: r.baby_name, date: day(r.uploaded_date) })} onPress={() => void onDownload(r)}>
-                        <DownloadIcon />
-                      </Button>
-                      <FhirExportButton row={r} />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={`pad-${i}`} className="pad-row" aria-hidden="true">
-                    <td colSpan={3}>{"\u00a0"}</td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("results.pages")} />
+      <ListTable
+        rows={rows}
+        error={error}
+        empty={parent ? t("results.parentEmpty") : t("results.none")}
+        caption={t("results.caption", { page })}
+        className="results-table"
+        padTo={PAGE_SIZE}
+        rowKey={(r) => r.identifier}
+        rowClassName={(r) => (!parent && !r.read ? "unread" : undefined)}
+        columns={[
+          {
+            header: t("results.child"),
+            cell: (r) => (
+              <>
+                {r.baby_name}
+                {!parent && !r.read ? <span className="sr-only"> {t("results.isUnread")}</span> : null}
+              </>
+            ),
+          },
+          // The cell says what it is ("Uploaded on 05/01/2026"): no label on a phone's card.
+          { header: t("results.uploadedOn"), stackLabel: false, cell: (r) => t("results.uploadedOnDate", { date: day(r.uploaded_date) }) },
+          {
+            header: t("results.download"),
+            headerHidden: true,
+            className: "cell-action",
+            cell: (r) => (
+              <>
+                <Button className="icon-btn" aria-label={t("results.downloadOf", { name: r.baby_name, date: day(r.uploaded_date) })} onPress={() => void onDownload(r)}>
+                  <DownloadIcon />
+                </Button>
+                <FhirExportButton row={r} />
+              </>
+            ),
+          },
+        ]}
+        pager={{ page, lastPage, onPage: setPage, label: t("results.pages") }}
+      />
     </section>
   );
 }

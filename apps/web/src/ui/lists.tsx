@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, Input, Label, SearchField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 
+/** A list's page size where the spec names none (Results: 10 a page, spec section 9). */
 export const PAGE_SIZE = 10;
 
 /** Search triggers only when the box is empty or the trimmed text is longer than 2 characters (spec section 4). */
@@ -28,11 +29,18 @@ export function SearchBox({ label, placeholder, onSearch }: { label: string; pla
   );
 }
 
-/** First, numbered pages and Last (10 a page). */
-export function Pager({ page, lastPage, onPage, label }: { page: number; lastPage: number; onPage: (p: number) => void; label: string }) {
-  // Other areas' lists use the pager too: until its words (reporting) are here it shows nothing, never a key.
-  const { t, ready } = useTranslation("reporting");
-  if (lastPage <= 1 || !ready) return null;
+export interface PagerProps {
+  readonly page: number;
+  readonly lastPage: number;
+  readonly onPage: (page: number) => void;
+  /** The pager's name for a screen reader ("Results pages"). */
+  readonly label: string;
+}
+
+/** Every numbered list's pager (spec: First, numbered pages and Last): the dashboard's, Results', the consoles'. Nothing for one page. */
+export function Pager({ page, lastPage, onPage, label }: PagerProps) {
+  const { t } = useTranslation();
+  if (lastPage <= 1) return null;
   const from = Math.max(1, Math.min(page - 2, lastPage - 4));
   const numbers = Array.from({ length: Math.min(5, lastPage) }, (_, i) => from + i);
   return (
@@ -52,8 +60,23 @@ export function Pager({ page, lastPage, onPage, label }: { page: number; lastPag
   );
 }
 
-/** Rows padded to the page size, so the table keeps its height (spec section 9). */
-export const padRows = <T,>(rows: ReadonlyArray<T>, size = PAGE_SIZE): Array<T | null> => [...rows, ...Array.from({ length: Math.max(0, size - rows.length) }, () => null)];
+/**
+ * A list the server pages by cursor (the audit log): no page count to number, so a step back and a
+ * step on beside the page's number. Its words are the caller's.
+ */
+export function CursorPager({ label, page, newer, older }: { label: string; page: string; newer: { label: string; onPress: (() => void) | null }; older: { label: string; onPress: (() => void) | null } }) {
+  return (
+    <nav className="pager" aria-label={label}>
+      <Button className="btn btn-secondary btn-sm" isDisabled={!newer.onPress} onPress={() => newer.onPress?.()}>
+        {newer.label}
+      </Button>
+      <span className="muted">{page}</span>
+      <Button className="btn btn-secondary btn-sm" isDisabled={!older.onPress} onPress={() => older.onPress?.()}>
+        {older.label}
+      </Button>
+    </nav>
+  );
+}
 
 export const DownloadIcon = () => (
   <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

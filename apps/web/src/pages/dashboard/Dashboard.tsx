@@ -1,5 +1,4 @@
 import { useEffect, useState } from "react";
-import { Button } from "react-aria-components";
 import { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
@@ -12,6 +11,7 @@ import { day } from "../../i18n/dates.ts";
 import { selectedBaby, useSession } from "../../session/store.ts";
 import { FormMessage } from "../../ui/fields.tsx";
 import { PageSpinner } from "../../ui/Loader.tsx";
+import { ListTable } from "../../ui/ListTable.tsx";
 import { DisclaimerDialog } from "./Disclaimer.tsx";
 import { PracticeBeingVerifiedDashboard } from "./PracticeBeingVerified.tsx";
 
@@ -145,44 +145,20 @@ function ProviderDashboard({ session }: { session: Session }) {
           <h2 id="reports-title">{t("provider.recentReports")}</h2>
           <Link to={resultsPath}>{t("provider.viewAll")}</Link>
         </div>
-        {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-        {rows === null ? (
-          <PageSpinner />
-        ) : rows.length === 0 ? (
-          <p className="empty">{t("provider.noReports")}</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">{t("provider.babyName")}</th>
-                  <th scope="col">{t("provider.uploadDate")}</th>
-                  <th scope="col">{t("provider.parentName")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r, i) => (
-                  <tr key={r.identifier ?? i}>
-                    <td>{r.baby_name}</td>
-                    <td>{formatDate(r.upload_date ?? r.uploaded_date)}</td>
-                    <td>{r.parent_name ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {lastPage > 1 ? (
-          <nav className="pager" aria-label={t("provider.pages")}>
-            <Button className="btn btn-secondary" isDisabled={page <= 1} onPress={() => setPage(page - 1)}>
-              {t("provider.previous")}
-            </Button>
-            <span>{t("provider.page", { page, last: lastPage })}</span>
-            <Button className="btn btn-secondary" isDisabled={page >= lastPage} onPress={() => setPage(page + 1)}>
-              {t("provider.next")}
-            </Button>
-          </nav>
-        ) : null}
+        {/* A narrow table of three short columns: it keeps its columns on a phone. */}
+        <ListTable
+          rows={rows}
+          error={error}
+          empty={t("provider.noReports")}
+          stacked={false}
+          rowKey={(r) => r.identifier}
+          columns={[
+            { header: t("provider.babyName"), cell: (r) => r.baby_name },
+            { header: t("provider.uploadDate"), cell: (r) => formatDate(r.upload_date ?? r.uploaded_date) },
+            { header: t("provider.parentName"), cell: (r) => r.parent_name ?? "" },
+          ]}
+          pager={{ page, lastPage, onPage: setPage, label: t("provider.pages") }}
+        />
       </section>
     </>
   );
