@@ -6,7 +6,7 @@ import type { Env } from "../env.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented } from "../openapi.ts";
 import { formBody, jsonBody } from "../request.ts";
-import { takesJson } from "../wire-input.ts";
+import { takesForm, takesJson } from "../wire-input.ts";
 
 const tag = "Learning";
 documented({ method: "get", path: "/user/research-consent", summary: "The parent's children with their choice to let their reviewed photos improve Crown (off until chosen), whether to ask now, and the consent text in the request's language", tag, auth: true });
@@ -52,7 +52,7 @@ export const learningRoutes = () =>
       return c.json(ok(message, results), 200);
     })
     .get("/admin/model", requireCaller, async (c) => c.json(ok(Learning.LEARNING_MESSAGES.model, await runUseCase(c, Learning.modelPage)), 200))
-    .post("/admin/model/shadow", modelLimit, requireCaller, async (c) => {
+    .post("/admin/model/shadow", takesForm<{ model: File; card: File | string }>(), modelLimit, requireCaller, async (c) => {
       // Who may install is decided before the upload is read.
       await runUseCase(c, Learning.requireAdmin);
       return c.json(ok(Learning.LEARNING_MESSAGES.shadowInstalled, await runUseCase(c, Learning.installShadowAsAdmin(await candidateOf(c)))), 200);
