@@ -464,6 +464,39 @@ export interface ResearchConsentsTable {
   asked_at: Timestamp | null;
 }
 
+/** Every model installed through Crown, with its role now (migration 2026-11-29T0100, ADR 0159). */
+export interface InstalledModelsTable {
+  id: string;
+  name: string;
+  version: string;
+  sha256: string | null;
+  blob_key: string | null;
+  size: number | null;
+  card: Json<Record<string, unknown>> | null;
+  role: "shipped" | "shadow" | "previous" | "retired";
+  installed_by: string | null;
+  installed_at: Timestamp;
+  role_since: Timestamp;
+}
+
+/** The shadow model's answer per photo, apart from `measurements` (migration 2026-11-29T0100). */
+export interface ShadowMeasurementsTable {
+  attachment_id: string;
+  model_id: string;
+  report_id: string;
+  round: number;
+  verdict: "accept" | "retake" | "refer";
+  reasons: Json<string[]>;
+  ci: number | null;
+  cvai: number | null;
+  cva_mm: number | null;
+  outline: Json<Array<{ x: number; y: number }>> | null;
+  nose_tip: Json<{ x: number; y: number }> | null;
+  error: string | null;
+  ms: number;
+  created_at: Timestamp;
+}
+
 /** An exported reviewed set and its examples (migration 2026-11-28T2011). */
 export interface ReviewedSetsTable {
   id: string;
@@ -548,6 +581,8 @@ export interface Database {
   measurements: MeasurementsTable;
   review_actions: ReviewActionsTable;
   research_consents: ResearchConsentsTable;
+  installed_models: InstalledModelsTable;
+  shadow_measurements: ShadowMeasurementsTable;
   reviewed_sets: ReviewedSetsTable;
   reviewed_set_examples: ReviewedSetExamplesTable;
   report_versions: ReportVersionsTable;

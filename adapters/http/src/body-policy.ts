@@ -21,6 +21,7 @@ export const MULTIPART_ROUTES: ReadonlyArray<{ readonly path: RegExp; readonly s
   { path: /^\/user\/profile$/, stream: false },
   { path: /^\/chat\/conversation\/messages$/, stream: false },
   { path: /^\/support\/conversations\/[^/]+\/messages$/, stream: false },
+  { path: /^\/admin\/model\/shadow$/, stream: false },
 ];
 
 const mediaType = (c: Context) => (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

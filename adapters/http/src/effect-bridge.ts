@@ -127,6 +127,9 @@ export type HttpPorts =
   | Reports
   | Learning.ResearchConsents
   | Learning.ReviewedSets
+  | Learning.InstalledModels
+  | Learning.ShadowMeasurements
+  | Learning.ModelRuntime
   | Learning.SetFiles
   | ReviewActions
   | Secrets

@@ -3,3 +3,4 @@ export * from "./card.ts";
 export * from "./node.ts";
 export * from "./frames.ts";
 export * from "./media.ts";
+export * from "./installed-models.ts";

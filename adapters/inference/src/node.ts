@@ -22,18 +22,23 @@ export interface NodeModelOptions {
 export const readModelCard = async (modelPath: string): Promise<ModelCard> =>
   checkModelCard(JSON.parse(await readFile(join(dirname(modelPath), "model.json"), "utf8")), modelPath);
 
-export const loadHeadContourModel = async (path: string, options: NodeModelOptions = {}): Promise<LoadedHeadContourModel> => {
-  const card = await readModelCard(path);
-  const session = await ort.InferenceSession.create(path, {
-    executionProviders: ["cpu"],
-    intraOpNumThreads: options.threads ?? 1,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: "all",
-  });
+export const loadHeadContourModel = async (path: string, options: NodeModelOptions = {}): Promise<LoadedHeadContourModel> =>
+  openHeadContourModel(path, await readModelCard(path), path, options);
+
+/**
+ * The same model from its bytes and card (an installed candidate, kept in the object store; ADR 0159).
+ * The card is checked as a file's would be.
+ */
+export const loadHeadContourModelFromBytes = async (bytes: Uint8Array, card: unknown, options: NodeModelOptions = {}): Promise<LoadedHeadContourModel> =>
+  openHeadContourModel(bytes, checkModelCard(card, "the candidate"), "the candidate", options);
+
+const openHeadContourModel = async (source: string | Uint8Array, card: ModelCard, name: string, options: NodeModelOptions): Promise<LoadedHeadContourModel> => {
+  const sessionOptions = { executionProviders: ["cpu"], intraOpNumThreads: options.threads ?? 1, interOpNumThreads: 1, graphOptimizationLevel: "all" } as const;
+  const session = typeof source === "string" ? await ort.InferenceSession.create(source, sessionOptions) : await ort.InferenceSession.create(source, sessionOptions);
   const missing = OUTPUT_NAMES.filter((name) => !session.outputNames.includes(name));
   if (missing.length > 0 || !session.inputNames.includes("image")) {
     await session.release();
-    throw new Error(`${path} is not a head-contour model: it needs input "image" and outputs ${OUTPUT_NAMES.join(", ")}`);
+    throw new Error(`${name} is not a head-contour model: it needs input "image" and outputs ${OUTPUT_NAMES.join(", ")}`);
   }
   return {
     card,

@@ -17,6 +17,7 @@ import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
 import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
+import { makeModelRuntime } from "@crown/inference";
 import { loadModel, pipelineStatus, type PipelineModel, reportPipelineLayer, uploadHistoryLayer } from "./reports.ts";
 
 export { QUIZ_POOL_FILE, repoRoot } from "./paths.ts";
@@ -46,6 +47,8 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
   await hub.start();
   const secret = await loadOrCreateServerSecret(config.dataDir);
   const loaded = givenModel ?? (await loadModel());
+  // Installed models' sessions (shadow, promoted), opened on first use and closed with the services.
+  const modelRuntime = makeModelRuntime();
   const ports = Layer.mergeAll(
     makeDatabaseLayer(database.db),
     cryptoLayer(secret),
@@ -58,7 +61,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
     Layer.succeed(QuizAnswerKey, loadQuizAnswerKey()),
     chatConfigLayer(config),
     liveFeedLayer(hub),
-    reportPipelineLayer(database.db, loaded.model, loaded.analyze, loaded.measurementError),
+    reportPipelineLayer(database.db, loaded.model, loaded.analyze, loaded.measurementError, modelRuntime),
     fhirLayer(config.publicUrl),
     deviceNamesLayer,
   );
@@ -80,6 +83,7 @@ export const composeServices = async (config: ServerConfig, given?: ConnectedDat
       await runtime.dispose();
       await hub.stop();
       await loaded.model?.close?.();
+      await modelRuntime.close();
       await database.close();
     },
   };

@@ -9,6 +9,7 @@ import path from "node:path";
 import { exportReviewedSet, printReviewedSetStats } from "./commands/dataset.ts";
 import { evaluateReviewed, evaluateSet } from "./commands/evaluate.ts";
 import { DEFAULT_MODEL_PATH } from "./paths.ts";
+import { loadModel, type PipelineModel } from "./reports.ts";
 import { DEMO_REFUSED, seedDemo } from "./seed.ts";
 
 const usage = `Usage: pnpm crown <command>
@@ -40,6 +41,11 @@ const usage = `Usage: pnpm crown <command>
   model:evaluate [--model FILE] [--set reviewed|DIR]
                                 the shipped model (or a candidate) against the reviewers: verdicts, CI/CVAI MAE,
                                 share off by more than 3, per reason; DIR: any set in truth.json format
+  model:shadow FILE             install a candidate .onnx (its model.json beside it) as the shadow model: checked,
+                                stored with its checksum; every new report's photos are measured by it too, apart
+  model:promote                 make the shadow model the shipped model (the shipped one kept for model:rollback)
+  model:rollback                go back to the model shipped before the last promotion
+  model:list                    the installed models and their roles
 `;
 
 const fail = (message: string): number => {
@@ -50,8 +56,8 @@ const fail = (message: string): number => {
 /** The account and database commands analyse nothing: they skip loading the head-contour model (seconds of start-up). */
 const NO_MODEL = { model: null, analyze: {}, problem: "not loaded by this command" } as const;
 
-const withServices = async <A>(fn: (services: Awaited<ReturnType<typeof composeServices>>) => Promise<A>): Promise<A> => {
-  const services = await composeServices(readConfig(), undefined, NO_MODEL);
+const withServices = async <A>(fn: (services: Awaited<ReturnType<typeof composeServices>>) => Promise<A>, model: PipelineModel = NO_MODEL): Promise<A> => {
+  const services = await composeServices(readConfig(), undefined, model);
   try {
     return await fn(services);
   } finally {
@@ -102,6 +108,24 @@ export const main = async (argv: string[]): Promise<number> => {
         await evaluateReviewed(s, values.model ?? null, write);
         return 0;
       });
+    }
+    case "model:shadow":
+    case "model:promote":
+    case "model:rollback":
+    case "model:list": {
+      const commands = await import("./commands/model.ts");
+      const write = (line: string) => void process.stdout.write(line);
+      const file = rest[0];
+      if (command === "model:shadow" && !file) return fail("Usage: pnpm crown model:shadow FILE (the .onnx, with its model.json beside it)");
+      try {
+        if (command === "model:shadow") return await withServices((s) => commands.installShadowCommand(s, path.resolve(file!), write));
+        // The release's own model is named when a promotion first replaces it: loaded for that.
+        if (command === "model:promote") return await withServices((s) => commands.promoteCommand(s, write), await loadModel());
+        if (command === "model:rollback") return await withServices((s) => commands.rollbackCommand(s, write));
+        return await withServices((s) => commands.listModelsCommand(s, write));
+      } catch (error) {
+        return fail(describeError(error));
+      }
     }
     case "dataset:stats":
       return withServices((s) => printReviewedSetStats(s, (line) => process.stdout.write(line)));

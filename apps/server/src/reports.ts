@@ -8,7 +8,8 @@ import { SEND_MAIL_JOB, sendQueuedMail } from "@crown/core/shared/mail-jobs";
 import { ERASE_DUE_ACCOUNTS_JOB, giveUpExport, PREPARE_DATA_EXPORT_JOB, prepareExport, runDataRights } from "@crown/core/family-data/index";
 import { contentHasherLayer } from "@crown/crypto/sha256";
 import type { Database } from "@crown/db";
-import { analyzeOptionsFrom, loadHeadContourModel } from "@crown/inference";
+import { Learning } from "@crown/core";
+import { analyzeOptionsFrom, loadHeadContourModel, makeModelRuntime, modelRuntimeLayer } from "@crown/inference";
 import { ffmpegUnavailable, reportMediaLayer } from "@crown/inference/report-media";
 import { jobQueueLayer, type RunningWorker, startWorker } from "@crown/jobs";
 import { reportRendererLayer } from "@crown/pdf";
@@ -50,10 +51,18 @@ export const loadModel = async (
  * The report pipeline's adapters: the job queue, SHA-256, sharp and ffmpeg, the PDF renderer,
  * the model (when present), and upload history for the onboarding reminders.
  */
-export const reportPipelineLayer = (db: Kysely<Database>, model: HeadContourModel | null, analyze: AnalyzeOptions = {}, measurementError?: MeasurementError) => {
+export const reportPipelineLayer = (
+  db: Kysely<Database>,
+  model: HeadContourModel | null,
+  analyze: AnalyzeOptions = {},
+  measurementError?: MeasurementError,
+  runtime: ReturnType<typeof makeModelRuntime> = makeModelRuntime(),
+) => {
   const settings = { ...defaultReportSettings, analyze, ...(measurementError ? { measurementError } : {}) };
   const base = Layer.mergeAll(
-    jobQueueLayer(db, [ANALYZE_REPORT_JOB, SEND_MAIL_JOB, PREPARE_DATA_EXPORT_JOB, ERASE_DUE_ACCOUNTS_JOB]),
+    jobQueueLayer(db, [ANALYZE_REPORT_JOB, SEND_MAIL_JOB, PREPARE_DATA_EXPORT_JOB, ERASE_DUE_ACCOUNTS_JOB, Learning.SHADOW_MEASURE_JOB]),
+    // Installed candidates and promoted models, opened per checksum; their roles are read from the database (ADR 0159).
+    modelRuntimeLayer(runtime),
     contentHasherLayer,
     reportMediaLayer(),
     reportRendererLayer,
@@ -74,6 +83,9 @@ export const pipelineStatus = (modelProblem: string | null): ReportPipelineStatu
 export type ReportWorkerPorts =
   | PortsOf<typeof sendQueuedMail>
   | PortsOf<typeof analyzeReport>
+  | PortsOf<ReturnType<typeof Learning.withShippedModel<unknown, never, PortsOf<typeof analyzeReport>>>>
+  | PortsOf<ReturnType<typeof Learning.queueShadowMeasurement>>
+  | PortsOf<ReturnType<typeof Learning.measureShadow>>
   | PortsOf<typeof giveUpAnalysis>
   | PortsOf<ReturnType<typeof prepareExport>>
   | PortsOf<typeof runDataRights>;
@@ -118,11 +130,27 @@ export const startReportWorker = (
       [ERASE_DUE_ACCOUNTS_JOB]: async () => {
         await run(runDataRights);
       },
+      // The shadow model's answers for a report the shipped model analysed (issue 41, item 5).
+      [Learning.SHADOW_MEASURE_JOB]: async (payload) => {
+        const started = performance.now();
+        try {
+          await run(Learning.measureShadow(String(payload.reportId)));
+          // Not counted in the per-photo histogram: that one is the report's critical path.
+          observeJob(Learning.SHADOW_MEASURE_JOB, "done", (performance.now() - started) / 1000);
+        } catch (error) {
+          observeJob(Learning.SHADOW_MEASURE_JOB, "failed", (performance.now() - started) / 1000);
+          throw error;
+        }
+      },
       [ANALYZE_REPORT_JOB]: async (payload, job) => {
         const started = performance.now();
         const reportId = String(payload.reportId);
         try {
-          await run(analyzeReport(reportId));
+          // The shipped model as the database names it now: a promotion reaches every worker at its next job.
+          await run(Learning.withShippedModel(analyzeReport(reportId)));
+          // The shadow's own job, queued once the report is analysed: it never delays one (ADR 0159).
+          // Also on a retry that finds the report analysed, so a worker that died here loses no shadow job.
+          await run(Learning.queueShadowMeasurement(reportId));
           // The photos this round measured: the job's time per photo for the metrics (ADR 0142).
           const measured = await sql<{ n: number }>`select count(*)::int as n from measurements m join reports r on r.id = m.report_id and r.round = m.round where m.report_id = ${reportId}`.execute(db);
           observeJob(ANALYZE_REPORT_JOB, "done", (performance.now() - started) / 1000, Number(measured.rows[0]?.n ?? 0));

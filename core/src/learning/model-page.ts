@@ -4,6 +4,8 @@ import { requireType } from "../accounts/access.ts";
 import { now } from "../shared/ports.ts";
 import { type AgreementRow, agreementOf, agreementRowOf } from "./agreement.ts";
 import { reviewedPhotos } from "./reviewed-set.ts";
+import { installedModels, InstalledModels, ShadowMeasurements } from "./shadow-model.ts";
+import { Option } from "effect";
 
 /** How much a photo's model answer and reviewer differ: a verdict crossed first, then the figures. */
 const disagreement = (r: AgreementRow) =>
@@ -43,7 +45,33 @@ export const modelPage = Effect.gen(function* () {
       model: { verdict: row.model.verdict, reasons: row.model.reasons, ci: round(row.model.ci), cvai: round(row.model.cvai) },
       reviewer: { accepted: row.truth.accepted, reasons: row.truth.reasons.map((i) => QUALITY_REASONS[i]!), ci: round(row.truth.ci), cvai: round(row.truth.cvai) },
     }));
+  // The shadow against the same reviewers, on the photos it measured, beside the shipped answers for those photos.
+  const shadowModel = yield* (yield* InstalledModels).inRole("shadow");
+  let shadow = null;
+  if (Option.isSome(shadowModel)) {
+    const answers = yield* (yield* ShadowMeasurements).listByModel(shadowModel.value.id);
+    const byPhoto = new Map(answers.map((a) => [a.attachmentId, a]));
+    const paired = rows.flatMap(({ photo, row }) => {
+      const a = byPhoto.get(photo.attachmentId);
+      return a ? [{ photo, shipped: row, shadow: { truth: row.truth, model: { verdict: a.verdict, reasons: a.reasons, ci: a.ci, cvai: a.cvai } } }] : [];
+    });
+    const recentPaired = paired.filter((x) => x.photo.reviewedAt >= since);
+    const times = answers.map((a) => a.ms);
+    shadow = {
+      identifier: shadowModel.value.id,
+      name: shadowModel.value.name,
+      version: shadowModel.value.version,
+      installed_at: shadowModel.value.installedAt.toISOString(),
+      /** Every photo it measured since it was installed, reviewed or not, and its own time per photo. */
+      measured: answers.length,
+      mean_ms: times.length === 0 ? null : Math.round(times.reduce((x, y) => x + y, 0) / times.length),
+      recent: { shipped: agreementOf(recentPaired.map((x) => x.shipped)), shadow: agreementOf(recentPaired.map((x) => x.shadow)) },
+      total: { shipped: agreementOf(paired.map((x) => x.shipped)), shadow: agreementOf(paired.map((x) => x.shadow)) },
+    };
+  }
   return {
+    installed: yield* installedModels,
+    shadow,
     models: [...models.values()],
     recent_days: RECENT_DAYS,
     recent: agreementOf(rows.filter((x) => x.photo.reviewedAt >= since).map((x) => x.row)),

@@ -55,6 +55,8 @@ export interface ReviewedSetsPort {
   /** Takes a child's examples out of every set no shipped model has used; answers what was removed, by set. */
   readonly removeChild: (babyId: string) => Effect.Effect<ReadonlyArray<{ readonly directory: string; readonly images: ReadonlyArray<string> }>>;
   readonly list: () => Effect.Effect<ReadonlyArray<Omit<ReviewedSetRecord, "examples"> & { readonly examples: number }>>;
+  /** The sets (by id) a promoted model was trained or validated on: a withdrawal leaves them as they are. */
+  readonly markUsed: (setIds: ReadonlyArray<string>, model: string) => Effect.Effect<void>;
 }
 export class ReviewedSets extends Context.Tag("crown/ReviewedSets")<ReviewedSets, ReviewedSetsPort>() {}
 

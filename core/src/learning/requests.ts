@@ -15,6 +15,11 @@ export const LEARNING_MESSAGES = {
   shadowInstalled: "Candidate model installed as the shadow model",
   promoted: "The candidate is now the shipped model",
   rolledBack: "The previous model is the shipped model again",
+  models: "Installed models fetched successfully",
+  noShadow: "No candidate model is installed as the shadow model.",
+  noPrevious: "There is no earlier shipped model to roll back to.",
+  modelFile: "Choose the candidate's .onnx file and its model.json.",
+  modelCard: "The model.json could not be read as JSON.",
 } as const;
 
 export const ConsentRequest = Schema.Struct({

@@ -1,9 +1,9 @@
 import { Learning } from "@crown/core";
 import type { ReportStatus } from "@crown/core/report/lifecycle";
 import { Effect, Layer, Option } from "effect";
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { run } from "../executor.ts";
-import type { Database, ResearchConsentsTable } from "../schema.ts";
+import type { Database, InstalledModelsTable, ResearchConsentsTable, ShadowMeasurementsTable } from "../schema.ts";
 import { measurementFromRow } from "./reports.ts";
 
 /** Consent per child and the reviewed sets (issue 41). */
@@ -111,7 +111,111 @@ export const makeReviewedSets = (db: Kysely<Database>): Learning.ReviewedSetsPor
         rows.map((r) => ({ id: r.id, directory: r.directory, createdAt: r.created_at, manifest: json<Record<string, unknown>>(r.manifest), usedByModel: r.used_by_model, examples: Number(r.examples) })),
       ),
     ),
+  markUsed: (setIds, model) =>
+    setIds.length === 0
+      ? Effect.void
+      : Effect.asVoid(run(db, (ex) => ex.updateTable("reviewed_sets").set({ used_by_model: model }).where("id", "in", setIds).where("used_by_model", "is", null).execute())),
+});
+
+const installedFromRow = (row: Selectable<InstalledModelsTable>): Learning.InstalledModel => ({
+  id: row.id,
+  name: row.name,
+  version: row.version,
+  sha256: row.sha256,
+  blobKey: row.blob_key,
+  size: row.size,
+  card: row.card === null ? null : json<Record<string, unknown>>(row.card),
+  role: row.role,
+  installedBy: row.installed_by,
+  installedAt: row.installed_at,
+  roleSince: row.role_since,
+});
+
+/** Which model has which role (issue 41, item 5): read for every job by every worker. */
+export const makeInstalledModels = (db: Kysely<Database>): Learning.InstalledModelsPort => ({
+  list: () => run(db, (ex) => ex.selectFrom("installed_models").selectAll().orderBy("installed_at").execute()).pipe(Effect.map((rows) => rows.map(installedFromRow))),
+  inRole: (role) =>
+    run(db, (ex) => ex.selectFrom("installed_models").selectAll().where("role", "=", role).executeTakeFirst()).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), installedFromRow))),
+  insert: (m) =>
+    Effect.asVoid(
+      run(db, (ex) =>
+        ex
+          .insertInto("installed_models")
+          .values({
+            id: m.id,
+            name: m.name,
+            version: m.version,
+            sha256: m.sha256,
+            blob_key: m.blobKey,
+            size: m.size,
+            card: m.card === null ? null : JSON.stringify(m.card),
+            role: m.role,
+            installed_by: m.installedBy,
+            installed_at: m.installedAt,
+            role_since: m.roleSince,
+          })
+          .execute(),
+      ),
+    ),
+  setRole: (id, role, at) => Effect.asVoid(run(db, (ex) => ex.updateTable("installed_models").set({ role, role_since: at }).where("id", "=", id).execute())),
+  // One key for every change of roles: two admins promoting at once take turns.
+  lockRoles: () => Effect.asVoid(run(db, (ex) => sql`select pg_advisory_xact_lock(hashtext('crown.installed_models'))`.execute(ex))),
+});
+
+const answerFromRow = (row: Selectable<ShadowMeasurementsTable>): Learning.ShadowAnswer => ({
+  attachmentId: row.attachment_id,
+  modelId: row.model_id,
+  reportId: row.report_id,
+  round: row.round,
+  verdict: row.verdict,
+  reasons: json<string[]>(row.reasons),
+  ci: row.ci,
+  cvai: row.cvai,
+  cvaMm: row.cva_mm,
+  outline: row.outline === null ? null : json<Array<{ x: number; y: number }>>(row.outline),
+  noseTip: row.nose_tip === null ? null : json<{ x: number; y: number }>(row.nose_tip),
+  error: row.error,
+  ms: row.ms,
+  createdAt: row.created_at,
+});
+
+/** The shadow's answers, apart from `measurements`: nothing that builds a report reads this table. */
+export const makeShadowMeasurements = (db: Kysely<Database>): Learning.ShadowMeasurementsPort => ({
+  listByReport: (reportId) =>
+    run(db, (ex) => ex.selectFrom("shadow_measurements").selectAll().where("report_id", "=", reportId).orderBy("created_at").execute()).pipe(Effect.map((rows) => rows.map(answerFromRow))),
+  listByModel: (modelId) =>
+    run(db, (ex) => ex.selectFrom("shadow_measurements").selectAll().where("model_id", "=", modelId).orderBy("created_at").execute()).pipe(Effect.map((rows) => rows.map(answerFromRow))),
+  insert: (a) =>
+    Effect.asVoid(
+      run(db, (ex) =>
+        ex
+          .insertInto("shadow_measurements")
+          .values({
+            attachment_id: a.attachmentId,
+            model_id: a.modelId,
+            report_id: a.reportId,
+            round: a.round,
+            verdict: a.verdict,
+            reasons: JSON.stringify(a.reasons),
+            ci: a.ci,
+            cvai: a.cvai,
+            cva_mm: a.cvaMm,
+            outline: a.outline === null ? null : JSON.stringify(a.outline),
+            nose_tip: a.noseTip === null ? null : JSON.stringify(a.noseTip),
+            error: a.error,
+            ms: a.ms,
+            created_at: a.createdAt,
+          })
+          .onConflict((oc) => oc.columns(["attachment_id", "model_id"]).doNothing())
+          .execute(),
+      ),
+    ),
 });
 
 export const makeLearningLayer = (db: Kysely<Database>) =>
-  Layer.mergeAll(Layer.succeed(Learning.ResearchConsents, makeResearchConsents(db)), Layer.succeed(Learning.ReviewedSets, makeReviewedSets(db)));
+  Layer.mergeAll(
+    Layer.succeed(Learning.ResearchConsents, makeResearchConsents(db)),
+    Layer.succeed(Learning.ReviewedSets, makeReviewedSets(db)),
+    Layer.succeed(Learning.InstalledModels, makeInstalledModels(db)),
+    Layer.succeed(Learning.ShadowMeasurements, makeShadowMeasurements(db)),
+  );

@@ -8,6 +8,7 @@ import { uiMessage } from "../i18n/i18n.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { ListTable } from "../ui/ListTable.tsx";
+import { ModelSwitches } from "./ModelSwitches.tsx";
 
 type ModelPage = ResultsOf<Api["admin"]["model"]["$get"]>;
 type Figures = ModelPage["total"];
@@ -48,11 +49,13 @@ export function ModelAgreement() {
   const { t } = useTranslation("admin");
   const [page, setPage] = useState<ModelPage | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [loads, setLoads] = useState(0);
   useEffect(() => {
     crown.call((api) => api.admin.model.$get())
       .then((r) => setPage(r.results))
       .catch((e) => setError(messageOf(e)));
-  }, []);
+  }, [loads]);
+  const shadow = page?.shadow ?? null;
   return (
     <section className="panel" aria-labelledby="model-title" id="model">
       <h2 id="model-title">{t("model.title")}</h2>
@@ -62,6 +65,29 @@ export function ModelAgreement() {
       {page ? (
         <>
           <p>{page.models.length ? page.models.map((m) => t("model.measuredBy", { name: m.name ?? "—", version: m.version ?? "", photos: m.photos })).join("; ") : t("model.empty")}</p>
+          <ModelSwitches page={page} onChanged={() => setLoads((n) => n + 1)} />
+          {shadow ? (
+            <section aria-labelledby="model-shadow">
+              <h3 id="model-shadow">{t("model.shadowTitle", { name: shadow.name, version: shadow.version })}</h3>
+              <p className="muted">{t("model.shadowAbout", { measured: shadow.measured, ms: shadow.mean_ms ?? "—" })}</p>
+              {(["recent", "total"] as const).map((when) => (
+                <div className="model-columns" key={when}>
+                  <section aria-labelledby={`model-shadow-${when}-shipped`}>
+                    <h4 id={`model-shadow-${when}-shipped`}>
+                      {t("model.shippedColumn")}: {when === "recent" ? t("model.recent", { days: page.recent_days }) : t("model.total")}
+                    </h4>
+                    <FiguresList f={shadow[when].shipped} />
+                  </section>
+                  <section aria-labelledby={`model-shadow-${when}-shadow`}>
+                    <h4 id={`model-shadow-${when}-shadow`}>
+                      {t("model.shadowColumn")}: {when === "recent" ? t("model.recent", { days: page.recent_days }) : t("model.total")}
+                    </h4>
+                    <FiguresList f={shadow[when].shadow} />
+                  </section>
+                </div>
+              ))}
+            </section>
+          ) : null}
           <div className="model-columns">
             <section aria-labelledby="model-recent">
               <h3 id="model-recent">{t("model.recent", { days: page.recent_days })}</h3>

@@ -15,5 +15,10 @@ export const ES_LEARNING = {
     shadowInstalled: "Modelo candidato instalado como modelo en la sombra",
     promoted: "El candidato es ahora el modelo publicado",
     rolledBack: "El modelo anterior vuelve a ser el modelo publicado",
+    models: "Modelos instalados obtenidos correctamente",
+    noShadow: "No hay ningún modelo candidato instalado como modelo en la sombra.",
+    noPrevious: "No hay ningún modelo publicado anterior al que volver.",
+    modelFile: "Elija el archivo .onnx del candidato y su model.json.",
+    modelCard: "El model.json no se pudo leer como JSON.",
   },
 } satisfies Pick<Catalogue, "learning">;
