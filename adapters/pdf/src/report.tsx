@@ -5,7 +5,7 @@ import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@c
 import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { Effect, Layer } from "effect";
 import { PhotoDisagreement } from "./agreement.tsx";
-import { Chart, type ChartPoint } from "./chart.tsx";
+import { Chart, type ChartPoint, pointsByDay } from "./chart.tsx";
 import { pdfText, type PdfText } from "./i18n.ts";
 
 /**
@@ -94,14 +94,40 @@ const HistoryChart = (p: { title: string; axis: string; color: string; points: R
   <View wrap={false}>
     <Text style={{ fontWeight: "bold", marginBottom: 2 }}>{p.title}</Text>
     <Chart title={p.title} axisLabel={p.axis} points={p.points} bands={p.bands} normal={p.normal} color={p.color} text={p.text} />
-    {p.points
-      .filter((pt) => pt.value !== null)
-      .map((pt, i) => (
-        <Text key={i} style={styles.small}>
-          {p.text.day(pt.date)}: {p.text.number(pt.value)}
-        </Text>
-      ))}
+    {/* The same points the chart plots: one a day. */}
+    {pointsByDay(p.points, p.text.day).map((pt, i) => (
+      <Text key={i} style={styles.small}>
+        {p.text.day(pt.date)}: {p.text.number(pt.value)}
+      </Text>
+    ))}
   </View>
+);
+
+/** What every page carries: the preview mark at the top of a reviewer's preview, the disclaimer at the foot. */
+const PageMarks = ({ preview, disclaimer }: { preview: string | null; disclaimer: string }) => (
+  <>
+    {preview ? (
+      <Text style={styles.previewMark} fixed>
+        {preview}
+      </Text>
+    ) : null}
+    <Text style={styles.footer} fixed>
+      {disclaimer}
+    </Text>
+  </>
+);
+
+/** The accepted photos with their overlays, under the legend of the overlay's colours. */
+const AcceptedPhotos = ({ photos, text, first = false }: { photos: ReadonlyArray<Photo>; text: PdfText; first?: boolean }) => (
+  <>
+    <Text style={first ? { ...styles.h2, marginTop: 0 } : styles.h2}>{text.t("acceptedPhotos")}</Text>
+    <Text style={styles.small}>{text.t("legend")}</Text>
+    <View style={styles.photos}>
+      {photos.map((p, i) => (
+        <PhotoWithOverlay key={i} photo={p} text={text} />
+      ))}
+    </View>
+  </>
 );
 
 const spread = (s: { median: number; min: number; max: number; count: number } | null, text: PdfText) =>
@@ -118,11 +144,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
   return (
   <Document title={`${title}: ${doc.baby.name}`} author="Crown" subject={t("docSubject")} creator="Crown" producer="Crown" language={english ? "en-US" : "es-US"}>
     <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
-      {doc.kind === "preview" ? (
-        <Text style={styles.previewMark} fixed>
-          {t("previewMark")}
-        </Text>
-      ) : null}
+      <PageMarks preview={doc.kind === "preview" ? t("previewMark") : null} disclaimer={disclaimer} />
       <Text style={styles.h1}>{title}</Text>
       <Text style={styles.small}>
         {t(doc.kind === "preview" ? "previewOf" : "versionOf", { version: doc.version, date: day(doc.publishedAt) })}
@@ -190,20 +212,16 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
       <Text>{disclaimer}</Text>
       <Text style={{ ...styles.small, marginTop: 4 }}>{text.citation(doc.citation, CI_BANDS.map((b) => `${bandRange(b)} ${text.bandLabel(b)}`).join(", "))}</Text>
 
-      <Text style={styles.h2} break={doc.photos.length > 0}>
-        {t("acceptedPhotos")}
-      </Text>
-      <Text style={styles.small}>{t("legend")}</Text>
-      <View style={styles.photos}>
-        {doc.photos.map((p, i) => (
-          <PhotoWithOverlay key={i} photo={p} text={text} />
-        ))}
-      </View>
-
-      <Text style={styles.footer} fixed>
-        {disclaimer}
-      </Text>
+      {doc.photos.length === 0 ? <AcceptedPhotos photos={doc.photos} text={text} /> : null}
     </Page>
+    {/* The photos start a page of their own as a Page, not as a `break` inside the first: a break whose
+        heading no longer fitted left a page with nothing but the footer (issue 46). */}
+    {doc.photos.length > 0 ? (
+      <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
+        <PageMarks preview={doc.kind === "preview" ? t("previewMark") : null} disclaimer={disclaimer} />
+        <AcceptedPhotos photos={doc.photos} text={text} first />
+      </Page>
+    ) : null}
   </Document>
   );
 };
