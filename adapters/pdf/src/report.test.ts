@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { OVERLAY_STYLES } from "@crown/core/measurement/index";
 import type { ReportDocument } from "@crown/core/report/index";
 import { describe, expect, it } from "vitest";
 import { renderReportPdf } from "./report.tsx";
@@ -71,4 +73,53 @@ describe("the report's pages (issue 46)", () => {
     }
     expect(blank).toEqual([]);
   }, 300_000);
+});
+
+/** A page rasterised by pdftoppm (PPM: a header, then RGB bytes), `dpi` dots an inch. */
+const rasterOf = (pdf: Uint8Array, page: number, dpi: number) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "crown-pdf-raster-"));
+  try {
+    writeFileSync(path.join(dir, "r.pdf"), pdf);
+    execFileSync("pdftoppm", ["-r", String(dpi), "-f", String(page), "-l", String(page), "-singlefile", path.join(dir, "r.pdf"), path.join(dir, "page")]);
+    const bytes = readFileSync(path.join(dir, "page.ppm"));
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(bytes.subarray(0, 32).toString("latin1"))!;
+    return { width: Number(header[1]), height: Number(header[2]), rgb: bytes.subarray(header[0].length) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/** The longest run of a colour's pixels in one column (a vertical line) and in one row (a horizontal line). */
+const longestLines = (raster: ReturnType<typeof rasterOf>, hex: string) => {
+  const want = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const near = (x: number, y: number) => {
+    const o = (y * raster.width + x) * 3;
+    return Math.abs(raster.rgb[o]! - want[0]!) + Math.abs(raster.rgb[o + 1]! - want[1]!) + Math.abs(raster.rgb[o + 2]! - want[2]!) < 30;
+  };
+  let vertical = 0;
+  let horizontal = 0;
+  for (let x = 0; x < raster.width; x++) {
+    let count = 0;
+    for (let y = 0; y < raster.height; y++) count += near(x, y) ? 1 : 0;
+    vertical = Math.max(vertical, count);
+  }
+  for (let y = 0; y < raster.height; y++) {
+    let count = 0;
+    for (let x = 0; x < raster.width; x++) count += near(x, y) ? 1 : 0;
+    horizontal = Math.max(horizontal, count);
+  }
+  return { vertical, horizontal };
+};
+
+describe("the PDF's overlay colours (issue 46, walk item 2)", () => {
+  it("draws the length and the width in core's legend colours, the ones the review console draws them in", async () => {
+    // The sample's length runs down the photo and its width across it: about 200 and 160 pixels at 150 dpi.
+    const raster = rasterOf(await renderReportPdf(sampleDocument(1, 0)), 2, 150);
+    const length = longestLines(raster, OVERLAY_STYLES.length.colour);
+    const width = longestLines(raster, OVERLAY_STYLES.width.colour);
+    expect(length.vertical, "a vertical line in the length's colour").toBeGreaterThan(150);
+    expect(length.horizontal, "no horizontal line in the length's colour").toBeLessThan(80);
+    expect(width.horizontal, "a horizontal line in the width's colour").toBeGreaterThan(120);
+    expect(width.vertical, "no vertical line in the width's colour").toBeLessThan(80);
+  }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { Circle, Document, Font, Image, Line, Page, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
-import { bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
+import { bandRange, CI_BANDS, CVAI_BANDS, OVERLAY_STYLES, type OverlayMark, overlayLegend } from "@crown/core/measurement/index";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
 import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { Effect, Layer } from "effect";
@@ -35,6 +35,8 @@ const styles = StyleSheet.create({
   big: { fontSize: 20, fontWeight: "bold", lineHeight: 1.2, marginVertical: 2 },
   small: { fontSize: 8, color: "#6b7280" },
   photos: { flexDirection: "row", flexWrap: "wrap" },
+  legend: { flexDirection: "row", flexWrap: "wrap", marginBottom: 6 },
+  legendEntry: { flexDirection: "row", alignItems: "center", marginRight: 10, marginBottom: 2 },
   photo: { width: 170, marginRight: 8, marginBottom: 10 },
   footer: { position: "absolute", bottom: 24, left: 36, right: 36, fontSize: 7.5, color: "#6b7280" },
   previewMark: { position: "absolute", top: 12, left: 36, right: 36, fontSize: 9, fontWeight: "bold", color: "#b91c1c", textAlign: "center" },
@@ -67,19 +69,22 @@ const PhotoWithOverlay = ({ photo, text }: { photo: Photo; text: PdfText }) => {
   const height = (width * g.imageHeight) / g.imageWidth;
   const stroke = Math.max(g.imageWidth, g.imageHeight) / 170;
   const points = g.outline.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
-  const seg = (s: readonly [{ x: number; y: number }, { x: number; y: number }] | null | undefined, color: string, dashed = false) =>
-    s ? <Line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={stroke * 1.2} {...(dashed ? { strokeDasharray: `${stroke * 4} ${stroke * 3}` } : {})} /> : null;
+  // Each mark in its colour from core's legend, the one the review console draws with.
+  const seg = (s: readonly [{ x: number; y: number }, { x: number; y: number }] | null | undefined, mark: OverlayMark) => {
+    const { colour, dashed } = OVERLAY_STYLES[mark];
+    return s ? <Line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={colour} strokeWidth={stroke * 1.2} {...(dashed ? { strokeDasharray: `${stroke * 4} ${stroke * 3}` } : {})} /> : null;
+  };
   return (
     <View style={styles.photo} wrap={false}>
       <View style={{ width, height, position: "relative" }}>
         <Image src={{ data: Buffer.from(photo.jpeg), format: "jpg" }} style={{ width, height }} />
         <Svg viewBox={`0 0 ${g.imageWidth} ${g.imageHeight}`} style={{ position: "absolute", top: 0, left: 0, width, height }}>
-          {points ? <Polyline points={`${points} ${points.split(" ")[0]}`} stroke="#22c55e" strokeWidth={stroke} fill="none" /> : null}
-          {seg(g.lengthEnds, "#3b82f6")}
-          {seg(g.widthEnds, "#f59e0b")}
-          {seg(g.diagonals?.endpoints.a, "#ef4444", true)}
-          {seg(g.diagonals?.endpoints.b, "#a855f7", true)}
-          {g.noseTip ? <Circle cx={g.noseTip.x} cy={g.noseTip.y} r={stroke * 3} fill="#ef4444" /> : null}
+          {points ? <Polyline points={`${points} ${points.split(" ")[0]}`} stroke={OVERLAY_STYLES.outline.colour} strokeWidth={stroke} fill="none" /> : null}
+          {seg(g.lengthEnds, "length")}
+          {seg(g.widthEnds, "width")}
+          {seg(g.diagonals?.endpoints.a, "diagonalA")}
+          {seg(g.diagonals?.endpoints.b, "diagonalB")}
+          {g.noseTip ? <Circle cx={g.noseTip.x} cy={g.noseTip.y} r={stroke * 3} fill={OVERLAY_STYLES.noseTip.colour} stroke="#111827" strokeWidth={stroke / 2} /> : null}
         </Svg>
       </View>
       <Text style={styles.small}>
@@ -117,11 +122,30 @@ const PageMarks = ({ preview, disclaimer }: { preview: string | null; disclaimer
   </>
 );
 
+/** The marks the photos carry, each a swatch in its colour beside its name (core's legend, as in the review console). */
+const PDF_MARKS: ReadonlyArray<OverlayMark> = ["outline", "length", "width", "diagonalA", "diagonalB", "noseTip"];
+const OverlayLegend = ({ text }: { text: PdfText }) => (
+  <View style={styles.legend}>
+    {overlayLegend(text.language, PDF_MARKS).map((entry) => (
+      <View key={entry.mark} style={styles.legendEntry} wrap={false}>
+        <Svg width={16} height={6}>
+          {entry.mark === "noseTip" ? (
+            <Circle cx={8} cy={3} r={2.6} fill={entry.colour} stroke="#111827" strokeWidth={0.5} />
+          ) : (
+            <Line x1={0} y1={3} x2={16} y2={3} stroke={entry.colour} strokeWidth={2.5} {...(entry.dashed ? { strokeDasharray: "4 2" } : {})} />
+          )}
+        </Svg>
+        <Text style={{ ...styles.small, marginLeft: 3 }}>{entry.label}</Text>
+      </View>
+    ))}
+  </View>
+);
+
 /** The accepted photos with their overlays, under the legend of the overlay's colours. */
 const AcceptedPhotos = ({ photos, text, first = false }: { photos: ReadonlyArray<Photo>; text: PdfText; first?: boolean }) => (
   <>
     <Text style={first ? { ...styles.h2, marginTop: 0 } : styles.h2}>{text.t("acceptedPhotos")}</Text>
-    <Text style={styles.small}>{text.t("legend")}</Text>
+    <OverlayLegend text={text} />
     <View style={styles.photos}>
       {photos.map((p, i) => (
         <PhotoWithOverlay key={i} photo={p} text={text} />

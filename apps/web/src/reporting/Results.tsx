@@ -2,14 +2,15 @@ import i18next from "i18next";
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
+import { awaitsResult } from "@crown/core/report/lifecycle";
 import { messageOf } from "../api/crown.ts";
-import { day } from "../i18n/dates.ts";
+import { day, timeOfDay } from "../i18n/dates.ts";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { ResearchConsentPrompt } from "../learning/ResearchConsent.tsx";
-import { downloadReport, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
+import { downloadReport, myUploads, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
 import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "./listing.tsx";
 import { FhirExportButton } from "./FhirExport.tsx";
 
@@ -33,6 +34,23 @@ export const download = async (row: ResultItem, parent: boolean): Promise<boolea
   }
 };
 
+/**
+ * When each row was uploaded: its day, and its time as well where another result of the same child on the
+ * page has the same day, so that two reports of one day can be told apart (issue 46).
+ */
+export const uploadedWhen = (rows: ReadonlyArray<Pick<ResultItem, "identifier" | "baby_name" | "uploaded_date">>) => {
+  const key = (r: Pick<ResultItem, "baby_name" | "uploaded_date">) => `${r.baby_name}\u0000${day(r.uploaded_date)}`;
+  const sameDay = new Map<string, number>();
+  for (const r of rows) sameDay.set(key(r), (sameDay.get(key(r)) ?? 0) + 1);
+  return new Map(rows.map((r) => [r.identifier, (sameDay.get(key(r)) ?? 0) > 1 ? `${day(r.uploaded_date)} ${timeOfDay(r.uploaded_date)}` : day(r.uploaded_date)]));
+};
+
+/** How many of the parent's uploads wait for their result (analysis or review), over all their children. */
+const uploadsInReview = async (babyIds: ReadonlyArray<string>): Promise<number> => {
+  const pages = await Promise.all(babyIds.map((id) => myUploads(1, id, 10).catch(() => null)));
+  return pages.reduce((n, page) => n + (page?.results.data.filter((u) => u.status !== null && u.status !== undefined && awaitsResult(u.status)).length ?? 0), 0);
+};
+
 /** /results and /staff-results (providers and staff), /parent-results (parents, no filter). */
 export default function Results({ parent = false }: { parent?: boolean }) {
   const { t } = useTranslation("reporting");
@@ -45,6 +63,17 @@ export default function Results({ parent = false }: { parent?: boolean }) {
   const [lastPage, setLastPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const physicianId = session?.activePhysicianId ?? null;
+  // A parent with nothing published yet: are uploads waiting for review? (Then say so, not "contact your provider".)
+  const [inReview, setInReview] = useState<number | null>(null);
+  const babyIds = parent ? (session?.babies ?? []).map((b) => b.identifier).join(",") : "";
+  useEffect(() => {
+    if (!parent || rows === null || rows.length > 0 || search !== "") return;
+    let live = true;
+    void uploadsInReview(babyIds.split(",").filter(Boolean)).then((n) => live && setInReview(n));
+    return () => {
+      live = false;
+    };
+  }, [parent, rows, search, babyIds]);
 
   useEffect(() => {
     if (staff && !physicianId) return;
@@ -75,6 +104,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
     if ((await download(row, parent)) && !parent) setRows((list) => list?.map((r) => (r.identifier === row.identifier ? { ...r, read: true } : r)) ?? null);
   };
 
+  const when = uploadedWhen(rows ?? []);
   return (
     <section className="panel results-page" aria-labelledby="page-title">
       <div className="list-head">
@@ -115,9 +145,10 @@ export default function Results({ parent = false }: { parent?: boolean }) {
       {rows === null ? (
         <PageSpinner />
       ) : rows.length === 0 ? (
-        <p className="empty">{parent ? t("results.parentEmpty") : t("results.none")}</p>
+        <p className="empty">{!parent || search !== "" ? t("results.none") : inReview ? t("results.parentInReview", { count: inReview }) : t("results.parentEmpty")}</p>
       ) : (
         <div className="table-wrap">
+          {parent ? <p className="muted small fhir-note">{t("fhir.parentNote")}</p> : null}
           <table className="table results-table table-stack">
             <caption className="sr-only">{t("results.caption", { page })}</caption>
             <thead>
@@ -137,12 +168,12 @@ export default function Results({ parent = false }: { parent?: boolean }) {
                       {r.baby_name}
                       {!parent && !r.read ? <span className="sr-only"> {t("results.isUnread")}</span> : null}
                     </td>
-                    <td>{t("results.uploadedOnDate", { date: day(r.uploaded_date) })}</td>
-                    <td className="cell-action" data-label={t("results.download")}>
-                      <Button className="icon-btn" aria-label={t("results.downloadOf", { name: r.baby_name, date: day(r.uploaded_date) })} onPress={() => void onDownload(r)}>
-                        <DownloadIcon />
+                    <td data-label={t("results.uploadedOn")}>{when.get(r.identifier)}</td>
+                    <td className="cell-action">
+                      <Button className="btn btn-ghost btn-sm download-btn" aria-label={t("results.downloadOf", { name: r.baby_name, date: when.get(r.identifier) })} onPress={() => void onDownload(r)}>
+                        <DownloadIcon /> {t("results.downloadPdf")}
                       </Button>
-                      <FhirExportButton row={r} />
+                      <FhirExportButton row={r} parent={parent} when={when.get(r.identifier) ?? day(r.uploaded_date)} />
                     </td>
                   </tr>
                 ) : (

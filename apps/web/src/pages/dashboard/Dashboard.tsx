@@ -26,6 +26,10 @@ const greeting = (t: TFunction<"dashboard">) => {
   return h < 12 ? t("greeting.morning") : h < 18 ? t("greeting.afternoon") : t("greeting.evening");
 };
 
+/** The parent's name; for a baby with no caregiver account linked yet, whom the practice named, or that there is none (issue 46). */
+const parentCell = (t: TFunction<"dashboard">, r: RecentReport) =>
+  r.parent_name ? r.parent_name : r.caregiver_email ? t("provider.caregiverNotLinked", { email: r.caregiver_email }) : <span className="muted">{t("provider.noCaregiver")}</span>;
+
 const attachmentCount = (r: RecentReport) => (typeof r.attachments === "number" ? r.attachments : Array.isArray(r.attachments) ? r.attachments.length : 0);
 
 function ParentDashboard({ session }: { session: Session }) {
@@ -165,7 +169,7 @@ function ProviderDashboard({ session }: { session: Session }) {
                   <tr key={r.identifier ?? i}>
                     <td>{r.baby_name}</td>
                     <td>{formatDate(r.upload_date ?? r.uploaded_date)}</td>
-                    <td>{r.parent_name ?? ""}</td>
+                    <td>{parentCell(t, r)}</td>
                   </tr>
                 ))}
               </tbody>
