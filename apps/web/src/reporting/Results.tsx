@@ -36,13 +36,25 @@ export const download = async (row: ResultItem, parent: boolean): Promise<boolea
 
 /**
  * When each row was uploaded: its day, and its time as well where another result of the same child on the
- * page has the same day, so that two reports of one day can be told apart (issue 46).
+ * page has the same day, so that two reports of one day can be told apart (issue 46); two still alike (the
+ * same minute) are numbered in upload order, "(1 of 2)".
  */
-export const uploadedWhen = (rows: ReadonlyArray<Pick<ResultItem, "identifier" | "baby_name" | "uploaded_date">>) => {
-  const key = (r: Pick<ResultItem, "baby_name" | "uploaded_date">) => `${r.baby_name}\u0000${day(r.uploaded_date)}`;
-  const sameDay = new Map<string, number>();
-  for (const r of rows) sameDay.set(key(r), (sameDay.get(key(r)) ?? 0) + 1);
-  return new Map(rows.map((r) => [r.identifier, (sameDay.get(key(r)) ?? 0) > 1 ? `${day(r.uploaded_date)} ${timeOfDay(r.uploaded_date)}` : day(r.uploaded_date)]));
+export const uploadedWhen = (rows: ReadonlyArray<Pick<ResultItem, "identifier" | "baby_name" | "uploaded_date">>, nth: (n: number, count: number) => string) => {
+  const count = (key: (r: (typeof rows)[number]) => string) => {
+    const groups = new Map<string, Array<(typeof rows)[number]>>();
+    for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+    return groups;
+  };
+  const days = count((r) => `${r.baby_name}\u0000${day(r.uploaded_date)}`);
+  const label = (r: (typeof rows)[number]) =>
+    (days.get(`${r.baby_name}\u0000${day(r.uploaded_date)}`)?.length ?? 0) > 1 ? `${day(r.uploaded_date)} ${timeOfDay(r.uploaded_date)}` : day(r.uploaded_date);
+  const alike = count((r) => `${r.baby_name}\u0000${label(r)}`);
+  return new Map(
+    rows.map((r) => {
+      const same = [...(alike.get(`${r.baby_name}\u0000${label(r)}`) ?? [])].sort((a, b) => a.uploaded_date.localeCompare(b.uploaded_date) || a.identifier.localeCompare(b.identifier));
+      return [r.identifier, same.length > 1 ? `${label(r)} ${nth(same.indexOf(r) + 1, same.length)}` : label(r)] as const;
+    }),
+  );
 };
 
 /** How many of the parent's uploads wait for their result (analysis or review), over all their children. */
@@ -104,7 +116,7 @@ export default function Results({ parent = false }: { parent?: boolean }) {
     if ((await download(row, parent)) && !parent) setRows((list) => list?.map((r) => (r.identifier === row.identifier ? { ...r, read: true } : r)) ?? null);
   };
 
-  const when = uploadedWhen(rows ?? []);
+  const when = uploadedWhen(rows ?? [], (n, count) => t("results.nthOfDay", { n, count }));
   return (
     <section className="panel results-page" aria-labelledby="page-title">
       <div className="list-head">
