@@ -62,7 +62,8 @@ export const startCrown = async (env: Record<string, string> = {}): Promise<Crow
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
 
-  const deadline = Date.now() + 120_000;
+  // A shared, loaded machine can take minutes to start (CROWN_E2E_START_MS raises the wait).
+  const deadline = Date.now() + Number(process.env.CROWN_E2E_START_MS ?? 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`crown start exited with ${child.exitCode}:\n${output}`);
     try {
