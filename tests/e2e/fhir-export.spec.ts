@@ -23,8 +23,8 @@ const publishedReport = async () => {
 };
 
 /** Clicks the row's export and answers the downloaded Bundle. */
-const exportBundle = async (page: Page) => {
-  const button = page.getByRole("button", { name: /^Export for EHR \(FHIR\)/ }).first();
+const exportBundle = async (page: Page, name = /^Export for EHR \(FHIR\)/) => {
+  const button = page.getByRole("button", { name }).first();
   await button.waitFor();
   const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
   expect(download.suggestedFilename()).toMatch(/-fhir\.json$/);
@@ -56,8 +56,11 @@ describe("Export for EHR (FHIR)", () => {
     await signInThroughForm(page, DEMO.parent, server.password(DEMO.parent));
     await expectPath(page, /\/dashboard$/);
     await page.goto("/parent-results");
-    checkBundle(await exportBundle(page), published.report, published.babyFirstName);
-    await page.getByText("FHIR document downloaded for your EHR").waitFor();
+    // A parent's words for the same file: what it is for, not "EHR" (issue 46).
+    await page.getByText(/^The health-record file holds the same result in FHIR/).waitFor();
+    expect(await page.getByText(/EHR/).count()).toBe(0);
+    checkBundle(await exportBundle(page, /^Health-record file \(FHIR\)/), published.report, published.babyFirstName);
+    await page.getByText("Health-record file downloaded").waitFor();
     expect(errors, errors.join("\n")).toEqual([]);
   }, 300_000);
 

@@ -47,9 +47,10 @@ describe("results, uploads and the quiz in Spanish", () => {
     await page.getByRole("heading", { level: 1, name: "Resultados" }).waitFor();
     await page.getByText("Aquí están todos los resultados.").waitFor();
     // The row's date in Spanish digits (day first), the download and the EHR export named in Spanish.
-    await page.getByText(/^Subido el \d{2}\/\d{2}\/\d{4}$/).first().waitFor();
-    await page.getByRole("button", { name: /^Descargar el resultado de .+, subido el / }).first().waitFor();
-    await page.getByRole("button", { name: /^Exportar al expediente clínico \(FHIR\)/ }).first().waitFor();
+    await page.getByRole("columnheader", { name: "Fecha de subida" }).waitFor();
+    await page.getByRole("cell", { name: /^\d{2}\/\d{2}\/\d{4}$/ }).first().waitFor();
+    await page.getByRole("button", { name: /^Descargar PDF: el resultado de .+, subido el / }).first().waitFor();
+    await page.getByRole("button", { name: /^Archivo para expedientes de salud \(FHIR\)/ }).first().waitFor();
     expect(await page.getByText("Uploaded on").count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 

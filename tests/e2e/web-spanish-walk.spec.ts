@@ -187,7 +187,7 @@ describe("a new parent in Spanish: sign-up to the Spanish report", () => {
     const row = page.getByRole("row", { name: new RegExp(babyName) });
     await row.waitFor();
     await visit(page, "parent-results");
-    const [download] = await Promise.all([page.waitForEvent("download"), row.locator(".icon-btn").first().click()]);
+    const [download] = await Promise.all([page.waitForEvent("download"), row.locator(".download-btn").first().click()]);
     expect(download.suggestedFilename()).toBe("Result.pdf");
     const text = execFileSync("pdftotext", ["-layout", (await download.path())!, "-"]).toString().replace(/\s+/g, " ");
     for (const heading of ["Informe de evaluación de la forma de la cabeza", "Bebé", "Resultados", "Índice cefálico (IC)", "Evolución", "Importante", "Fotos aceptadas"]) {

@@ -42,7 +42,6 @@ const EN = {
   shading: "Shading: the severity bands listed above, lightest for the typical range.",
   important: "Important",
   acceptedPhotos: "Accepted photos",
-  legend: "Green: head outline. Blue: length along the nose axis. Orange: width. Red and purple (dashed): the diagonals at ±30°. Dot: nose tip.",
   videoFrame: "Video frame {seconds} s",
   disagreeTitle: "The photos of this session disagree",
   disagreeChecked: "A reviewer accepted or rejected each photo. ",
@@ -86,8 +85,6 @@ const ES: Record<PdfKey, string> = {
   shading: "Sombreado: los rangos de gravedad indicados arriba; el más claro es el rango típico.",
   important: "Importante",
   acceptedPhotos: "Fotos aceptadas",
-  legend:
-    "Verde: contorno de la cabeza. Azul: largo a lo largo del eje de la nariz. Naranja: ancho. Rojo y morado (discontinuas): las diagonales a ±30°. Punto: punta de la nariz.",
   videoFrame: "Imagen del video {seconds} s",
   disagreeTitle: "Las fotos de esta sesión no coinciden",
   disagreeChecked: "Un revisor aceptó o rechazó cada foto. ",

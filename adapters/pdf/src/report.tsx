@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { Circle, Document, Font, Image, Line, Page, Polyline, renderToBuffer, StyleSheet, Svg, Text, View } from "@react-pdf/renderer";
-import { bandRange, CI_BANDS, CVAI_BANDS } from "@crown/core/measurement/index";
+import { bandRange, CI_BANDS, CVAI_BANDS, OVERLAY_STYLES, type OverlayMark, overlayLegend } from "@crown/core/measurement/index";
 import { type ReportDocument, ReportRenderer, type ReportRendererPort } from "@crown/core/report/index";
 import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
 import { Effect, Layer } from "effect";
 import { PhotoDisagreement } from "./agreement.tsx";
-import { Chart, type ChartPoint } from "./chart.tsx";
+import { Chart, type ChartPoint, pointsByDay } from "./chart.tsx";
 import { pdfText, type PdfText } from "./i18n.ts";
 
 /**
@@ -35,6 +35,8 @@ const styles = StyleSheet.create({
   big: { fontSize: 20, fontWeight: "bold", lineHeight: 1.2, marginVertical: 2 },
   small: { fontSize: 8, color: "#6b7280" },
   photos: { flexDirection: "row", flexWrap: "wrap" },
+  legend: { flexDirection: "row", flexWrap: "wrap", marginBottom: 6 },
+  legendEntry: { flexDirection: "row", alignItems: "center", marginRight: 10, marginBottom: 2 },
   photo: { width: 170, marginRight: 8, marginBottom: 10 },
   footer: { position: "absolute", bottom: 24, left: 36, right: 36, fontSize: 7.5, color: "#6b7280" },
   previewMark: { position: "absolute", top: 12, left: 36, right: 36, fontSize: 9, fontWeight: "bold", color: "#b91c1c", textAlign: "center" },
@@ -67,19 +69,22 @@ const PhotoWithOverlay = ({ photo, text }: { photo: Photo; text: PdfText }) => {
   const height = (width * g.imageHeight) / g.imageWidth;
   const stroke = Math.max(g.imageWidth, g.imageHeight) / 170;
   const points = g.outline.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
-  const seg = (s: readonly [{ x: number; y: number }, { x: number; y: number }] | null | undefined, color: string, dashed = false) =>
-    s ? <Line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={stroke * 1.2} {...(dashed ? { strokeDasharray: `${stroke * 4} ${stroke * 3}` } : {})} /> : null;
+  // Each mark in its colour from core's legend, the one the review console draws with.
+  const seg = (s: readonly [{ x: number; y: number }, { x: number; y: number }] | null | undefined, mark: OverlayMark) => {
+    const { colour, dashed } = OVERLAY_STYLES[mark];
+    return s ? <Line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={colour} strokeWidth={stroke * 1.2} {...(dashed ? { strokeDasharray: `${stroke * 4} ${stroke * 3}` } : {})} /> : null;
+  };
   return (
     <View style={styles.photo} wrap={false}>
       <View style={{ width, height, position: "relative" }}>
         <Image src={{ data: Buffer.from(photo.jpeg), format: "jpg" }} style={{ width, height }} />
         <Svg viewBox={`0 0 ${g.imageWidth} ${g.imageHeight}`} style={{ position: "absolute", top: 0, left: 0, width, height }}>
-          {points ? <Polyline points={`${points} ${points.split(" ")[0]}`} stroke="#22c55e" strokeWidth={stroke} fill="none" /> : null}
-          {seg(g.lengthEnds, "#3b82f6")}
-          {seg(g.widthEnds, "#f59e0b")}
-          {seg(g.diagonals?.endpoints.a, "#ef4444", true)}
-          {seg(g.diagonals?.endpoints.b, "#a855f7", true)}
-          {g.noseTip ? <Circle cx={g.noseTip.x} cy={g.noseTip.y} r={stroke * 3} fill="#ef4444" /> : null}
+          {points ? <Polyline points={`${points} ${points.split(" ")[0]}`} stroke={OVERLAY_STYLES.outline.colour} strokeWidth={stroke} fill="none" /> : null}
+          {seg(g.lengthEnds, "length")}
+          {seg(g.widthEnds, "width")}
+          {seg(g.diagonals?.endpoints.a, "diagonalA")}
+          {seg(g.diagonals?.endpoints.b, "diagonalB")}
+          {g.noseTip ? <Circle cx={g.noseTip.x} cy={g.noseTip.y} r={stroke * 3} fill={OVERLAY_STYLES.noseTip.colour} stroke="#111827" strokeWidth={stroke / 2} /> : null}
         </Svg>
       </View>
       <Text style={styles.small}>
@@ -94,14 +99,59 @@ const HistoryChart = (p: { title: string; axis: string; color: string; points: R
   <View wrap={false}>
     <Text style={{ fontWeight: "bold", marginBottom: 2 }}>{p.title}</Text>
     <Chart title={p.title} axisLabel={p.axis} points={p.points} bands={p.bands} normal={p.normal} color={p.color} text={p.text} />
-    {p.points
-      .filter((pt) => pt.value !== null)
-      .map((pt, i) => (
-        <Text key={i} style={styles.small}>
-          {p.text.day(pt.date)}: {p.text.number(pt.value)}
-        </Text>
-      ))}
+    {/* The same points the chart plots: one a day. */}
+    {pointsByDay(p.points, p.text.day).map((pt, i) => (
+      <Text key={i} style={styles.small}>
+        {p.text.day(pt.date)}: {p.text.number(pt.value)}
+      </Text>
+    ))}
   </View>
+);
+
+/** What every page carries: the preview mark at the top of a reviewer's preview, the disclaimer at the foot. */
+const PageMarks = ({ preview, disclaimer }: { preview: string | null; disclaimer: string }) => (
+  <>
+    {preview ? (
+      <Text style={styles.previewMark} fixed>
+        {preview}
+      </Text>
+    ) : null}
+    <Text style={styles.footer} fixed>
+      {disclaimer}
+    </Text>
+  </>
+);
+
+/** The marks the photos carry, each a swatch in its colour beside its name (core's legend, as in the review console). */
+const PDF_MARKS: ReadonlyArray<OverlayMark> = ["outline", "length", "width", "diagonalA", "diagonalB", "noseTip"];
+const OverlayLegend = ({ text }: { text: PdfText }) => (
+  <View style={styles.legend}>
+    {overlayLegend(text.language, PDF_MARKS).map((entry) => (
+      <View key={entry.mark} style={styles.legendEntry} wrap={false}>
+        <Svg width={16} height={6}>
+          {entry.mark === "noseTip" ? (
+            <Circle cx={8} cy={3} r={2.6} fill={entry.colour} stroke="#111827" strokeWidth={0.5} />
+          ) : (
+            <Line x1={0} y1={3} x2={16} y2={3} stroke={entry.colour} strokeWidth={2.5} {...(entry.dashed ? { strokeDasharray: "4 2" } : {})} />
+          )}
+        </Svg>
+        <Text style={{ ...styles.small, marginLeft: 3 }}>{entry.label}</Text>
+      </View>
+    ))}
+  </View>
+);
+
+/** The accepted photos with their overlays, under the legend of the overlay's colours. */
+const AcceptedPhotos = ({ photos, text, first = false }: { photos: ReadonlyArray<Photo>; text: PdfText; first?: boolean }) => (
+  <>
+    <Text style={first ? { ...styles.h2, marginTop: 0 } : styles.h2}>{text.t("acceptedPhotos")}</Text>
+    <OverlayLegend text={text} />
+    <View style={styles.photos}>
+      {photos.map((p, i) => (
+        <PhotoWithOverlay key={i} photo={p} text={text} />
+      ))}
+    </View>
+  </>
 );
 
 const spread = (s: { median: number; min: number; max: number; count: number } | null, text: PdfText) =>
@@ -118,11 +168,7 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
   return (
   <Document title={`${title}: ${doc.baby.name}`} author="Crown" subject={t("docSubject")} creator="Crown" producer="Crown" language={english ? "en-US" : "es-US"}>
     <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
-      {doc.kind === "preview" ? (
-        <Text style={styles.previewMark} fixed>
-          {t("previewMark")}
-        </Text>
-      ) : null}
+      <PageMarks preview={doc.kind === "preview" ? t("previewMark") : null} disclaimer={disclaimer} />
       <Text style={styles.h1}>{title}</Text>
       <Text style={styles.small}>
         {t(doc.kind === "preview" ? "previewOf" : "versionOf", { version: doc.version, date: day(doc.publishedAt) })}
@@ -190,20 +236,16 @@ export const ReportPdf = ({ doc }: { doc: ReportDocument }) => {
       <Text>{disclaimer}</Text>
       <Text style={{ ...styles.small, marginTop: 4 }}>{text.citation(doc.citation, CI_BANDS.map((b) => `${bandRange(b)} ${text.bandLabel(b)}`).join(", "))}</Text>
 
-      <Text style={styles.h2} break={doc.photos.length > 0}>
-        {t("acceptedPhotos")}
-      </Text>
-      <Text style={styles.small}>{t("legend")}</Text>
-      <View style={styles.photos}>
-        {doc.photos.map((p, i) => (
-          <PhotoWithOverlay key={i} photo={p} text={text} />
-        ))}
-      </View>
-
-      <Text style={styles.footer} fixed>
-        {disclaimer}
-      </Text>
+      {doc.photos.length === 0 ? <AcceptedPhotos photos={doc.photos} text={text} /> : null}
     </Page>
+    {/* The photos start a page of their own as a Page, not as a `break` inside the first: a break whose
+        heading no longer fitted left a page with nothing but the footer (issue 46). */}
+    {doc.photos.length > 0 ? (
+      <Page size="LETTER" style={{ ...styles.page, fontFamily: family }}>
+        <PageMarks preview={doc.kind === "preview" ? t("previewMark") : null} disclaimer={disclaimer} />
+        <AcceptedPhotos photos={doc.photos} text={text} first />
+      </Page>
+    ) : null}
   </Document>
   );
 };

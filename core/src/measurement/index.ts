@@ -12,3 +12,4 @@ export * from "./model.ts";
 export * from "./analyze.ts";
 export * from "./views.ts";
 export * from "./agreement.ts";
+export * from "./overlay-legend.ts";

@@ -29,10 +29,13 @@ export const remindersFor = (user: User) =>
       reminders.push({ type: "baa", text: reminderText(language, "baa") });
     }
     if (!flags.disclaimer_accepted) reminders.push({ type: "disclaimer", text: reminderText(language, "disclaimer") });
-    if (flags.is_quiz_time) reminders.push({ type: "quiz", text: reminderText(language, "quiz") });
+    const babies = user.type === "parent" ? yield* (yield* Babies).listByParent(user.id) : [];
+    const last = babies.length > 0 ? yield* (yield* UploadHistory).lastUploads(babies.map((b) => b.id)) : new Map<string, Date>();
+    // "Before your first scan": once a parent's child has an upload the first scan is behind them and the
+    // reminder would be stale (issue 46). The quiz stays due (is_quiz_time) until the cap quiz is passed, as
+    // the spec says; the dashboard's banner keeps saying so.
+    if (flags.is_quiz_time && last.size === 0) reminders.push({ type: "quiz", text: reminderText(language, "quiz") });
     if (user.type === "parent") {
-      const babies = yield* (yield* Babies).listByParent(user.id);
-      const last = yield* (yield* UploadHistory).lastUploads(babies.map((b) => b.id));
       const today = dayOf(yield* now);
       for (const baby of babies) {
         const due = scanDue({ id: baby.id, name: babyName(baby), dateOfBirth: baby.dateOfBirth }, last.get(baby.id) ?? null, today);

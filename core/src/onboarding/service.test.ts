@@ -136,6 +136,25 @@ describe("onboarding use cases (in-memory world)", () => {
     world.clock.set(new Date("2026-10-10T00:00:00Z"));
     expect(await scans()).toEqual([]);
   });
+
+  it("asks for the quiz 'before your first scan' only until the first scan: a parent with uploads is not told (issue 46)", async () => {
+    const { world, ob, make, as } = await setup();
+    const doctor = await make("physician", "doc4");
+    const parent = await make("parent", "mum");
+    world.users.set(parent.id, { ...world.users.get(parent.id)!, status: "AdditionalInformationRequired", quizPassedAt: null });
+    const { results } = await ob.runAs(
+      as(parent),
+      registerBaby({ physician_identifier: doctor.id, first_name: "Ada", last_name: "Test", date_of_birth: "2026-03-10", relation: "mother" }),
+    );
+    const quiz = async () => (await ob.runAs(as(parent), reminders)).filter((r) => r.type === "quiz").map((r) => r.text);
+    expect(await quiz()).toEqual(["Please take the quiz before your first scan (it takes less than 5 minutes)."]);
+    ob.uploads.set(results.baby.identifier, new Date("2026-06-12T08:00:00Z"));
+    expect(await quiz()).toEqual([]);
+    // Passed before any upload: not asked either.
+    ob.uploads.clear();
+    world.users.set(parent.id, { ...world.users.get(parent.id)!, quizPassedAt: new Date("2026-06-01T00:00:00Z") });
+    expect(await quiz()).toEqual([]);
+  });
 });
 
 describe("baby and patient forms in the browser (checkForm)", () => {

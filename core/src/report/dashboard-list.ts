@@ -37,7 +37,7 @@ export const dashboardList = (page: number, input: unknown) =>
     const attachments = yield* attachmentsOf(reports);
     yield* auditReportReads(READ_AUDIT.listed, caller, reports, { list: "dashboard" });
     return pageOf(
-      result.data.map(({ report, read, parent }) => ({ ...uploadItem(report, attachments.get(report.id) ?? [], parent ? displayName(parent) : null), read })),
+      result.data.map(({ report, read, parent, caregiverEmail }) => ({ ...uploadItem(report, attachments.get(report.id) ?? [], parent ? displayName(parent) || null : null, caregiverEmail), read })),
       result.total,
       page,
       perPage,

@@ -188,6 +188,8 @@ export interface ResultRow {
   readonly report: ReportListing;
   readonly read: boolean;
   readonly parent: { readonly firstName: string; readonly lastName: string } | null;
+  /** The caregiver e-mail the practice typed, for a baby whose caregiver has no linked account yet. */
+  readonly caregiverEmail: string | null;
 }
 
 /** A report waiting for review with what the queue shows of its baby (joined; null when the baby is gone). */

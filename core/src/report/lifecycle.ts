@@ -125,6 +125,9 @@ export const isPublished = (status: ReportStatus) => status === "published";
 /** The user was asked to capture again (and told why). */
 export const awaitsRecapture = (status: ReportStatus) => status === "recapture_requested";
 
+/** Sent and not answered yet: the family waits for a result or a request to capture again (analysis, then review). */
+export const awaitsResult = (status: ReportStatus) => awaitsAnalysis(status) || analysing(status) || reviewable(status);
+
 /** The round the next stored file belongs to: the machine's context after FILE_STORED. */
 export const roundForFiles = (status: ReportStatus, round: number) => transitionReport(status, { photos: 0, round }, { type: "FILE_STORED" })?.facts.round ?? round;
 

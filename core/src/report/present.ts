@@ -70,7 +70,7 @@ export const presentSummary = (s: Report["analysis"]) =>
 export const uploadedDate = (r: Pick<ReportListing, "submittedAt" | "createdAt">) => (r.submittedAt ?? r.createdAt).toISOString();
 
 /** One upload in the dashboards and /uploads: the report with its files. */
-export const uploadItem = (report: ReportListing, attachments: ReadonlyArray<Attachment>, parentName: string | null) => ({
+export const uploadItem = (report: ReportListing, attachments: ReadonlyArray<Attachment>, parentName: string | null, caregiverEmail: string | null = null) => ({
   identifier: report.id,
   report_identifier: report.id,
   baby_name: report.babyName,
@@ -78,6 +78,8 @@ export const uploadItem = (report: ReportListing, attachments: ReadonlyArray<Att
   uploaded_date: uploadedDate(report),
   status: report.status,
   parent_name: parentName,
+  // No caregiver account linked yet (none given, or one asked and not answered): whom the practice named (issue 46).
+  caregiver_email: parentName === null ? caregiverEmail : null,
   attachments: attachments.map(presentAttachment),
   attachment_count: attachments.length,
   recapture_reasons: awaitsRecapture(report.status) ? report.recaptureReasons : [],

@@ -169,7 +169,7 @@ export const makeReportWorld = (onboarding: OnboardingWorld, options: { model?: 
           page(
             [...reports.values()]
               .filter((r) => r.physicianId === physicianId && r.version > 0)
-              .map((report) => ({ report, read: reads.has(`${report.id}:${physicianId}`), parent: parentOf(report.babyId) }))
+              .map((report) => ({ report, read: reads.has(`${report.id}:${physicianId}`), parent: parentOf(report.babyId), caregiverEmail: onboarding.babies.get(report.babyId)?.caregiverEmail ?? null }))
               .filter((row) => (q.filter === "new" ? !row.read : q.filter === "reviewed" ? row.read : true))
               .filter((row) => !q.search || row.report.babyName.toLowerCase().includes(q.search.toLowerCase())),
             p,

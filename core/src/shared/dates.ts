@@ -50,6 +50,13 @@ export const formatLongDay = (value: string | Date | null | undefined, language:
 export const formatMoment = (value: string | Date | null | undefined, language: Language): string =>
   format(value, language, { dateStyle: "short", timeStyle: "short" }, (v) => asDate(v).toLocaleString(LOCALES.en));
 
+/** The hour and minute of a moment ("3:04 PM" in English), in the time zone of whoever formats it: tells two of one day apart. */
+export const formatTimeOfDay = (value: string | Date | null | undefined, language: Language): string => {
+  if (value === null || value === undefined || value === "") return "";
+  const d = asDate(value);
+  return Number.isNaN(d.getTime()) ? "" : formatter(language, { hour: "numeric", minute: "2-digit" }).format(d);
+};
+
 /** A month's name ("March", "marzo"). */
 export const monthName = (month: number, language: Language): string => formatter(language, { month: "long", timeZone: "UTC" }).format(new Date(Date.UTC(2000, month - 1, 1)));
 

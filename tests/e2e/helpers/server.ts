@@ -62,8 +62,8 @@ export const startCrown = async (env: Record<string, string> = {}): Promise<Crow
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
 
-  // tsx compiles the server on start: minutes when several suites share the two cores.
-  const deadline = Date.now() + 240_000;
+  // tsx compiles the server on start: minutes when several suites share the two cores (CROWN_E2E_START_MS raises the wait).
+  const deadline = Date.now() + Number(process.env.CROWN_E2E_START_MS ?? 240_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`crown start exited with ${child.exitCode}:\n${output}`);
     try {

@@ -102,7 +102,7 @@ export const makeReportLists = (db: Kysely<Database>): ListPorts => {
           .leftJoin("babies as b", "b.id", "r.baby_id")
           .leftJoin("users as u", "u.id", "b.parent_id")
           .select(LISTING)
-          .select([sql<boolean>`rr.report_id is not null`.as("is_read"), "u.first_name as parent_first", "u.last_name as parent_last", sql<string | null>`r.published_at::text`.as("anchor_at")])
+          .select([sql<boolean>`rr.report_id is not null`.as("is_read"), "u.first_name as parent_first", "u.last_name as parent_last", "b.caregiver_email as caregiver_email", sql<string | null>`r.published_at::text`.as("anchor_at")])
           .where("r.id", "in", ids)
           .orderBy("r.published_at", "desc")
           .orderBy("r.id", "desc");
@@ -119,6 +119,7 @@ export const makeReportLists = (db: Kysely<Database>): ListPorts => {
             report: listingFromRow(row),
             read: Boolean(row.is_read),
             parent: row.parent_first !== null && row.parent_last !== null ? { firstName: row.parent_first, lastName: row.parent_last } : null,
+            caregiverEmail: row.caregiver_email ?? null,
           })),
           total,
         };

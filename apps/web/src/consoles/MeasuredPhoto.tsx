@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, ToggleButton } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { addHandle, handlesOf, moveHandle, redrawStretch, remeasure, removeHandle, startingOutline, thinPath } from "@crown/core/measurement/correction";
+import { OVERLAY_STYLES, type OverlayMark } from "@crown/core/measurement/overlay-legend";
 import { number } from "../i18n/dates.ts";
 import { attachmentBlob, blobUrl } from "../reporting/api.ts";
 import type { Overlay, Point, ReviewAttachment } from "./api.ts";
@@ -69,8 +70,21 @@ export function MeasuredPhoto({ a, disabled, stickerMm, edits }: { a: ReviewAtta
   const corrected = Boolean(m?.model_answer);
   const live = remeasure(outline, nose, o?.sticker ?? null, stickerMm);
   const saveOutline = (next: ReadonlyArray<Point>) => void edits.onOutline(next, nose);
-  const line = (s: readonly [Point, Point] | null | undefined, color: string, what: string) =>
-    s ? <line x1={s[0].x} y1={s[0].y} x2={s[1].x} y2={s[1].y} stroke={color} strokeWidth={sw} data-measure={what} /> : null;
+  // Each mark in its colour from core's legend, the one the PDF draws with (issue 46).
+  const line = (s: readonly [Point, Point] | null | undefined, mark: OverlayMark, what: string) =>
+    s ? (
+      <line
+        x1={s[0].x}
+        y1={s[0].y}
+        x2={s[1].x}
+        y2={s[1].y}
+        stroke={OVERLAY_STYLES[mark].colour}
+        strokeWidth={sw}
+        strokeDasharray={OVERLAY_STYLES[mark].dashed ? `${sw * 3} ${sw * 2}` : undefined}
+        data-measure={what}
+        data-mark={mark}
+      />
+    ) : null;
   const head = live?.head;
   const editing = !disabled && o !== null;
 
@@ -162,13 +176,13 @@ export function MeasuredPhoto({ a, disabled, stickerMm, edits }: { a: ReviewAtta
             {corrected && m?.model_answer?.overlay.outline.length ? (
               <polygon className="model-outline" points={m.model_answer.overlay.outline.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke="#e5e7eb" strokeDasharray="6 4" strokeWidth={sw / 2} />
             ) : null}
-            {outline.length > 2 ? <polygon points={outline.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke="#22c55e" strokeWidth={sw} data-measure="Outline" /> : null}
-            {line(head?.lengthEnds, "#f59e0b", "Length on the AP axis")}
-            {line(head?.widthEnds, "#38bdf8", "Width")}
-            {line(head?.diagonals.endpoints.a, "#e11d48", "Diagonal A")}
-            {line(head?.diagonals.endpoints.b, "#a855f7", "Diagonal B")}
-            {head ? <circle cx={head.centre.x} cy={head.centre.y} r={sw * 1.5} fill="#f59e0b" /> : null}
-            {o.sticker ? <circle cx={o.sticker.centre.x} cy={o.sticker.centre.y} r={o.sticker.radius} fill="none" stroke="#38bdf8" strokeDasharray="4 3" strokeWidth={sw / 2} /> : null}
+            {outline.length > 2 ? <polygon points={outline.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke={OVERLAY_STYLES.outline.colour} strokeWidth={sw} data-measure="Outline" data-mark="outline" /> : null}
+            {line(head?.lengthEnds, "length", "Length on the AP axis")}
+            {line(head?.widthEnds, "width", "Width")}
+            {line(head?.diagonals.endpoints.a, "diagonalA", "Diagonal A")}
+            {line(head?.diagonals.endpoints.b, "diagonalB", "Diagonal B")}
+            {head ? <circle cx={head.centre.x} cy={head.centre.y} r={sw * 1.5} fill={OVERLAY_STYLES.centre.colour} stroke="#fff" strokeWidth={sw / 2} data-mark="centre" /> : null}
+            {o.sticker ? <circle cx={o.sticker.centre.x} cy={o.sticker.centre.y} r={o.sticker.radius} fill="none" stroke={OVERLAY_STYLES.sticker.colour} strokeDasharray="4 3" strokeWidth={sw / 2} data-mark="sticker" /> : null}
             {path ? <polyline points={path.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke="#facc15" strokeWidth={sw} /> : null}
             {/* The nose comes first where the model found none: a click places it, so no handle may catch that click. */}
             {editing && !drawing && nose
@@ -213,6 +227,8 @@ export function MeasuredPhoto({ a, disabled, stickerMm, edits }: { a: ReviewAtta
             {nose ? (
               <circle
                 className="nose-handle"
+                data-mark="noseTip"
+                fill={OVERLAY_STYLES.noseTip.colour}
                 cx={nose.x}
                 cy={nose.y}
                 r={Math.max(7, w / 70)}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router-dom";
 import { analysisNoteIn } from "@crown/core/i18n/mails/notices";
+import { type OverlayMark, overlayLegend } from "@crown/core/measurement/overlay-legend";
 import { reviewable } from "@crown/core/report/lifecycle";
 import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
@@ -17,6 +18,9 @@ import { one, ReviewFigures, statusName } from "./ReviewFigures.tsx";
 import { NotReviewer } from "./ReviewQueue.tsx";
 
 export { ReviewQueue } from "./ReviewQueue.tsx";
+
+/** The marks every photo card draws (a sticker's circle only where one was found, so it is not listed). */
+const CONSOLE_MARKS: ReadonlyArray<OverlayMark> = ["outline", "length", "width", "diagonalA", "diagonalB", "noseTip", "centre"];
 
 /** /review/:id: every photo with its overlay, decisions, the outline and nose tip corrected, notes, publish or recapture, and the PDF. */
 export function ReviewReport() {
@@ -99,10 +103,18 @@ export function ReviewReport() {
             {t("report.previous", { results: d.previous_results.map((p) => t("report.previousResult", { date: day(p.captured_at), ci: one(p.ci), cvai: one(p.cvai) })).join("; ") })}
           </p>
         ) : null}
-        <p className="muted small legend">
-          <span className="sw sw-green" /> {t("report.legend.outline")} <span className="sw sw-amber" /> {t("report.legend.apLength")} <span className="sw sw-blue" />{" "}
-          {t("report.legend.width")} <span className="sw sw-red" /> {t("report.legend.diagonalA")} <span className="sw sw-purple" /> {t("report.legend.diagonalB")}
-        </p>
+        <ul className="muted small legend" aria-label={t("report.legendTitle")}>
+          {overlayLegend(currentLanguage(), CONSOLE_MARKS).map((entry) => (
+            <li key={entry.mark} className="legend-entry" data-mark={entry.mark}>
+              <span
+                className={`sw${entry.dashed ? " sw-dashed" : ""}${entry.mark === "noseTip" || entry.mark === "centre" ? " sw-dot" : ""}`}
+                style={entry.dashed ? { borderTopColor: entry.colour } : { background: entry.colour }}
+                aria-hidden="true"
+              />
+              {entry.label}
+            </li>
+          ))}
+        </ul>
       </section>
       {referred.length ? (
         <section aria-labelledby="referred-title">

@@ -1,4 +1,4 @@
-import { formatDay, formatLongDay, formatMoment, LOCALES } from "@crown/core/shared/dates";
+import { formatDay, formatLongDay, formatMoment, formatTimeOfDay, LOCALES } from "@crown/core/shared/dates";
 import { currentLanguage } from "./language.ts";
 
 /**
@@ -8,6 +8,8 @@ import { currentLanguage } from "./language.ts";
 export const day = (value?: string | Date | null): string => formatDay(value, currentLanguage());
 export const longDay = (value?: string | Date | null): string => formatLongDay(value, currentLanguage());
 export const moment = (value?: string | Date | null): string => formatMoment(value, currentLanguage());
+/** The hour and minute of a moment ("3:04 PM"; "15:04" in Spanish), in the browser's time zone. */
+export const timeOfDay = (value?: string | Date | null): string => formatTimeOfDay(value, currentLanguage());
 /** A number in the portal's language (a decimal comma in Spanish). */
 export const number = (value: number, digits = 1): string =>
   new Intl.NumberFormat(currentLanguage() === "es" ? "es-US" : "en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);

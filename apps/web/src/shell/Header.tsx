@@ -21,6 +21,8 @@ import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, 
 import { ProfileMenu } from "./ProfileMenu.tsx";
 import { Logo } from "../ui/Brand.tsx";
 import { ExternalNavLink } from "./ExternalNavLink.tsx";
+import { day, timeOfDay } from "../i18n/dates.ts";
+import { OpenReportButton } from "../reporting/OpenReport.tsx";
 
 export interface NavItem {
   /** The item's key in the `app` catalogue's `header.nav`. */
@@ -90,6 +92,7 @@ export const useRoleName = () => {
 function NotificationBell() {
   const { t } = useTranslation("app");
   const { notificationCount, notifications: list } = useLists();
+  const session = useSession();
   const navigate = useNavigate();
   // The count arrives over the tab's live stream: its `ready` event on every (re)connect, then each change.
   useLiveBellCount();
@@ -127,7 +130,9 @@ function NotificationBell() {
                 <ul className="notification-list">
                   {list.map((n, i) => (
                     <li key={n.identifier ?? i} className={n.read ? "" : "unread"}>
+                      {n.created_at ? <time className="notification-time" dateTime={n.created_at}>{`${day(n.created_at)} ${timeOfDay(n.created_at)}`}</time> : null}
                       {n.text}
+                      {n.kind === "report_published" && n.subject_identifier ? <OpenReportButton report={n.subject_identifier} parent={session?.userRole === "parent"} onOpen={close} /> : null}
                       {/* A practice's request is answered on its page (ADR 56); the kind is typed by the server's answer. */}
                       {n.kind === "link_requested" ? (
                         <Button
@@ -210,7 +215,7 @@ function PhysicianSelector({ session }: { session: Session }) {
     >
       <Label className="sr-only">{t("header.actingFor")}</Label>
       <Button className="select-btn">
-        <SelectValue />
+        <SelectValue className="select-value" />
         <span aria-hidden="true">▾</span>
       </Button>
       <Popover className="popover">

@@ -26,6 +26,10 @@ const greeting = (t: TFunction<"dashboard">) => {
   return h < 12 ? t("greeting.morning") : h < 18 ? t("greeting.afternoon") : t("greeting.evening");
 };
 
+/** The parent's name; for a baby with no caregiver account linked yet, whom the practice named, or that there is none (issue 46). */
+const parentCell = (t: TFunction<"dashboard">, r: RecentReport) =>
+  r.parent_name ? r.parent_name : r.caregiver_email ? t("provider.caregiverNotLinked", { email: r.caregiver_email }) : <span className="muted">{t("provider.noCaregiver")}</span>;
+
 const attachmentCount = (r: RecentReport) => (typeof r.attachments === "number" ? r.attachments : Array.isArray(r.attachments) ? r.attachments.length : 0);
 
 function ParentDashboard({ session }: { session: Session }) {
@@ -155,7 +159,7 @@ function ProviderDashboard({ session }: { session: Session }) {
           columns={[
             { header: t("provider.babyName"), cell: (r) => r.baby_name },
             { header: t("provider.uploadDate"), cell: (r) => formatDate(r.upload_date ?? r.uploaded_date) },
-            { header: t("provider.parentName"), cell: (r) => r.parent_name ?? "" },
+            { header: t("provider.parentName"), cell: (r) => parentCell(t, r) },
           ]}
           pager={{ page, lastPage, onPage: setPage, label: t("provider.pages") }}
         />
