@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { day } from "../i18n/dates.ts";
@@ -18,8 +19,7 @@ function PendingApprovals() {
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<PendingUser>(pendingUsers);
   const act = actThenReload(reload);
   return (
-    <section className="panel" aria-labelledby="pending-title">
-      <h2 id="pending-title">{t("pending.title")}</h2>
+    <ConsoleSection name="pending" title={t("pending.title")} openOnPhone>
       <ListBody rows={rows} failure={failure} empty={t("pending.empty")}>
         {(rows) => (
           <div className="table-wrap">
@@ -61,7 +61,7 @@ function PendingApprovals() {
         )}
       </ListBody>
       <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("pending.pages")} />
-    </section>
+    </ConsoleSection>
   );
 }
 
@@ -101,8 +101,7 @@ function RemovalRequests() {
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<RemovalRequestRow>(removalRequests);
   const act = actThenReload(reload);
   return (
-    <section className="panel" aria-labelledby="removal-title">
-      <h2 id="removal-title">{t("removal.title")}</h2>
+    <ConsoleSection name="removal" title={t("removal.title")}>
       <p className="muted">{t("removal.intro")}</p>
       <ListBody rows={rows} failure={failure} empty={t("removal.empty")}>
         {(rows) => (
@@ -125,7 +124,7 @@ function RemovalRequests() {
                     <td>{r.user ? `${r.user.first_name} ${r.user.last_name}` : t("removal.unknownAccount")}</td>
                     <td data-label={t("columns.email")}>{r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null}</td>
                     <td data-label={t("columns.type")}>{r.user ? t(`accountType.${r.user.type}`, { defaultValue: r.user.type }) : null}</td>
-                    <td data-label={t("columns.status")}>{r.user ? t(`accountStatus.${r.user.status}`, { defaultValue: r.user.status }) : null}</td>
+                    <td data-label={t("columns.status")}>{r.user ? t(`common:accountStatus.${r.user.status}`, { defaultValue: r.user.status }) : null}</td>
                     <td data-label={t("columns.requested")}>{day(r.requested_at)}</td>
                     <td data-label={t("columns.reason")}>{r.reason ?? <span className="muted">{t("removal.noReason")}</span>}</td>
                     <td className="cell-actions" data-label={t("columns.erasure")}>
@@ -139,7 +138,7 @@ function RemovalRequests() {
         )}
       </ListBody>
       <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("removal.pages")} />
-    </section>
+    </ConsoleSection>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { Button } from "react-aria-components";
 import { Trans, useTranslation } from "react-i18next";
 import { ApiError, crown, messageOf } from "../api/crown.ts";
@@ -34,9 +35,10 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
     run(() => crown.call((api) => api.admin.users["second-factor"].reset.$post({ json: { identifier: u.identifier } })), t("directory.secondFactorReset", { email: u.email }));
   const id = type || "all";
   return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
-      <div className="list-head">
-        <h2 id={`${id}-title`}>{title}</h2>
+    <ConsoleSection
+      name={id}
+      title={title}
+      head={
         <SearchBox
           label={t(`directory.${words}.search`)}
           placeholder={t("directory.searchPlaceholder")}
@@ -45,7 +47,8 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
             setPage(1);
           }}
         />
-      </div>
+      }
+    >
       {missing ? <FormMessage tone="info">{t("directory.missing")}</FormMessage> : null}
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {rows === null ? (
@@ -73,7 +76,7 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
                   </td>
                   <td data-label={t("columns.email")}>{u.email}</td>
                   <td data-label={t("columns.type")}>{t(`typeName.${u.type}`, { defaultValue: u.type })}</td>
-                  <td data-label={t("columns.status")}>{t(`accountStatus.${u.status}`, { defaultValue: u.status })}</td>
+                  <td data-label={t("columns.status")}>{t(`common:accountStatus.${u.status}`, { defaultValue: u.status })}</td>
                   <td data-label={t("columns.since")}>{day(u.created_at)}</td>
                   <td className="cell-actions" data-label={t("columns.action")}>
                     {isBlocked(u) ? (
@@ -98,9 +101,15 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
         </div>
       )}
       <Pager page={page} lastPage={lastPage} onPage={setPage} label={t(`directory.${words}.pages`)} />
-    </section>
+    </ConsoleSection>
   );
 }
+
+/** A physician in the practice selector: the name, and the e-mail only to tell two of one name apart (a long line is cut on a phone). */
+const physicianChoice = (p: AdminUser, all: ReadonlyArray<AdminUser>): string => {
+  const name = `${p.first_name} ${p.last_name}`;
+  return all.some((o) => o !== p && o.first_name === p.first_name && o.last_name === p.last_name) ? `${name} (${p.email})` : name;
+};
 
 /** Kiosk devices per practice: list, create (one-time pairing code) and revoke, through the kiosk API. */
 function KioskDevices() {
@@ -153,8 +162,7 @@ function KioskDevices() {
     }
   };
   return (
-    <section className="panel" aria-labelledby="kiosk-title">
-      <h2 id="kiosk-title">{t("kiosks.title")}</h2>
+    <ConsoleSection name="kiosk" title={t("kiosks.title")}>
       <p className="muted small">
         {/* Not <link>: Trans reads it as HTML's empty element, and the address would fall out of the link. */}
         <Trans t={t} i18nKey="kiosks.intro" components={{ kiosk: <a href="/kiosk/" /> }} />
@@ -167,7 +175,7 @@ function KioskDevices() {
             {physicians.length === 0 ? <option value="">{t("kiosks.noPhysicians")}</option> : null}
             {physicians.map((p) => (
               <option key={p.identifier} value={p.identifier}>
-                {p.first_name} {p.last_name} ({p.email})
+                {physicianChoice(p, physicians)}
               </option>
             ))}
           </select>
@@ -222,7 +230,7 @@ function KioskDevices() {
           </table>
         </div>
       )}
-    </section>
+    </ConsoleSection>
   );
 }
 

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { ApiError, crown, messageOf } from "../api/crown.ts";
@@ -89,8 +90,7 @@ export function AuditLog() {
   const set = (k: keyof Filter) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
 
   return (
-    <section className="panel" aria-labelledby="audit-title">
-      <h2 id="audit-title">{t("audit.title")}</h2>
+    <ConsoleSection name="audit" title={t("audit.title")}>
       <p className="muted">{t("audit.intro")}</p>
       <Form onSubmit={apply} className="form" aria-label={t("audit.filter")} validationBehavior="aria">
         <div className="grid-3">
@@ -150,6 +150,6 @@ export function AuditLog() {
           {t("audit.older")}
         </Button>
       </nav>
-    </section>
+    </ConsoleSection>
   );
 }

@@ -1,4 +1,5 @@
 import { Button } from "react-aria-components";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { useTranslation } from "react-i18next";
 import { day } from "../i18n/dates.ts";
 import { Pager } from "../reporting/listing.tsx";
@@ -17,8 +18,7 @@ export function PracticeVerification() {
   const { page, setPage, rows, lastPage, failure, reload } = usePagedRows<PracticeAwaiting>(practicesAwaiting);
   const act = actThenReload(reload);
   return (
-    <section className="panel" aria-labelledby="practices-title">
-      <h2 id="practices-title">{t("practices.title")}</h2>
+    <ConsoleSection name="practices" title={t("practices.title")} openOnPhone>
       <p className="muted">{t("practices.intro")}</p>
       <ListBody rows={rows} failure={failure} empty={t("practices.empty")}>
         {(rows) => (
@@ -65,6 +65,6 @@ export function PracticeVerification() {
         )}
       </ListBody>
       <Pager page={page} lastPage={lastPage} onPage={setPage} label={t("practices.pages")} />
-    </section>
+    </ConsoleSection>
   );
 }
