@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { b64 } from "./harness.ts";
+import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -142,15 +142,12 @@ export const processApi = (baseUrl: () => string, password: string) => {
     const res = await fetch(`${baseUrl()}/api/v1/en${route}`, { method, headers, body: payload });
     return { status: res.status, json: (await res.json()) as any };
   };
+  // Reviewers, admins and staff pass the second step (issue 44): set up once, then a recovery code.
+  const { signInCall } = withSecondStep(fetchApiCall(baseUrl));
   const signIn = async (email: string) => {
-    const res = await fetch(`${baseUrl()}/api/v1/en/user/sign-in`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: b64(password), device_type: "web" }),
-    });
-    const json = (await res.json()) as any;
-    if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${JSON.stringify(json)}`);
-    return json.results.token as string;
+    const r = await signInCall("POST", "/user/sign-in", { body: { email, password: b64(password), device_type: "web" } });
+    if (r.status !== 200) throw new Error(`sign-in of ${email} failed: ${r.status} ${JSON.stringify(r.json)}`);
+    return r.json.results.token as string;
   };
   return { api, signIn };
 };

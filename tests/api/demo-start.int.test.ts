@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
+import { Accounts } from "@crown/core";
 import { afterAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
 import { type CrownProcess, repoRoot, stopCrown, waitUntil } from "./crown-processes.ts";
+import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 
 /**
  * `pnpm start` on the embedded default, as a newcomer runs it (ADR 24): the build (a hash check when up
@@ -88,7 +90,28 @@ describe("pnpm start on the embedded database", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ email: admin.email, password: Buffer.from(password).toString("base64"), device_type: "web" }),
       });
-    expect((await signIn(admin.password)).status).toBe(200);
+    const first = await signIn(admin.password);
+    expect(first.status).toBe(200);
     expect((await signIn("Crown-demo-2026!")).status).toBe(422);
+
+    // README's two-step paragraph: the demo admin signs in with the printed password and must set up a
+    // second step before any console; once set up, every sign-in with the password asks for a code.
+    const firstAnswer = (await first.json()) as { results: { token: string; step: string } };
+    expect(firstAnswer.results.step).toBe("secondFactor");
+    const call = fetchApiCall(() => url);
+    expect((await call("GET", "/admin/users/pending", { token: firstAnswer.results.token })).json.status).toBe(Accounts.SECOND_FACTOR_SETUP_STATUS);
+    const { signInCall } = withSecondStep(call);
+    const adminSession = await signInCall("POST", "/user/sign-in", { body: { email: admin.email, password: b64(admin.password), device_type: "web" } });
+    expect(adminSession.status).toBe(200);
+    expect((await call("GET", "/admin/users/pending", { token: adminSession.json.results.token })).status).toBe(200);
+    const withoutCode = await signIn(admin.password);
+    expect(withoutCode.status).toBe(403);
+    expect(((await withoutCode.json()) as { status: string }).status).toBe(Accounts.SECOND_FACTOR_STEP_STATUS);
+    // The demo parent signs in with the password alone (two-step sign-in is theirs to turn on).
+    const parent = saved.find((a) => a.role === "parent")!;
+    const parentAnswer = await call("POST", "/user/sign-in", { body: { email: parent.email, password: b64(parent.password), device_type: "web" } });
+    expect(parentAnswer.status).toBe(200);
+    expect(parentAnswer.json.results.step).not.toBe("secondFactor");
+    expect((await call("GET", "/user/profile", { token: parentAnswer.json.results.token })).status).toBe(200);
   }, 420_000);
 });

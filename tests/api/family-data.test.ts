@@ -9,6 +9,7 @@ import { makeS3Client } from "@crown/storage";
 import { startS3rver } from "@crown/storage/s3rver";
 import { b64, PASSWORD } from "./harness.ts";
 import { headPhoto, type ReportServer, startReportServer } from "./report-fixtures.ts";
+import { readEvents } from "./sse.ts";
 
 /**
  * Issue 44: signed-in devices, a family's export archive and the erasure carried out, against the
@@ -37,6 +38,15 @@ describe(`a family's own data on ${kind}`, () => {
     });
     expect(response.status).toBe(200);
     return ((await response.json()) as { results: { token: string } }).results.token;
+  };
+
+  /** `GET /events` of the session `token`, read until its first `ready`. */
+  const openStream = async (token: string) => {
+    const response = await s.app.request("/api/v1/en/events", { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": "10.7.7.7" } });
+    expect(response.status).toBe(200);
+    const reader = readEvents(response);
+    await reader.take((e) => e.event === "ready");
+    return reader;
   };
 
   /** A published report of `babyId` with two photos, uploaded by `token`. */
@@ -120,16 +130,29 @@ describe(`a family's own data on ${kind}`, () => {
     expect((await s.post("/user/sessions/end", { identifier: sessions[0]!.identifier }, laptop)).status).toBe(404);
     expect((await s.get("/user/profile", phone)).status).toBe(200);
 
+    // Each session listens on an event stream of its own, as the portal's live updates do.
+    const [laptopTab, phoneTab, firstTab] = await Promise.all([openStream(laptop), openStream(phone), openStream(parent.token)]);
+
     const ended = await s.post("/user/sessions/end", { identifier: iphone.identifier }, laptop);
     expect(ended.status).toBe(200);
     expect(ended.json.message).toBe("The session on that device has ended.");
     expect((await s.get("/user/profile", phone)).status).toBe(401);
+    // The ended session's stream is told and closed; the others stay open.
+    await phoneTab.take((e) => e.event === "session_ended", 10_000);
+    await phoneTab.waitEnd(10_000);
+    expect(firstTab.ended).toBe(false);
     expect((await s.get("/user/sessions", laptop)).json.results).toHaveLength(2);
 
     const others = await s.post("/user/sessions/end-others", {}, laptop);
     expect(others.json.results).toEqual({ ended: 1 });
     expect((await s.get("/user/profile", parent.token)).status).toBe(401);
+    await firstTab.take((e) => e.event === "session_ended", 10_000);
+    await firstTab.waitEnd(10_000);
     expect((await s.get("/user/profile", laptop)).status).toBe(200);
+    // This session's own stream was not ended with the others.
+    expect(laptopTab.ended).toBe(false);
+    expect(laptopTab.events.some((e) => e.event === "session_ended")).toBe(false);
+    await laptopTab.close();
     const audit = await sql<{ action: string }>`select action from audit_events where actor_id = ${parent.id} and action like 'account.%session%' order by id`.execute(s.db);
     expect(audit.rows.map((r) => r.action)).toEqual(["account.session_ended", "account.other_sessions_ended"]);
     // Spanish words for the answers.

@@ -59,7 +59,7 @@ export const startTestServer = async (kind: DatabaseKind, env: Record<string, st
   };
 };
 
-type ApiCall = (
+export type ApiCall = (
   method: string,
   url: string,
   options?: { body?: unknown; token?: string | null; ip?: string; form?: FormData; language?: string },
@@ -104,6 +104,32 @@ export const withSecondStep = (call: ApiCall) => {
   };
   return { signInCall, enrolled };
 };
+
+/**
+ * `ApiCall` over HTTP to a running crown process at `baseUrl()` (read per call: ports are chosen late),
+ * so `withSecondStep` signs staff in against `crown start` as it does in-process.
+ */
+export const fetchApiCall =
+  (baseUrl: () => string): ApiCall =>
+  async (method, url, options = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined;
+    if (options.form) body = options.form;
+    else if (options.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(`${baseUrl()}/api/v1/${options.language ?? "en"}${url}`, { method, headers, body });
+    const text = await response.text();
+    let json: Record<string, any> = {};
+    try {
+      json = text ? (JSON.parse(text) as Record<string, any>) : {};
+    } catch {
+      json = {};
+    }
+    return { status: response.status, json, response };
+  };
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 

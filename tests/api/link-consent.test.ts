@@ -11,6 +11,8 @@ import { databaseKinds, operatorAccount, signUpVerified, startTestServer, type T
  * practice and day, and carry no text the practice typed.
  */
 describe.each(await databaseKinds())("consent before linking on %s", (kind) => {
+  // The tests that make several practices (each physician now sets up and answers a second step,
+  // issue 44) are given minutes: a loaded 2-core machine took over one.
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer(kind);
@@ -80,7 +82,7 @@ describe.each(await databaseKinds())("consent before linking on %s", (kind) => {
     // Answered once: a second answer is a conflict and changes nothing.
     expect((await server.post("/user/link-requests/decline", { identifier: request!.identifier, kind: "patient" }, parent.token)).status).toBe(409);
     expect(await babiesOf(parent.token)).toContain(babyId);
-  });
+  }, 180_000);
 
   test("declining links nothing and tells the practice; the request cannot be accepted afterwards", async () => {
     const doctor = await physician("Declined");
@@ -146,7 +148,7 @@ describe.each(await databaseKinds())("consent before linking on %s", (kind) => {
     expect((await server.post("/patient/list", forDoctor, later.token)).status).toBe(404);
     // Withdrawing an offer signs nobody out.
     expect((await server.get("/user/profile", later.token)).status).toBe(200);
-  });
+  }, 180_000);
 
   test("the practice's answer is the same whether the e-mail has an account or not (add-user and patient/add)", async () => {
     const doctor = await physician("Oracle");
@@ -179,7 +181,7 @@ describe.each(await databaseKinds())("consent before linking on %s", (kind) => {
       patientAnswers.push({ message: added.json.message, ...rest });
     }
     for (const answer of patientAnswers) expect(answer).toEqual(patientAnswers[0]);
-  });
+  }, 180_000);
 
   test("invitation e-mails are limited per practice and day (429 with Retry-After, nothing kept); templates carry no typed text", async () => {
     const doctor = await physician("Limited");

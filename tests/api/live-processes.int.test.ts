@@ -6,7 +6,7 @@ import path from "node:path";
 import { createTestDatabase, postgresServerUrl, type TestDatabase } from "@crown/db/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../e2e/helpers/server.ts";
-import { b64 } from "./harness.ts";
+import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 import { type EventReader, readEvents } from "./sse.ts";
 import { type CrownProcess, repoRoot, spawnCrown, stopCrown, waitUntil } from "./crown-processes.ts";
 
@@ -53,8 +53,12 @@ describe.skipIf(adminUrl === null)("live events across two server processes on o
     const res = await fetch(`${p.url}/api/v1/en${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, json: (await res.json()) as any };
   };
+  // The support admin passes the second step (issue 44); the process answering is the one named per call.
+  let signingOn: Proc | undefined;
+  const { signInCall } = withSecondStep(fetchApiCall(() => signingOn!.url));
   const signIn = async (p: Proc, email: string) => {
-    const r = await api(p, "POST", "/user/sign-in", { email, password: b64(PASSWORD), device_type: "web" });
+    signingOn = p;
+    const r = await signInCall("POST", "/user/sign-in", { body: { email, password: b64(PASSWORD), device_type: "web" } });
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     return r.json.results.token as string;
   };

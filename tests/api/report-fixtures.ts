@@ -108,7 +108,9 @@ export const startReportServer = async (kind: DatabaseKind, options: { model?: b
   const db = options.observe ? testDb.db.withPlugin(options.observe) : testDb.db;
   const services = await composeServices(
     config,
-    { db, kind, close: async () => undefined },
+    // The database's own notifications (LISTEN/NOTIFY, PGlite's listen) as in production: an ended
+    // session's event streams close at once, not at the next periodic check.
+    { db, kind, close: async () => undefined, url: testDb.url, pglite: testDb.pglite },
     options.model === "real"
       ? await loadModel()
       : { model: options.model === false ? null : colourModel(), analyze: { inputSize: 160 }, problem: options.model === false ? "no model in this test" : null },

@@ -28,6 +28,7 @@ import { connect } from "node:net";
 import { measureStaticAndStart } from "./static-and-start.ts";
 import { type OpenLoopResult, type PlannedRequest, openLoop, percentile } from "./open-loop.ts";
 import { freePort, repoRoot } from "../e2e/helpers/server.ts";
+import { fetchApiCall, withSecondStep } from "../api/harness.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -217,15 +218,13 @@ const main = async () => {
     const ownPriority = getPriority();
     const raised = generatorPriority(-10);
     lines.push(`load generator at nice ${raised ? "-10 during the fixed-rate runs" : `${ownPriority} (not allowed to raise its priority: figures include its own waits)`}`);
+    // Physicians pass the second step (issue 44): each sets up an app at its first sign-in, as the API tests do.
+    const { signInCall } = withSecondStep(fetchApiCall(() => server!.base));
     const signIn = async (email: string) => {
-      const r = await fetch(`${server!.base}/api/v1/en/user/sign-in`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email, password: b64(password), device_type: "web" }),
-      });
-      const body = (await r.json()) as { results?: { token?: string } };
-      if (!body.results?.token) throw new Error(`sign-in of ${email}: ${r.status} ${JSON.stringify(body)}`);
-      return body.results.token;
+      const r = await signInCall("POST", "/user/sign-in", { body: { email, password: b64(password), device_type: "web" } });
+      const token = (r.json.results as { token?: string } | undefined)?.token;
+      if (r.status !== 200 || !token) throw new Error(`sign-in of ${email}: ${r.status} ${JSON.stringify(r.json)}`);
+      return token;
     };
     const tokens = new Map<number, string>();
     for (const physician of data.physicians) tokens.set(physician.reports, await signIn(physician.email));

@@ -21,7 +21,9 @@ describe("sign-in load", () => {
         const parent = await s.user("parent");
         const baby = await s.baby(parent.id, null);
         await s.post("/report/prepare", { baby_identifier: baby.id, analysis_type: "head_ci_cvai_analysis" }, parent.token);
-        const signers = await Promise.all(Array.from({ length: 4 }, () => s.user("physician")));
+        // Parents sign in with the password alone; staff would answer a second step (issue 44), each with
+        // a one-time code a sustained load would spend. The password hash, the load measured, is the same.
+        const signers = await Promise.all(Array.from({ length: 4 }, () => s.user("parent")));
 
         const reads = async () => {
           const times: number[] = [];

@@ -496,6 +496,8 @@ describe("staff acting for two physicians", () => {
     const select = page.getByRole("button", { name: /Acting for physician/ });
     await expect.poll(async () => (await select.textContent()) ?? "", { timeout: 60_000 }).toMatch(/Okafor|Hopper/);
     const choose = async (name: RegExp) => {
+      // After a page load the list is asked for again: open the selector once it shows a physician.
+      await expect.poll(async () => (await select.textContent()) ?? "", { timeout: 60_000 }).toMatch(/Okafor|Hopper/);
       await select.click();
       await page.getByRole("option", { name }).click();
     };

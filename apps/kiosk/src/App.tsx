@@ -1,4 +1,5 @@
-import { DEFAULT_IDLE_TIMEOUT_MS, type KioskState, kioskMachine, reachesServer } from "@crown/core/kiosk/machine";
+import { submissionActors } from "@crown/core/capture/submission";
+import { DEFAULT_IDLE_TIMEOUT_MS, type KioskContext, type KioskEvent, type KioskState, kioskMachine, kioskSubmission, reachesServer } from "@crown/core/kiosk/machine";
 import { useMachine } from "@xstate/react";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,7 +18,7 @@ import { PatientPicker } from "./screens/PatientPicker.tsx";
 import { Review } from "./screens/Review.tsx";
 import { Revoked } from "./screens/Revoked.tsx";
 import { Uploading } from "./screens/Uploading.tsx";
-import { cancelUpload, runUpload } from "./uploader.ts";
+import { uploadPorts } from "./uploader.ts";
 
 /**
  * The kiosk: core's kiosk machine (core/src/kiosk/machine.ts) decides; this renders its state, one
@@ -28,20 +29,23 @@ export function App() {
   useLockdown();
   const { t } = useTranslation("common");
   const stored = useMemo(storedDevice, []);
+  // The upload child's calls read the session and the patient of the kiosk machine as it is (ADR 0161).
+  const kiosk = useRef<{ context: () => KioskContext; send: (event: KioskEvent) => void } | null>(null);
   const machine = useMemo(
     () =>
       kioskMachine.provide({
-        actions: {
-          startUpload: ({ context, self }) => void runUpload(context, (e) => self.send(e)),
-          resumeUpload: ({ context, self }) => void runUpload(context, (e) => self.send(e)),
-          cancelUpload: () => cancelUpload(),
+        actors: {
+          submission: kioskSubmission.provide({
+            actors: submissionActors(uploadPorts(() => kiosk.current!.context(), (event) => kiosk.current?.send(event))),
+          }),
         },
       }),
     [],
   );
-  const [snapshot, send] = useMachine(machine, {
+  const [snapshot, send, actor] = useMachine(machine, {
     input: { device: stored?.device ?? null, idleTimeoutMs: idleTimeoutMs(DEFAULT_IDLE_TIMEOUT_MS), online: navigator.onLine },
   });
+  kiosk.current = { context: () => actor.getSnapshot().context, send: (event) => actor.send(event) };
   const state = snapshot.value as KioskState;
   const context = snapshot.context;
 

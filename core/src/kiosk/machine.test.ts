@@ -147,7 +147,7 @@ describe("kioskMachine: every state and transition (xstate/graph)", () => {
     expect(actor.getSnapshot().context.upload).toEqual({ step: "prepare", sent: 0, total: AUTO_CAPTURE_SHOTS, reportIdentifier: null });
     actor.send(eventOf(actor.getSnapshot(), "UPLOAD_PROGRESS"));
     expect(actor.getSnapshot().context.upload?.step).toBe("upload");
-    for (let i = 0; i < AUTO_CAPTURE_SHOTS; i++) actor.send(eventOf(actor.getSnapshot(), "SHOT_SENT"));
+    for (let i = 0; i < AUTO_CAPTURE_SHOTS; i++) actor.send(eventOf(actor.getSnapshot(), "FILE_SENT"));
     actor.send(eventOf(actor.getSnapshot(), "UPLOAD_PROGRESS"));
     expect(actor.getSnapshot().context.upload).toEqual({ step: "finalize", sent: AUTO_CAPTURE_SHOTS, total: AUTO_CAPTURE_SHOTS, reportIdentifier: "rep-1" });
     expect(actor.getSnapshot().context.queue).toEqual([]);
@@ -156,8 +156,8 @@ describe("kioskMachine: every state and transition (xstate/graph)", () => {
     expect(holdsNoPatientData(actor.getSnapshot().context)).toBe(true);
     actor.send({ type: "FINISH" });
     expect(actor.getSnapshot().value).toBe("idle");
-    expect(hooks.filter((h) => h === "startUpload")).toHaveLength(1);
-    expect(hooks.filter((h) => h === "cancelUpload")).toHaveLength(1);
+    expect(hooks.filter((h) => h === "started")).toHaveLength(1);
+    expect(hooks.filter((h) => h === "stopped")).toHaveLength(1);
   });
 
   it("every simple path (no state twice) of the flow's decisions keeps the rules on a live actor", () => {
@@ -165,7 +165,7 @@ describe("kioskMachine: every state and transition (xstate/graph)", () => {
     // (tens of millions): those are covered edge by edge by the walk above and by the properties below.
     const filterEvents = (snapshot: AnyMachineSnapshot, event: KioskEvent) =>
       !(event.type === "SHOT_TAKEN" && (snapshot.context as KioskContext).shots.length >= STAFF_MIN_SHOTS) &&
-      !["NETWORK_DOWN", "NETWORK_UP", "UPLOAD_PROGRESS", "SHOT_SENT"].includes(event.type);
+      !["NETWORK_DOWN", "NETWORK_UP", "UPLOAD_PROGRESS", "FILE_SENT"].includes(event.type);
     let steps = 0;
     let longest = 0;
     for (const input of [UNPAIRED, PAIRED]) {

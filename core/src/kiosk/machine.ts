@@ -1,7 +1,8 @@
-import { assign, not, setup, stateIn } from "xstate";
+import { assign, enqueueActions, not, sendTo, setup, spawnChild, stateIn, stopChild } from "xstate";
 import type { UserType } from "../accounts/lifecycle.ts";
 import type { Language } from "../shared/i18n.ts";
 import { autoCaptureComplete, type CapturedShot, enoughShots, goodShotCount, keepShot, minGoodShots } from "../capture/rules.ts";
+import { type SubmissionReport, type SubmissionStep, submissionMachine, type UploadProgress } from "../capture/submission.ts";
 
 /**
  * The kiosk tablet's lifecycle as one machine: paired (or not), the attract screen, a staff member
@@ -42,14 +43,24 @@ export interface KioskPatient {
 }
 /** A captured frame. `image` is whatever the app holds (a Blob in the browser); core never reads it. */
 export type KioskShot = CapturedShot;
-export type UploadStep = "prepare" | "upload" | "finalize";
-export interface UploadProgress {
-  readonly step: UploadStep;
-  /** Bytes (or files) sent of `total`, for the progress bar. */
-  readonly sent: number;
-  readonly total: number;
-  readonly reportIdentifier: string | null;
-}
+export type UploadStep = SubmissionStep;
+export type { UploadProgress };
+
+/**
+ * The upload is core's submission machine (capture/submission.ts, ADR 0161), invoked as the child
+ * `submission` while `uploading`: it reports to this machine (UPLOAD_PROGRESS, FILE_SENT,
+ * NETWORK_DOWN, UPLOAD_SUCCEEDED, UPLOAD_FAILED), and leaving `uploading` stops it, aborting its call.
+ * The app provides its calls: `kioskSubmission.provide({ actors: submissionActors(ports) })`.
+ */
+export const kioskSubmission = submissionMachine.provide({
+  actions: {
+    reported: enqueueActions(({ enqueue }, report: SubmissionReport | null) => {
+      if (report) enqueue.sendParent(report);
+    }),
+  },
+});
+/** Tries of one call while the network is down: about a minute (1+2+4+8+15+15+15 s) before back to review. */
+export const KIOSK_UPLOAD_ATTEMPTS = 8;
 
 export interface KioskContext {
   readonly device: KioskDeviceInfo | null;
@@ -93,11 +104,8 @@ export type KioskEvent =
   | { type: "DISCARD_SHOT"; id: string }
   | { type: "RETAKE" }
   | { type: "UPLOAD" }
-  | { type: "UPLOAD_PROGRESS"; progress: UploadProgress }
-  /** One queued shot reached the server: it leaves the device's memory. */
-  | { type: "SHOT_SENT"; id: string }
-  | { type: "UPLOAD_SUCCEEDED" }
-  | { type: "UPLOAD_FAILED"; message: string }
+  /** The submission's reports (UPLOAD_PROGRESS, FILE_SENT: one queued shot reached the server and leaves the device's memory, …). */
+  | SubmissionReport
   | { type: "NETWORK_DOWN" }
   | { type: "NETWORK_UP" }
   | { type: "FINISH" }
@@ -124,6 +132,7 @@ export const holdsNoPatientData = (context: KioskContext) =>
 
 export const kioskMachine = setup({
   types: {} as { context: KioskContext; events: KioskEvent; input: KioskInput },
+  actors: { submission: kioskSubmission },
   guards: {
     paired: ({ context }) => context.device !== null,
     enoughShots: ({ context }) => enoughShots(goodShotCount(context.shots), context.staff?.role),
@@ -139,12 +148,6 @@ export const kioskMachine = setup({
     defaultLanguage: assign({ language: null }),
     /** Hook for the app: release what the wiped context pointed to (object URLs, camera frames). */
     released: () => undefined,
-    /** Hook for the app: run prepare → upload → finalize, sending UPLOAD_PROGRESS, SHOT_SENT and the outcome. */
-    startUpload: () => undefined,
-    /** Hook for the app: resume a queued upload when the network is back. */
-    resumeUpload: () => undefined,
-    /** Hook for the app: abort the requests of an upload the machine left (revoked, session ended), dropping their shots. */
-    cancelUpload: () => undefined,
   },
 }).createMachine({
   id: "kiosk",
@@ -218,9 +221,10 @@ export const kioskMachine = setup({
       },
     },
     /**
-     * The shots move to the in-memory queue and leave it one by one as the server stores them. The
-     * idle timeout does not interrupt an upload (the queue would be lost); a dropped network keeps
-     * the queue until the network is back.
+     * The shots move to the in-memory queue and leave it one by one as the server stores them (the
+     * submission child sends them). The idle timeout does not interrupt an upload (the queue would be
+     * lost); a dropped network keeps the queue while the child tries again (a bounded number of times,
+     * at once when the network is back), then the shots are back in review with the reason.
      */
     uploading: {
       entry: [
@@ -229,15 +233,24 @@ export const kioskMachine = setup({
           upload: ({ context }) => ({ step: "prepare" as const, sent: 0, total: context.shots.length, reportIdentifier: null }),
           error: null,
         }),
-        "startUpload",
+        // Spawned and stopped by hand rather than invoked, the same lifetime: xstate/graph's test model refuses invocations.
+        spawnChild("submission", {
+          id: "submission",
+          input: ({ context }) => ({
+            files: context.shots.map((s) => ({ id: s.id, name: `kiosk-${s.id}.jpg`, size: 1, content: s.image })),
+            maxAttempts: KIOSK_UPLOAD_ATTEMPTS,
+            byHand: false,
+          }),
+        }),
       ],
-      exit: "cancelUpload",
+      // Leaving (done, failed, revoked, session ended) stops the child: its call in flight is aborted.
+      exit: stopChild("submission"),
       on: {
         UPLOAD_PROGRESS: { actions: assign({ upload: ({ event }) => event.progress }) },
-        SHOT_SENT: { actions: assign({ queue: ({ context, event }) => context.queue.filter((s) => s.id !== event.id) }) },
+        FILE_SENT: { actions: assign({ queue: ({ context, event }) => context.queue.filter((s) => s.id !== event.id) }) },
         UPLOAD_SUCCEEDED: "done",
         UPLOAD_FAILED: { target: "reviewing", actions: assign({ queue: [], upload: null, error: ({ event }) => event.message }) },
-        NETWORK_UP: { actions: [assign({ online: true }), "resumeUpload"] },
+        NETWORK_UP: { actions: [assign({ online: true }), sendTo("submission", { type: "RESUME" })] },
         SESSION_ENDED: "idle",
       },
     },

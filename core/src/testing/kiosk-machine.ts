@@ -1,8 +1,9 @@
 import { fc } from "@fast-check/vitest";
 import { expect } from "vitest";
-import { type AnyMachineSnapshot, createActor, transition } from "xstate";
+import { type AnyActorRef, type AnyMachineSnapshot, createActor, transition } from "xstate";
 import { AUTO_CAPTURE_SHOTS, minGoodShots } from "../capture/rules.ts";
-import { holdsNoPatientData, type KioskContext, type KioskEvent, type KioskInput, kioskMachine, type KioskStaff, type UploadStep } from "../kiosk/machine.ts";
+import { submissionActors } from "../capture/submission.ts";
+import { holdsNoPatientData, type KioskContext, type KioskEvent, type KioskInput, kioskMachine, kioskSubmission, type KioskStaff, type UploadStep } from "../kiosk/machine.ts";
 
 /** The kiosk machine's test model: events made for each snapshot, the abstraction the graph walks, and the rules every step keeps. */
 
@@ -17,7 +18,7 @@ const NEXT_STEP = { prepare: "upload", upload: "finalize", finalize: "finalize" 
 
 /**
  * One event of every type, made for the snapshot it is sent in: each shot gets a fresh id, DISCARD_SHOT
- * names the first shot and SHOT_SENT the first queued one, and UPLOAD_PROGRESS moves to the next step.
+ * names the first shot and FILE_SENT the first queued one, and UPLOAD_PROGRESS moves to the next step.
  * So the abstract effect of an event type depends only on the abstract state (see `abstraction`).
  */
 export const eventsFor = (snapshot: AnyMachineSnapshot): KioskEvent[] => {
@@ -42,7 +43,7 @@ export const eventsFor = (snapshot: AnyMachineSnapshot): KioskEvent[] => {
       type: "UPLOAD_PROGRESS",
       progress: { step: context.upload ? NEXT_STEP[context.upload.step] : "prepare", sent: total - context.queue.length, total, reportIdentifier: "rep-1" },
     },
-    { type: "SHOT_SENT", id: context.queue[0]?.id ?? "none" },
+    { type: "FILE_SENT", id: context.queue[0]?.id ?? "none" },
     { type: "UPLOAD_SUCCEEDED" },
     { type: "UPLOAD_FAILED", message: "Oops! There was some error" },
     { type: "NETWORK_DOWN" },
@@ -81,17 +82,37 @@ export const byType = (event: KioskEvent) => event.type;
 export const UNPAIRED: KioskInput = {};
 export const PAIRED: KioskInput = { device: DEVICE, idleTimeoutMs: 60_000 };
 
-export type Hook = "startUpload" | "resumeUpload" | "cancelUpload" | "released";
+export type Hook = "started" | "stopped" | "resumed" | "released";
 /** The side-effect hooks the live actors ran since the last reset, as the app's would run. */
 export const hooks: Hook[] = [];
 const record = (hook: Hook) => () => void hooks.push(hook);
-// Provided once: `provide` builds a new machine, far too slow to repeat for each of thousands of paths.
-const recordingMachine = kioskMachine.provide({
-  actions: { startUpload: record("startUpload"), resumeUpload: record("resumeUpload"), cancelUpload: record("cancelUpload"), released: record("released") },
+/**
+ * The upload child's calls never answer: the tests play its part, sending its reports (UPLOAD_PROGRESS,
+ * FILE_SENT, …) to the kiosk machine. Its first call says it started; the call's abort, that it stopped.
+ */
+const silentSubmission = kioskSubmission.provide({
+  actors: submissionActors({
+    prepare: (signal) => {
+      hooks.push("started");
+      signal.addEventListener("abort", record("stopped"), { once: true });
+      return new Promise<string>(() => undefined);
+    },
+    upload: () => new Promise<void>(() => undefined),
+    finalize: () => new Promise<void>(() => undefined),
+    failure: (e) => ({ message: String(e), transient: false, offline: false }),
+  }),
 });
+// Provided once: `provide` builds a new machine, far too slow to repeat for each of thousands of paths.
+const recordingMachine = kioskMachine.provide({ actions: { released: record("released") }, actors: { submission: silentSubmission } });
 export const liveActor = (input: KioskInput) => {
   hooks.length = 0;
-  return createActor(recordingMachine, { input }).start();
+  return createActor(recordingMachine, {
+    input,
+    // What the kiosk machine tells its upload child: the network is back.
+    inspect: (e) => {
+      if (e.type === "@xstate.event" && (e.actorRef as AnyActorRef).id === "submission" && e.event.type === "RESUME") hooks.push("resumed");
+    },
+  }).start();
 };
 
 export const must = (ok: boolean, what: string) => {
@@ -119,11 +140,12 @@ export const checkStep = (before: AnyMachineSnapshot, event: KioskEvent, after: 
     `${where}: a queued shot that is not one of the patient's shots`,
   );
   must(to !== "uploading" || c.shots.length >= STAFF_MIN_SHOTS, `${where}: uploading fewer than ${STAFF_MIN_SHOTS} shots`);
-  must(count("startUpload") === (from !== "uploading" && to === "uploading" ? 1 : 0), `${where}: startUpload ran ${count("startUpload")} times`);
-  must(count("cancelUpload") === (from === "uploading" && to !== "uploading" ? 1 : 0), `${where}: cancelUpload ran ${count("cancelUpload")} times`);
+  must(count("started") === (from !== "uploading" && to === "uploading" ? 1 : 0), `${where}: the upload started ${count("started")} times`);
+  must(count("stopped") === (from === "uploading" && to !== "uploading" ? 1 : 0), `${where}: the upload stopped ${count("stopped")} times`);
+  must((after.children as Record<string, unknown>).submission !== undefined === (to === "uploading"), `${where}: an upload child outside uploading, or none in it`);
   must(
-    count("resumeUpload") === (from === "uploading" && to === "uploading" && event.type === "NETWORK_UP" ? 1 : 0),
-    `${where}: resumeUpload ran ${count("resumeUpload")} times`,
+    count("resumed") === (from === "uploading" && to === "uploading" && event.type === "NETWORK_UP" ? 1 : 0),
+    `${where}: the upload was resumed ${count("resumed")} times`,
   );
   if (from !== to && ["idle", "signedIn", "done", "revoked"].includes(to)) must(count("released") > 0, `${where}: entered ${to} without releasing`);
   // The session's language ends with it: back on the attract screen (or revoked) the device's default is back.
@@ -167,5 +189,5 @@ export const arbitraryEvent: fc.Arbitrary<KioskEvent> = fc.oneof(
   ),
   fc.integer({ min: 0, max: 12 }).map((n): KioskEvent => ({ type: "SHOT_TAKEN", shot: { id: `s${n}`, image: n } })),
   fc.integer({ min: 0, max: 12 }).map((n): KioskEvent => ({ type: "DISCARD_SHOT", id: `s${n}` })),
-  fc.integer({ min: 0, max: 12 }).map((n): KioskEvent => ({ type: "SHOT_SENT", id: `s${n}` })),
+  fc.integer({ min: 0, max: 12 }).map((n): KioskEvent => ({ type: "FILE_SENT", id: `s${n}` })),
 );

@@ -62,8 +62,8 @@ export const startCrown = async (env: Record<string, string> = {}): Promise<Crow
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
 
-  // A loaded 2-core machine (several suites, a build) can take minutes to start the server (within the hooks' 180 s).
-  const deadline = Date.now() + 170_000;
+  // tsx compiles the server on start: minutes when several suites share the two cores.
+  const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`crown start exited with ${child.exitCode}:\n${output}`);
     try {

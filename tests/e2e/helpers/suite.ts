@@ -18,7 +18,7 @@ export const portalSuite = (ready: (server: CrownServer, browser: Browser) => vo
     server = await startCrown({ ...env, CROWN_WEB_DIST: dist.dir });
     browser = await launchChromium();
     ready(server, browser);
-  });
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { type FileProgress, submissionActors, type SubmissionEvent, submissionMachine } from "@crown/core/capture/submission";
+import { useSelector } from "@xstate/react";
+import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { ApiError, messageOf } from "../api/crown.ts";
 import { checkSelection, extensionOf, isVideoName, UPLOAD_ACCEPT, UPLOAD_LIMITS } from "@crown/core/capture/limits";
 import { minimumShotsFor } from "../capture/rules.ts";
 import { number } from "../i18n/dates.ts";
@@ -9,17 +10,20 @@ import { uiMessage } from "../i18n/i18n.ts";
 import { useSession } from "../session/store.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { FormMessage } from "../ui/fields.tsx";
-import { finalizeReport, prepareReport, type UploadHandle, uploadFile } from "./api.ts";
+import { type ActorRefFrom, createActor } from "xstate";
+import { submissionPorts } from "./api.ts";
 
 type FileState = "ready" | "uploading" | "done" | "failed" | "cancelled";
 
+/** A file chosen in the dialog; `removed` before the upload started. */
 interface Item {
-  readonly id: number;
+  readonly id: string;
   readonly file: File;
-  state: FileState;
-  loaded: number;
-  error: string | null;
+  readonly removed: boolean;
 }
+
+/** How each of core's file states is shown. */
+const SHOWN: { readonly [S in FileProgress["state"]]: FileState } = { queued: "ready", sending: "uploading", sent: "done", failed: "failed", cancelled: "cancelled" };
 
 /** Megabytes, in the portal's language's digits (the unit's words are the catalogue's `upload.megabytes`). */
 const megabytes = (n: number) => number(n / (1024 * 1024), n < 1024 * 1024 ? 2 : 1);
@@ -28,7 +32,11 @@ const megabytes = (n: number) => number(n / (1024 * 1024), n < 1024 * 1024 ? 2 :
 type Problem = { readonly rule: string } | { readonly photos: number; readonly video: boolean } | "baby";
 
 let nextId = 1;
-const itemsOf = (files: ReadonlyArray<File>): Item[] => files.map((file) => ({ id: nextId++, file, state: "ready", loaded: 0, error: null }));
+const itemsOf = (files: ReadonlyArray<File>): Item[] => files.map((file) => ({ id: `file-${nextId++}`, file, removed: false }));
+
+type Submission = ActorRefFrom<typeof submissionMachine>;
+/** The retries of a passing failure, before the file waits for the person. */
+const PORTAL_ATTEMPTS = 3;
 
 function Progress({ value, label }: { value: number; label: string }) {
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
@@ -41,8 +49,9 @@ function Progress({ value, label }: { value: number; label: string }) {
 
 /**
  * The upload dialog: at least 5 photos (3 for physicians) and a short video; 20 files, 100 MB and
- * the formats checked before anything is sent; then prepare → upload (one request per file, with
- * XMLHttpRequest progress) → finalize. One file can be cancelled or retried without losing the others.
+ * the formats checked before anything is sent; then core's submission machine (capture/submission.ts)
+ * runs prepare → upload (one request per file, with XMLHttpRequest progress) → finalize. One file can
+ * be cancelled or retried without losing the others.
  */
 export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentifier: string | null; readonly babyName?: string; readonly initialFiles?: ReadonlyArray<File>; readonly onClose: (uploaded: boolean) => void }) {
   const { t } = useTranslation("reporting");
@@ -51,129 +60,81 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
   const min = Math.max(minimumShotsFor(session), 1);
   const [items, setItems] = useState<Item[]>(() => itemsOf(p.initialFiles ?? []));
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [phase, setPhase] = useState<"select" | "sending" | "attention" | "finalizing" | "success">("select");
   const [errorDialog, setErrorDialog] = useState<string | null>(null);
-  const reportId = useRef<string | null>(null);
-  const handles = useRef(new Map<number, UploadHandle>());
+  const [submission, setSubmission] = useState<Submission | null>(null);
+  const snapshot = useSelector(submission ?? undefined, (s) => s);
 
   useEffect(() => {
     if (p.isOpen) {
-      const fresh = itemsOf(p.initialFiles ?? []);
-      states.current = new Map(fresh.map((i) => [i.id, i.state]));
-      setItems(fresh);
+      setItems(itemsOf(p.initialFiles ?? []));
       setProblem(null);
-      setPhase("select");
-      reportId.current = null;
+      setSubmission(null);
     }
   }, [p.isOpen, p.initialFiles]);
-
-  /** The latest state of each file, readable right after an await (React state is not). */
-  const states = useRef(new Map<number, FileState>());
-  const update = (id: number, patch: Partial<Item>) => {
-    if (patch.state) states.current.set(id, patch.state);
-    setItems((list) => list.map((i) => (i.id === id ? { ...i, ...patch } : i)));
-  };
+  // A closed dialog (or a new run) stops the old run: its request in flight is aborted.
+  useEffect(() => () => submission?.stop(), [submission]);
 
   const addFiles = (files: FileList | null) => {
     if (!files) return;
-    const all = [...items.map((i) => i.file), ...Array.from(files)];
+    const all = [...items.filter((i) => !i.removed).map((i) => i.file), ...Array.from(files)];
     const broken = checkSelection(all);
     if (broken) {
       setProblem({ rule: broken });
       return;
     }
     setProblem(null);
-    const added = itemsOf(Array.from(files));
-    for (const i of added) states.current.set(i.id, i.state);
-    setItems((list) => [...list, ...added]);
+    setItems((list) => [...list, ...itemsOf(Array.from(files))]);
   };
 
-  const live = items.filter((i) => i.state !== "cancelled");
+  const value = snapshot ? String(snapshot.value) : null;
+  // A prepare that failed leaves the dialog as it was before Upload (the error said); the person may try again.
+  const phase = value === null || value === "failed" ? "select" : value === "done" ? "success" : value === "attention" ? "attention" : value.startsWith("finaliz") ? "finalizing" : "sending";
+  const progressOf = (id: string) => snapshot?.context.progress.find((f) => f.id === id);
+  const stateOf = (i: Item): FileState => {
+    const shown = progressOf(i.id);
+    return shown ? SHOWN[shown.state] : i.removed ? "cancelled" : "ready";
+  };
+  const loadedOf = (i: Item) => progressOf(i.id)?.loaded ?? 0;
+  const live = items.filter((i) => stateOf(i) !== "cancelled");
   const photos = live.filter((i) => !isVideoName(i.file.name)).length;
   const videos = live.length - photos;
   const totalBytes = live.reduce((s, i) => s + i.file.size, 0);
-  const loadedBytes = live.reduce((s, i) => s + (i.state === "done" ? i.file.size : i.loaded), 0);
+  const loadedBytes = live.reduce((s, i) => s + loadedOf(i), 0);
 
-  const sendOne = async (item: Item): Promise<boolean> => {
-    if (!reportId.current) return false;
-    update(item.id, { state: "uploading", loaded: 0, error: null });
-    const handle = uploadFile(reportId.current, item.file, (loaded) => update(item.id, { loaded }));
-    handles.current.set(item.id, handle);
-    try {
-      await handle.promise;
-      update(item.id, { state: "done", loaded: item.file.size });
-      return true;
-    } catch (e) {
-      if (e instanceof DOMException && e.name === "AbortError") {
-        update(item.id, { state: "cancelled", loaded: 0 });
-        return true;
-      }
-      const message = e instanceof ApiError ? e.message : messageOf(e);
-      update(item.id, { state: "failed", error: message });
-      setErrorDialog(message);
-      return false;
-    } finally {
-      handles.current.delete(item.id);
-    }
-  };
-
-  const finish = async () => {
-    if (!reportId.current) return;
-    setPhase("finalizing");
-    try {
-      await finalizeReport(reportId.current);
-      setPhase("success");
-    } catch (e) {
-      setPhase("attention");
-      setErrorDialog(messageOf(e));
-    }
-  };
-
-  const start = async () => {
-    const broken = checkSelection(live.map((i) => i.file));
+  const start = () => {
+    const chosen = items.filter((i) => !i.removed);
+    const broken = checkSelection(chosen.map((i) => i.file));
     if (broken) return setProblem({ rule: broken });
     if (photos < min) return setProblem({ photos: min, video: videos === 0 });
     if (!p.babyIdentifier) return setProblem("baby");
     setProblem(null);
-    setPhase("sending");
-    try {
-      if (!reportId.current) reportId.current = (await prepareReport(p.babyIdentifier)).results.report_identifier;
-    } catch (e) {
-      setPhase("select");
-      setErrorDialog(messageOf(e));
-      return;
-    }
-    let ok = true;
-    for (const item of live) {
-      if (item.state === "done") continue;
-      ok = (await sendOne(item)) && ok;
-    }
-    if (ok) await finish();
-    else setPhase("attention");
+    const machine = submissionMachine.provide({ actors: submissionActors(submissionPorts(p.babyIdentifier)) });
+    const files = chosen.map((i) => ({ id: i.id, name: i.file.name, size: i.file.size, content: i.file }));
+    const actor = createActor(machine, { input: { files, byHand: true, maxAttempts: PORTAL_ATTEMPTS } });
+    // Each failure the person must act on, in the error dialog; one being tried again is not shown.
+    let shown: unknown = null;
+    actor.subscribe((s) => {
+      const { error } = s.context;
+      if (error === shown) return;
+      shown = error;
+      if (error && !JSON.stringify(s.value).includes("Again")) setErrorDialog(error.message);
+    });
+    setSubmission(actor);
+    actor.start();
   };
 
-  const retry = async (item: Item) => {
-    setPhase("sending");
-    await sendOne(item);
-    const pending = [...states.current.values()].some((s) => s === "failed" || s === "uploading" || s === "ready");
-    if (!pending) await finish();
-    else setPhase("attention");
-  };
-
-  const cancel = (item: Item) => {
-    const h = handles.current.get(item.id);
-    if (h) h.abort();
-    else update(item.id, { state: "cancelled" });
-  };
+  const send = (event: SubmissionEvent) => submission?.send(event);
+  const cancel = (i: Item) => send({ type: "CANCEL_FILE", id: i.id });
+  const remove = (i: Item) => (submission ? send({ type: "CANCEL_FILE", id: i.id }) : setItems((list) => list.map((x) => (x.id === i.id ? { ...x, removed: true } : x))));
 
   const close = () => {
-    for (const h of handles.current.values()) h.abort();
+    send({ type: "CANCEL" });
     p.onClose(phase === "success");
   };
 
   const busy = phase === "sending" || phase === "finalizing";
-  const remaining = items.some((i) => i.state === "failed" || i.state === "ready");
-  const uploadedPhotos = items.filter((i) => i.state === "done" && !isVideoName(i.file.name)).length;
+  const remaining = items.some((i) => stateOf(i) === "failed" || stateOf(i) === "ready");
+  const uploadedPhotos = items.filter((i) => stateOf(i) === "done" && !isVideoName(i.file.name)).length;
   const problemText =
     problem === null
       ? null
@@ -184,16 +145,18 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
           : problem.video
             ? t("upload.needPhotosAndVideo", { min: problem.photos })
             : t("upload.needPhotos", { min: problem.photos });
-  const stateText = (i: Item) =>
-    i.state === "done"
+  const stateText = (i: Item) => {
+    const state = stateOf(i);
+    return state === "done"
       ? t("upload.stateUploaded")
-      : i.state === "uploading"
+      : state === "uploading"
         ? t("upload.stateUploading")
-        : i.state === "failed"
-          ? t("upload.stateFailed", { error: i.error ?? "" })
-          : i.state === "cancelled"
+        : state === "failed"
+          ? t("upload.stateFailed", { error: progressOf(i.id)?.error ?? "" })
+          : state === "cancelled"
             ? t("upload.stateCancelled")
             : t("upload.stateReady");
+  };
 
   return (
     <>
@@ -231,30 +194,30 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
         ) : null}
         <ul className="upload-list">
           {items.map((i) => (
-            <li key={i.id} className={`upload-item state-${i.state}`}>
+            <li key={i.id} className={`upload-item state-${stateOf(i)}`}>
               <div className="row-between">
                 <span className="upload-name">
                   {i.file.name} <span className="muted small">({extensionOf(i.file.name).toUpperCase()}, {mb(i.file.size)})</span>
                 </span>
                 <span className="upload-actions">
-                  {i.state === "uploading" ? (
+                  {stateOf(i) === "uploading" ? (
                     <Button className="btn btn-ghost btn-sm" onPress={() => cancel(i)} aria-label={t("upload.cancelFile", { name: i.file.name })}>
                       {t("upload.cancel")}
                     </Button>
                   ) : null}
-                  {i.state === "failed" || (i.state === "cancelled" && phase !== "select") ? (
-                    <Button className="btn btn-ghost btn-sm" onPress={() => void retry(i)} isDisabled={busy} aria-label={t("upload.retryFile", { name: i.file.name })}>
+                  {progressOf(i.id) && (stateOf(i) === "failed" || (stateOf(i) === "cancelled" && phase !== "select")) ? (
+                    <Button className="btn btn-ghost btn-sm" onPress={() => send({ type: "RETRY_FILE", id: i.id })} isDisabled={busy} aria-label={t("upload.retryFile", { name: i.file.name })}>
                       {t("upload.retry")}
                     </Button>
                   ) : null}
-                  {i.state === "ready" || i.state === "failed" ? (
-                    <Button className="btn btn-ghost btn-sm" onPress={() => update(i.id, { state: "cancelled" })} isDisabled={busy} aria-label={t("upload.removeFile", { name: i.file.name })}>
+                  {stateOf(i) === "ready" || stateOf(i) === "failed" ? (
+                    <Button className="btn btn-ghost btn-sm" onPress={() => remove(i)} isDisabled={busy} aria-label={t("upload.removeFile", { name: i.file.name })}>
                       {t("upload.remove")}
                     </Button>
                   ) : null}
                 </span>
               </div>
-              {i.state !== "ready" ? <Progress value={i.state === "done" ? 1 : i.file.size ? i.loaded / i.file.size : 0} label={t("upload.progressOf", { name: i.file.name })} /> : null}
+              {stateOf(i) !== "ready" ? <Progress value={stateOf(i) === "done" ? 1 : i.file.size ? loadedOf(i) / i.file.size : 0} label={t("upload.progressOf", { name: i.file.name })} /> : null}
               <span className="muted small upload-state">{stateText(i)}</span>
             </li>
           ))}
@@ -264,12 +227,12 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
             {phase === "select" ? t("upload.cancel") : t("upload.close")}
           </Button>
           {phase === "select" ? (
-            <Button className="btn btn-primary" onPress={() => void start()}>
+            <Button className="btn btn-primary" onPress={start}>
               {t("upload.upload")}
             </Button>
           ) : null}
           {phase === "attention" && !remaining ? (
-            <Button className="btn btn-primary" onPress={() => void finish()} isDisabled={uploadedPhotos === 0}>
+            <Button className="btn btn-primary" onPress={() => send({ type: "FINISH" })} isDisabled={uploadedPhotos === 0}>
               {t("upload.finish")}
             </Button>
           ) : null}

@@ -1,5 +1,6 @@
 import { upload } from "@crown/client/extras";
-import { crown } from "../api/crown.ts";
+import { ApiError, crown, messageOf } from "../api/crown.ts";
+import { failureOfAnswer, type SubmissionPorts } from "@crown/core/capture/submission";
 import type { Api, ResultsOf } from "../api/wire.ts";
 import { ANALYSIS_TYPES } from "@crown/core/report/entities";
 
@@ -15,10 +16,12 @@ export type ResultItem = ResultsOf<Api["report"]["results"]["$post"]>["data"][nu
 type ResultsBody = Parameters<Api["report"]["results"]["$post"]>[0]["json"];
 export type ResultFilter = NonNullable<ResultsBody["type"]>;
 
-export const prepareReport = (babyIdentifier: string) =>
-  crown.call((api) => api.report.prepare.$post({ json: { baby_identifier: babyIdentifier, analysis_type: ANALYSIS_TYPE } }));
+/** One key for every try of one submission's prepare (ADR 141): an answer lost on the way makes no second report. */
+const prepareReport = (babyIdentifier: string, key: string, signal: AbortSignal) =>
+  crown.results((api) => api.report.prepare.$post({ json: { baby_identifier: babyIdentifier, analysis_type: ANALYSIS_TYPE } }), { signal, headers: { "Idempotency-Key": key } });
 
-export const finalizeReport = (reportIdentifier: string) => crown.call((api) => api.report.finalize.$post({ json: { report_identifier: reportIdentifier } }));
+const finalizeReport = (reportIdentifier: string, signal: AbortSignal) =>
+  crown.results((api) => api.report.finalize.$post({ json: { report_identifier: reportIdentifier } }), { signal });
 
 export const providerResults = (page: number, body: ResultsBody) => crown.call((api) => api.report.results.$post({ json: body, query: { page } }));
 
@@ -72,13 +75,22 @@ export const saveAndOpen = (blob: Blob, name: string, openAfterMs: number | null
 };
 
 /** One file's upload with progress (@crown/client sends it through XMLHttpRequest: fetch has no upload progress). */
-export const uploadFile = (reportIdentifier: string, file: File, onProgress: (loaded: number, total: number) => void) => {
+const uploadFile = (reportIdentifier: string, file: File, onProgress: (loaded: number) => void, signal: AbortSignal) => {
   const form = new FormData();
   form.append("report_identifier", reportIdentifier);
   form.append("attachments[]", file, file.name);
-  return upload(crown, (api) => api.report.upload, { query: { report_identifier: reportIdentifier }, form }, (loaded, total) => onProgress(loaded, total || file.size));
+  const sending = upload(crown, (api) => api.report.upload, { query: { report_identifier: reportIdentifier }, form }, (loaded) => onProgress(loaded));
+  signal.addEventListener("abort", () => sending.abort(), { once: true });
+  return sending.promise.then(() => undefined);
 };
-export type UploadHandle = ReturnType<typeof uploadFile>;
+
+/** The portal's calls for core's submission machine (core/src/capture/submission.ts), for one baby. */
+export const submissionPorts = (babyIdentifier: string, key = crypto.randomUUID()): SubmissionPorts => ({
+  prepare: async (signal) => (await prepareReport(babyIdentifier, key, signal)).report_identifier,
+  upload: (reportIdentifier, file, onProgress, signal) => uploadFile(reportIdentifier, file.content as File, onProgress, signal),
+  finalize: async (reportIdentifier, signal) => void (await finalizeReport(reportIdentifier, signal)),
+  failure: (error) => (error instanceof ApiError ? failureOfAnswer(error) : { message: messageOf(error), transient: false, offline: false }),
+});
 
 /** One date formatter for the portal and the PDF (core/src/shared/dates.ts). */
 export { formatUsDate } from "@crown/core/shared/dates";
