@@ -93,12 +93,13 @@ describe.each(await databaseKinds())("account removal requests on %s", (kind) =>
 });
 
 describe("GET /config", () => {
-  test("sends the app store and help video addresses only when they are configured", async () => {
+  test("sends each address (shop, webinar, app stores, help video, social sign-in) only when it is configured", async () => {
     const bare = await startTestServer("pglite");
     try {
       const r = await bare.get("/config");
       expect(r.status).toBe(200);
-      expect(Object.keys(r.json.results).sort()).toEqual(["buy_kits_url", "webinar_url"]);
+      // No example address stands in for an operator's (issue 46): Buy Kits and Webinar then show Crown's own pages.
+      expect(r.json.results).toEqual({});
     } finally {
       await bare.close();
     }
@@ -106,9 +107,17 @@ describe("GET /config", () => {
       APP_STORE_URL: "https://apps.apple.com/app/example/id123",
       PLAY_STORE_URL: "https://play.google.com/store/apps/details?id=org.example",
       HELP_VIDEO_URL: "https://video.example.org/referral",
+      BUY_KITS_URL: "https://shop.crown-kits.test/order",
+      WEBINAR_URL: "https://meet.crown-webinar.test/book",
+      GOOGLE_SIGN_IN_URL: "https://sso.crown-clinic.test/google",
     });
     try {
-      expect((await set.get("/config")).json.results).toMatchObject({
+      const results = (await set.get("/config")).json.results;
+      expect(Object.keys(results).sort()).toEqual(["app_store_url", "buy_kits_url", "google_sign_in_url", "help_video_url", "play_store_url", "webinar_url"]);
+      expect(results).toMatchObject({
+        buy_kits_url: "https://shop.crown-kits.test/order",
+        webinar_url: "https://meet.crown-webinar.test/book",
+        google_sign_in_url: "https://sso.crown-clinic.test/google",
         app_store_url: "https://apps.apple.com/app/example/id123",
         play_store_url: "https://play.google.com/store/apps/details?id=org.example",
         help_video_url: "https://video.example.org/referral",

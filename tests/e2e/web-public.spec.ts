@@ -12,9 +12,11 @@ let browser: Browser;
 /** The app store pages come from the server's configuration (GET /config); without them no badge shows (web-account.spec.ts). */
 const APP_STORE_URL = "https://apps.apple.com/app/crown-e2e/id1234567890";
 const PLAY_STORE_URL = "https://play.google.com/store/apps/details?id=org.crown.e2e";
+/** Social sign-in likewise: this server offers Google only, so only Google's button shows (none without; web-newcomer-screens.spec.ts). */
+const GOOGLE_SIGN_IN_URL = "https://sso.crown-clinic.test/google";
 
 beforeAll(async () => {
-  server = await startCrown({ APP_STORE_URL, PLAY_STORE_URL });
+  server = await startCrown({ APP_STORE_URL, PLAY_STORE_URL, GOOGLE_SIGN_IN_URL });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -39,7 +41,9 @@ describe("public screens", () => {
     for (const name of ["Forgot password?", "Sign Up", "Reset it here"]) expect(await page.getByRole("link", { name }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("link", { name: /App Store/ }).getAttribute("href")).toBe(APP_STORE_URL);
     expect(await page.getByRole("link", { name: /Google Play/ }).getAttribute("href")).toBe(PLAY_STORE_URL);
-    expect(await page.getByRole("button", { name: /Continue with Google/ }).count()).toBe(1);
+    expect(await page.getByRole("link", { name: "Continue with Google" }).getAttribute("href")).toBe(GOOGLE_SIGN_IN_URL);
+    expect(await page.getByRole("link", { name: /Continue with (Apple|Facebook)/ }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /Continue with/ }).count()).toBe(0);
     await page.getByText("Pediatric providers:").waitFor();
     await page.getByText("Remember me").click();
     expect(await page.getByRole("checkbox", { name: "Remember me" }).isChecked()).toBe(true);

@@ -69,6 +69,10 @@ export interface PublicConfig {
   readonly app_store_url?: string;
   readonly play_store_url?: string;
   readonly help_video_url?: string;
+  /** Where the login page's social sign-in buttons lead; a button shows only when its address is set. */
+  readonly google_sign_in_url?: string;
+  readonly apple_sign_in_url?: string;
+  readonly facebook_sign_in_url?: string;
 }
 
 /** The API routes, chained so that `AppType` carries every route's types to the typed clients. */

@@ -127,9 +127,12 @@ export const createServerApp = (
       publicUrl: config.publicUrl,
       loadGate,
       publicConfig: {
-        buy_kits_url: config.buyKitsUrl,
-        webinar_url: config.webinarUrl,
-        // Optional addresses are sent only when set, so the portal never shows a link to nowhere.
+        // Addresses are sent only when set, so the portal never shows a link to nowhere (nor to an example address).
+        ...(config.buyKitsUrl ? { buy_kits_url: config.buyKitsUrl } : {}),
+        ...(config.webinarUrl ? { webinar_url: config.webinarUrl } : {}),
+        ...(config.socialSignIn.google ? { google_sign_in_url: config.socialSignIn.google } : {}),
+        ...(config.socialSignIn.apple ? { apple_sign_in_url: config.socialSignIn.apple } : {}),
+        ...(config.socialSignIn.facebook ? { facebook_sign_in_url: config.socialSignIn.facebook } : {}),
         ...(config.appStoreUrl ? { app_store_url: config.appStoreUrl } : {}),
         ...(config.playStoreUrl ? { play_store_url: config.playStoreUrl } : {}),
         ...(config.helpVideoUrl ? { help_video_url: config.helpVideoUrl } : {}),

@@ -23,8 +23,11 @@ export interface ServerConfig {
   readonly passwordMaxAgeDays: number;
   /** Chat messages left unread this long are e-mailed to the other side (`CHAT_EMAIL_DELAY_SECONDS`, default 15 minutes). */
   readonly chatEmailDelaySeconds: number;
-  readonly buyKitsUrl: string;
-  readonly webinarUrl: string;
+  /** The practice's kit shop and the webinar booking page (`BUY_KITS_URL`, `WEBINAR_URL`); unset, Buy Kits and Webinar show Crown's own pages. */
+  readonly buyKitsUrl: string | undefined;
+  readonly webinarUrl: string | undefined;
+  /** Where each social sign-in button leads (`GOOGLE_SIGN_IN_URL`, `APPLE_SIGN_IN_URL`, `FACEBOOK_SIGN_IN_URL`); the login page shows only the set ones. */
+  readonly socialSignIn: { readonly google: string | undefined; readonly apple: string | undefined; readonly facebook: string | undefined };
   /** Mobile app store pages (`APP_STORE_URL`, `PLAY_STORE_URL`); the portal shows a badge only for a set one. */
   readonly appStoreUrl: string | undefined;
   readonly playStoreUrl: string | undefined;
@@ -72,8 +75,9 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ServerConfig =
     runWorker: env.CROWN_WORKER !== "off",
     passwordMaxAgeDays: int(env.PASSWORD_MAX_AGE_DAYS, 365),
     chatEmailDelaySeconds: int(env.CHAT_EMAIL_DELAY_SECONDS, 15 * 60),
-    buyKitsUrl: env.BUY_KITS_URL ?? "https://shop.example.org/crown-kit",
-    webinarUrl: env.WEBINAR_URL ?? "https://meet.example.org/crown-webinar",
+    buyKitsUrl: env.BUY_KITS_URL || undefined,
+    webinarUrl: env.WEBINAR_URL || undefined,
+    socialSignIn: { google: env.GOOGLE_SIGN_IN_URL || undefined, apple: env.APPLE_SIGN_IN_URL || undefined, facebook: env.FACEBOOK_SIGN_IN_URL || undefined },
     appStoreUrl: env.APP_STORE_URL || undefined,
     playStoreUrl: env.PLAY_STORE_URL || undefined,
     helpVideoUrl: env.HELP_VIDEO_URL || undefined,

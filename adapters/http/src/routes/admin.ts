@@ -66,5 +66,5 @@ export const adminRoutes = () =>
     )
     .post("/admin/practices/verify", takesJson(VerifyPracticeRequest), requireCaller, async (c) => c.json(ok(PRACTICE_MESSAGES.verified, await runUseCase(c, verifyPractice(await jsonBody(c)))), 200));
 
-// Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL, WEBINAR_URL, APP_STORE_URL, PLAY_STORE_URL, HELP_VIDEO_URL).
-documented({ method: "get", path: "/config", summary: "Public portal settings: buy_kits_url and webinar_url (where /buy-kits and /webinar lead); app_store_url, play_store_url and help_video_url only when configured", tag: "Portal", auth: false });
+// Served by apiRoutes from ApiOptions.publicConfig (the server's BUY_KITS_URL, WEBINAR_URL, APP_STORE_URL, PLAY_STORE_URL, HELP_VIDEO_URL, GOOGLE_/APPLE_/FACEBOOK_SIGN_IN_URL).
+documented({ method: "get", path: "/config", summary: "Public portal settings, each only when configured: buy_kits_url and webinar_url (where Buy Kits and Webinar lead; absent, Crown's own pages), app_store_url, play_store_url, help_video_url, and google_sign_in_url, apple_sign_in_url, facebook_sign_in_url (the login page's social buttons)", tag: "Portal", auth: false });

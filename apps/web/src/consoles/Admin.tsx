@@ -7,6 +7,7 @@ import { FormMessage } from "../ui/fields.tsx";
 import { ListTable } from "../ui/ListTable.tsx";
 import { approveUser, holdRemoval, pendingUsers, type PendingUser, rejectUser, releaseRemoval, removalRequests, type RemovalRequestRow } from "./api.ts";
 import { AdminDirectory } from "./AdminDirectory.tsx";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { AuditLog } from "./AuditLog.tsx";
 import { ModelAgreement } from "./ModelAgreement.tsx";
 import { PracticeVerification } from "./PracticeVerification.tsx";
@@ -17,8 +18,7 @@ function PendingApprovals() {
   const { page, setPage, rows, lastPage, error, reload } = usePagedRows<PendingUser>(pendingUsers);
   const act = actThenReload(reload);
   return (
-    <section className="panel" aria-labelledby="pending-title">
-      <h2 id="pending-title">{t("pending.title")}</h2>
+    <ConsoleSection name="pending" title={t("pending.title")} openOnPhone>
       <ListTable
         rows={rows}
         error={error}
@@ -51,7 +51,7 @@ function PendingApprovals() {
         ]}
         pager={{ page, lastPage, onPage: setPage, label: t("pending.pages") }}
       />
-    </section>
+    </ConsoleSection>
   );
 }
 
@@ -91,8 +91,7 @@ function RemovalRequests() {
   const { page, setPage, rows, lastPage, error, reload } = usePagedRows<RemovalRequestRow>(removalRequests);
   const act = actThenReload(reload);
   return (
-    <section className="panel" aria-labelledby="removal-title">
-      <h2 id="removal-title">{t("removal.title")}</h2>
+    <ConsoleSection name="removal" title={t("removal.title")}>
       <p className="muted">{t("removal.intro")}</p>
       <ListTable
         rows={rows}
@@ -103,14 +102,14 @@ function RemovalRequests() {
           { header: t("columns.name"), cell: (r) => (r.user ? `${r.user.first_name} ${r.user.last_name}` : t("removal.unknownAccount")) },
           { header: t("columns.email"), cell: (r) => (r.user ? <a href={`mailto:${r.user.email}`}>{r.user.email}</a> : null) },
           { header: t("columns.type"), cell: (r) => (r.user ? t(`accountType.${r.user.type}`, { defaultValue: r.user.type }) : null) },
-          { header: t("columns.status"), cell: (r) => (r.user ? t(`accountStatus.${r.user.status}`, { defaultValue: r.user.status }) : null) },
+          { header: t("columns.status"), cell: (r) => (r.user ? t(`common:accountStatus.${r.user.status}`, { defaultValue: r.user.status }) : null) },
           { header: t("columns.requested"), cell: (r) => day(r.requested_at) },
           { header: t("columns.reason"), cell: (r) => r.reason ?? <span className="muted">{t("removal.noReason")}</span> },
           { header: t("columns.erasure"), className: "cell-actions", cell: (r) => <ErasureCell row={r} act={act} /> },
         ]}
         pager={{ page, lastPage, onPage: setPage, label: t("removal.pages") }}
       />
-    </section>
+    </ConsoleSection>
   );
 }
 

@@ -10,6 +10,7 @@ import { ListTable } from "../ui/ListTable.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { actThenReload, usePagedRows } from "../api/usePagedRows.ts";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
 
 type AdminUser = ResultsOf<Api["admin"]["users"]["$get"]>["data"][number];
@@ -33,9 +34,10 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
     run(() => crown.call((api) => api.admin.users["second-factor"].reset.$post({ json: { identifier: u.identifier } })), t("directory.secondFactorReset", { email: u.email }));
   const id = type || "all";
   return (
-    <section className="panel" aria-labelledby={`${id}-title`}>
-      <div className="list-head">
-        <h2 id={`${id}-title`}>{title}</h2>
+    <ConsoleSection
+      name={id}
+      title={title}
+      head={
         <SearchBox
           label={t(`directory.${words}.search`)}
           placeholder={t("directory.searchPlaceholder")}
@@ -44,7 +46,8 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
             setPage(1);
           }}
         />
-      </div>
+      }
+    >
       {missing ? <FormMessage tone="info">{t("directory.missing")}</FormMessage> : null}
       <ListTable
         rows={rows}
@@ -55,7 +58,7 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
           { header: t("columns.name"), cell: (u) => `${u.first_name} ${u.last_name}` },
           { header: t("columns.email"), cell: (u) => u.email },
           { header: t("columns.type"), cell: (u) => t(`typeName.${u.type}`, { defaultValue: u.type }) },
-          { header: t("columns.status"), cell: (u) => t(`accountStatus.${u.status}`, { defaultValue: u.status }) },
+          { header: t("columns.status"), cell: (u) => t(`common:accountStatus.${u.status}`, { defaultValue: u.status }) },
           { header: t("columns.since"), cell: (u) => day(u.created_at) },
           {
             header: t("columns.action"),
@@ -82,9 +85,15 @@ function UserTable({ type, words }: { type: "" | "physician"; words: "users" | "
         ]}
         pager={{ page, lastPage, onPage: setPage, label: t(`directory.${words}.pages`) }}
       />
-    </section>
+    </ConsoleSection>
   );
 }
+
+/** A physician in the practice selector: the name, and the e-mail only to tell two of one name apart (a long line is cut on a phone). */
+const physicianChoice = (p: AdminUser, all: ReadonlyArray<AdminUser>): string => {
+  const name = `${p.first_name} ${p.last_name}`;
+  return all.some((o) => o !== p && o.first_name === p.first_name && o.last_name === p.last_name) ? `${name} (${p.email})` : name;
+};
 
 /** Kiosk devices per practice: list, create (one-time pairing code) and revoke, through the kiosk API. */
 function KioskDevices() {
@@ -137,8 +146,7 @@ function KioskDevices() {
     }
   };
   return (
-    <section className="panel" aria-labelledby="kiosk-title">
-      <h2 id="kiosk-title">{t("kiosks.title")}</h2>
+    <ConsoleSection name="kiosk" title={t("kiosks.title")}>
       <p className="muted small">
         {/* Not <link>: Trans reads it as HTML's empty element, and the address would fall out of the link. */}
         <Trans t={t} i18nKey="kiosks.intro" components={{ kiosk: <a href="/kiosk/" /> }} />
@@ -151,7 +159,7 @@ function KioskDevices() {
             {physicians.length === 0 ? <option value="">{t("kiosks.noPhysicians")}</option> : null}
             {physicians.map((p) => (
               <option key={p.identifier} value={p.identifier}>
-                {p.first_name} {p.last_name} ({p.email})
+                {physicianChoice(p, physicians)}
               </option>
             ))}
           </select>
@@ -191,7 +199,7 @@ function KioskDevices() {
           },
         ]}
       />
-    </section>
+    </ConsoleSection>
   );
 }
 

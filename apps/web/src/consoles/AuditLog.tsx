@@ -8,6 +8,7 @@ import { Field, SubmitButton } from "../ui/fields.tsx";
 import { ListTable } from "../ui/ListTable.tsx";
 import { CursorPager } from "../ui/lists.tsx";
 import { toast } from "../ui/toasts.tsx";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 
 /**
  * The admin console's audit log (GET /admin/audit-events): who did what to which account, baby or
@@ -90,8 +91,7 @@ export function AuditLog() {
   const set = (k: keyof Filter) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
 
   return (
-    <section className="panel" aria-labelledby="audit-title">
-      <h2 id="audit-title">{t("audit.title")}</h2>
+    <ConsoleSection name="audit" title={t("audit.title")}>
       <p className="muted">{t("audit.intro")}</p>
       <Form onSubmit={apply} className="form" aria-label={t("audit.filter")} validationBehavior="aria">
         <div className="grid-3">
@@ -129,6 +129,6 @@ export function AuditLog() {
         newer={{ label: t("audit.newer"), onPress: trail.length === 0 ? null : () => setTrail((cursors) => cursors.slice(0, -1)) }}
         older={{ label: t("audit.older"), onPress: page?.next_cursor ? () => setTrail((cursors) => [...cursors, page.next_cursor!]) : null }}
       />
-    </section>
+    </ConsoleSection>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { crown, messageOf } from "../api/crown.ts";
@@ -57,8 +58,7 @@ export function ModelAgreement() {
   }, [loads]);
   const shadow = page?.shadow ?? null;
   return (
-    <section className="panel" aria-labelledby="model-title" id="model">
-      <h2 id="model-title">{t("model.title")}</h2>
+    <ConsoleSection name="model" id="model" title={t("model.title")}>
       <p className="muted">{t("model.about")}</p>
       {error ? <FormMessage tone="error">{error}</FormMessage> : null}
       {!page && !error ? <PageSpinner /> : null}
@@ -133,6 +133,6 @@ export function ModelAgreement() {
           )}
         </>
       ) : null}
-    </section>
+    </ConsoleSection>
   );
 }

@@ -4,6 +4,7 @@ import { day } from "../i18n/dates.ts";
 import { ListTable } from "../ui/ListTable.tsx";
 import { blockUser, type PracticeAwaiting, practicesAwaiting, verifyPractice } from "./api.ts";
 import { actThenReload, usePagedRows } from "../api/usePagedRows.ts";
+import { ConsoleSection } from "./ConsoleSection.tsx";
 
 /**
  * Self-signed-up physicians whose practice is being verified (ADR 25, ADR 60), longest waiting first.
@@ -16,8 +17,7 @@ export function PracticeVerification() {
   const { page, setPage, rows, lastPage, error, reload } = usePagedRows<PracticeAwaiting>(practicesAwaiting);
   const act = actThenReload(reload);
   return (
-    <section className="panel" aria-labelledby="practices-title">
-      <h2 id="practices-title">{t("practices.title")}</h2>
+    <ConsoleSection name="practices" title={t("practices.title")} openOnPhone>
       <p className="muted">{t("practices.intro")}</p>
       <ListTable
         rows={rows}
@@ -57,6 +57,6 @@ export function PracticeVerification() {
         ]}
         pager={{ page, lastPage, onPage: setPage, label: t("practices.pages") }}
       />
-    </section>
+    </ConsoleSection>
   );
 }

@@ -2,6 +2,9 @@ import { USER_STATUSES, USER_TYPES } from "@crown/core/accounts/lifecycle";
 import { REPORT_STATUSES } from "@crown/core/report/lifecycle";
 import { describe, expect, it } from "vitest";
 import enAdmin from "../i18n/locales/en/admin.json";
+import enCommon from "../i18n/locales/en/common.json";
+import esCommon from "../i18n/locales/es/common.json";
+import enSupport from "../i18n/locales/en/support.json";
 import esAdmin from "../i18n/locales/es/admin.json";
 import enPractice from "../i18n/locales/en/practice.json";
 import esPractice from "../i18n/locales/es/practice.json";
@@ -24,15 +27,30 @@ describe("status and type names in the consoles' catalogues", () => {
     expect(esReview.status.in_review).toBe("en revisión");
   });
 
-  it("names every account status and type; in English as the server wrote them", () => {
+  it("names every account status once, in words (English and Spanish), for the admin console and the support inbox alike", () => {
+    for (const catalogue of [enCommon, esCommon]) expect(Object.keys(catalogue.accountStatus).sort()).toEqual([...USER_STATUSES].sort());
+    // Words a person reads, not the server's identifiers (issue 46): "Waiting for approval", not "WaitingApproval".
+    expect(enCommon.accountStatus).toEqual({
+      EmailVerificationRequired: "Email verification required",
+      AdditionalInformationRequired: "Additional information required",
+      WaitingApproval: "Waiting for approval",
+      Active: "Active",
+      Blocked: "Blocked",
+    });
+    for (const status of USER_STATUSES) {
+      for (const catalogue of [enCommon, esCommon]) expect(catalogue.accountStatus[status]).not.toMatch(/[a-z][A-Z]/);
+    }
+    expect(esCommon.accountStatus.WaitingApproval).toBe("En espera de aprobación");
+    // One rule: neither console keeps names of its own.
+    expect("accountStatus" in enAdmin || "userStatus" in enSupport).toBe(false);
+  });
+
+  it("names every account type; in English as the server wrote them", () => {
     for (const catalogue of [enAdmin, esAdmin]) {
-      expect(Object.keys(catalogue.accountStatus).sort()).toEqual([...USER_STATUSES].sort());
       expect(Object.keys(catalogue.accountType).sort()).toEqual([...USER_TYPES].sort());
       expect(Object.keys(catalogue.typeName).sort()).toEqual([...USER_TYPES].sort());
     }
-    for (const status of USER_STATUSES) expect(enAdmin.accountStatus[status]).toBe(status);
     for (const type of USER_TYPES) expect(enAdmin.accountType[type]).toBe(type);
-    expect(esAdmin.accountStatus.WaitingApproval).not.toBe("WaitingApproval");
   });
 
   it("names every kiosk device status; in English as the server wrote it", () => {

@@ -7,11 +7,11 @@ import { ApiError, fallbackMessage, SECOND_FACTOR_STEP_REQUIRED } from "../api/c
 import { sessionFromSignIn } from "../session/machine.ts";
 import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
+import { type PublicConfig, usePublicConfig } from "../api/publicConfig.ts";
 import { AppLinks } from "../shell/AppLinks.tsx";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { firstMessages, focusFirstError, useFormState } from "../forms/form-state.ts";
 import { Card } from "../ui/Card.tsx";
-import { toast } from "../ui/toasts.tsx";
 import { FormField } from "../forms/fields.tsx";
 import { LanguageSwitcher } from "../i18n/LanguageSwitcher.tsx";
 import { BLOCKED_STATUS, WAITING_APPROVAL_STATUS } from "@crown/core/accounts/lifecycle";
@@ -177,16 +177,7 @@ export default function Login() {
           </div>
         ) : null}
       </Form>
-      <div className="divider">
-        <span>{t("login.or")}</span>
-      </div>
-      <div className="social-buttons">
-        {["Google", "Apple", "Facebook"].map((p) => (
-          <Button key={p} className="btn btn-social" onPress={() => toast(t("login.socialSoon", { provider: p }), "info")}>
-            {t("login.social", { provider: p })}
-          </Button>
-        ))}
-      </div>
+      <SocialSignIn />
       <p className="center">
         {t("login.noAccount")} <Link to="/sign-up">{t("login.signUp")}</Link>
       </p>
@@ -197,3 +188,34 @@ export default function Login() {
     </Card>
   );
 }
+
+/** The social sign-in buttons the operator has set up (GOOGLE_, APPLE_, FACEBOOK_SIGN_IN_URL); none without (issue 46). */
+function SocialSignIn() {
+  const { t } = useTranslation();
+  const config = usePublicConfig();
+  const offered = SOCIAL_PROVIDERS.flatMap(([provider, key]) => {
+    const href = config?.[key];
+    return href ? [{ provider, href }] : [];
+  });
+  if (offered.length === 0) return null;
+  return (
+    <>
+      <div className="divider">
+        <span>{t("login.or")}</span>
+      </div>
+      <div className="social-buttons">
+        {offered.map(({ provider, href }) => (
+          <a key={provider} className="btn btn-social" href={href}>
+            {t("login.social", { provider })}
+          </a>
+        ))}
+      </div>
+    </>
+  );
+}
+
+const SOCIAL_PROVIDERS = [
+  ["Google", "google_sign_in_url"],
+  ["Apple", "apple_sign_in_url"],
+  ["Facebook", "facebook_sign_in_url"],
+] as const satisfies ReadonlyArray<readonly [string, keyof PublicConfig]>;

@@ -1,4 +1,3 @@
-import i18next from "i18next";
 import { useEffect, useMemo, useState } from "react";
 import { Button, Dialog, Heading, Modal, ModalOverlay } from "react-aria-components";
 import { useTranslation } from "react-i18next";
@@ -12,7 +11,6 @@ import { uiMessage } from "../i18n/i18n.ts";
 import { selectedBaby, useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
-import { toast } from "../ui/toasts.tsx";
 import { type Attachment, attachmentBlob, blobUrl, myUploads, thumbBlob, type UploadItem } from "./api.ts";
 import { ATTACHMENTS_STEP, wholeUploads } from "./uploadPages.ts";
 
@@ -58,11 +56,9 @@ function AttachmentDialog({ a, onClose }: { a: Attachment | null; onClose: () =>
     setSrc(null);
     setError(null);
     if (!a) return;
+    // The picture itself says the file came (the spec's "Attachment fetched successfully" is the API's message, not a toast).
     blobUrl(attachmentBlob(a), `file:${keyOf(a)}`)
-      .then((u) => {
-        setSrc(u);
-        toast(i18next.t("reporting:uploads.attachmentFetched"), "success");
-      })
+      .then(setSrc)
       .catch((e) => setError(messageOf(e)));
   }, [a?.identifier]);
   return (

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { NavLink } from "react-router-dom";
 import { type PublicConfig, usePublicConfig } from "../api/publicConfig.ts";
 
 /** The portal routes that stand for an external page, and the setting (GET /config) that names it. */
@@ -8,13 +9,20 @@ const EXTERNAL_TARGETS: Readonly<Record<string, keyof PublicConfig>> = {
 };
 
 /**
- * Buy Kits and Webinar open the shop or the booking page itself in a new tab: the new tab never
- * goes through a signed-in portal route. Until the settings arrive the portal route stands in.
+ * Buy Kits and Webinar: with the operator's address set, the shop or the booking page itself in a new
+ * tab (the new tab never goes through a signed-in portal route). Without it, or until the settings
+ * arrive, Crown's own page in this tab (issue 46: never an example address).
  */
 export function ExternalNavLink({ to, children, onClick }: { to: string; children: ReactNode; onClick?: () => void }) {
   const config = usePublicConfig();
   const key = EXTERNAL_TARGETS[to];
-  const href = (key && config?.[key]) || to;
+  const href = key ? config?.[key] : undefined;
+  if (!href)
+    return (
+      <NavLink to={to} onClick={onClick}>
+        {children}
+      </NavLink>
+    );
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" onClick={onClick}>
       {children}

@@ -157,7 +157,7 @@ export default function SupportInbox() {
               <p className="small">
                 {thread.context.user.email}
                 <br />
-                {t(`userType.${thread.context.user.type}`, { defaultValue: thread.context.user.type })} · {t(`userStatus.${thread.context.user.status}`, { defaultValue: thread.context.user.status })}
+                {t(`userType.${thread.context.user.type}`, { defaultValue: thread.context.user.type })} · {t(`common:accountStatus.${thread.context.user.status}`, { defaultValue: thread.context.user.status })}
               </p>
               <h3>{t("babies")}</h3>
               {thread.context.babies.length === 0 ? (

@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from "react";
-import { Form } from "react-aria-components";
+import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router-dom";
 import { signBaa } from "../../api/onboarding.ts";
 import { longDay } from "../../i18n/dates.ts";
 import { BaaForm } from "../../forms/onboarding.ts";
 import { homeFor } from "../../session/home.ts";
+import { signOutNow } from "../../session/signOut.ts";
 import { updateSession, useSession } from "../../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../../ui/fields.tsx";
 import { focusFirstError, useForm } from "../../forms/form.ts";
@@ -68,6 +69,10 @@ export default function Baa() {
         <p className="small muted">{t("baa.confirm", { email: session.email })}</p>
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
         <div className="form-actions">
+          {/* The page has no header (spec): its own way out, for a provider not ready to sign today. */}
+          <Button className="btn btn-secondary" onPress={() => void signOutNow()}>
+            {t("baa.signOut")}
+          </Button>
           <SubmitButton isPending={pending}>{t("baa.submit")}</SubmitButton>
         </div>
       </Form>
