@@ -68,6 +68,21 @@ module.exports = {
       to: { path: "^core/src/", pathNot: "^core/src/$1/", circular: true },
     },
     {
+      name: "web-ui-is-presentational",
+      comment:
+        "apps/web/src/ui holds presentational components only (issue 43, ADR 0163): it imports ui/, the i18n helpers and config.ts, never api/, session/ or a feature's folder. Wiring (a header that reads the session, a flow that uploads) lives in its feature's folder or shell/.",
+      severity: "error",
+      from: { path: "^apps/web/src/ui/" },
+      to: { path: "^apps/web/src/", pathNot: "^apps/web/src/(ui/|i18n/|config\\.ts$)" },
+    },
+    {
+      name: "no-circular-in-the-apps",
+      comment: "no import cycle in the web app or the kiosk (issue 43): two modules that need each other become one, or what both need moves to where both import it (the session's rules in session/, the header's in shell/).",
+      severity: "error",
+      from: { path: "^apps/(web|kiosk)/src/" },
+      to: { circular: true },
+    },
+    {
       name: "apps-import-adapters-through-their-package-exports",
       comment: "an app reaches an adapter as @crown/<adapter>[/<export>], never by a relative path into adapters/*/src.",
       severity: "error",

@@ -60,8 +60,8 @@ describe("the apps call the API through the typed client only", () => {
   it("no copied wire shape: an app's types with the answers' snake_case fields are the routes' types or listed here", () => {
     // Form states (what a person types, checked by core's schemas before sending) and a static file's shape.
     const FORM_STATES = new Set([
-      "apps/web/src/ui/BabyFields.tsx",
-      "apps/web/src/ui/ChildFields.tsx",
+      "apps/web/src/forms/BabyFields.tsx",
+      "apps/web/src/forms/ChildFields.tsx",
       "apps/web/src/practice/MyPatients.tsx",
       "apps/web/src/pages/profile/MyProfile.tsx",
       "apps/web/src/help/HelpCenter.tsx",

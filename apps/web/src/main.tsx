@@ -4,7 +4,7 @@ import { BrowserRouter } from "react-router-dom";
 import { AppRoutes } from "./routes.tsx";
 import { startI18n } from "./i18n/i18n.ts";
 import { resumeSession } from "./session/store.ts";
-import { GlobalLoader } from "./ui/Loader.tsx";
+import { GlobalLoader } from "./shell/GlobalLoader.tsx";
 import { clearReloadGuard } from "./ui/RouteError.tsx";
 import { ToastRegion } from "./ui/toasts.tsx";
 import "./styles.css";

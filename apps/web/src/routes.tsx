@@ -4,7 +4,7 @@ import { pageWith } from "./i18n/i18n.ts";
 import { type Audience, isFor } from "./session/access.ts";
 import { homeFor, landingFor, mustSetUpSecondFactor, mustSignBaa, practiceBeingVerified } from "./session/home.ts";
 import { useLeftByChoice, useSession } from "./session/store.ts";
-import { PublicLayout } from "./ui/layouts.tsx";
+import { PublicLayout } from "./shell/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
 import { RouteBoundary } from "./ui/RouteError.tsx";
 import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
@@ -12,8 +12,8 @@ import { isActive } from "@crown/core/accounts/lifecycle";
 import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
 
 // The layouts bring the `app` area: the header, the account menu and the forms' shared fields speak it.
-const AppLayout = pageWith(["app"], () => import("./ui/AppLayouts.tsx"));
-const FooterOnlyLayout = pageWith(["app"], async () => ({ default: (await import("./ui/AppLayouts.tsx")).FooterOnlyLayout }));
+const AppLayout = pageWith(["app"], () => import("./shell/AppLayouts.tsx"));
+const FooterOnlyLayout = pageWith(["app"], async () => ({ default: (await import("./shell/AppLayouts.tsx")).FooterOnlyLayout }));
 
 const Login = lazy(() => import("./pages/Login.tsx"));
 const SignUp = lazy(() => import("./pages/SignUp.tsx"));

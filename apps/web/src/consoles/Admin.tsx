@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Button, Input, Label, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { day } from "../i18n/dates.ts";
-import { Pager } from "../reporting/listing.tsx";
+import { Pager } from "../ui/lists.tsx";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { approveUser, holdRemoval, pendingUsers, type PendingUser, rejectUser, releaseRemoval, removalRequests, type RemovalRequestRow } from "./api.ts";

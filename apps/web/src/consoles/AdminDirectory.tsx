@@ -5,7 +5,7 @@ import { ApiError, crown, messageOf } from "../api/crown.ts";
 import type { Api, ResultsOf } from "../api/wire.ts";
 import type { Page } from "../api/types.ts";
 import { day, time } from "../i18n/dates.ts";
-import { Pager, SearchBox } from "../reporting/listing.tsx";
+import { Pager, SearchBox } from "../ui/lists.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";

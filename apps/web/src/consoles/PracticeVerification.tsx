@@ -1,7 +1,7 @@
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { day } from "../i18n/dates.ts";
-import { Pager } from "../reporting/listing.tsx";
+import { Pager } from "../ui/lists.tsx";
 import { blockUser, type PracticeAwaiting, practicesAwaiting, verifyPractice } from "./api.ts";
 import { ListBody } from "./ListBody.tsx";
 import { actThenReload, usePagedRows } from "./usePagedRows.ts";

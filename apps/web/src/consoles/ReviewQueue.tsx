@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { messageOf } from "../api/crown.ts";
 import { day } from "../i18n/dates.ts";
-import { Pager } from "../reporting/listing.tsx";
+import { Pager } from "../ui/lists.tsx";
 import { useSession } from "../session/store.ts";
 import { FormMessage } from "../ui/fields.tsx";
 import { PageSpinner } from "../ui/Loader.tsx";

@@ -1,5 +1,5 @@
 import type { BabyInput } from "../api/onboarding.ts";
-import type { ChildAnswers } from "../ui/ChildFields.tsx";
+import type { ChildAnswers } from "./ChildFields.tsx";
 
 /** The baby details typed on /baby-details, carried to the /child-details wizard (survives a reload). */
 const KEY = "crown.babyDraft";

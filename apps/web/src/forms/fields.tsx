@@ -1,6 +1,6 @@
 import { Field, type FieldProps } from "../ui/fields.tsx";
 
-/** What a `useForm` form (ui/form.ts) offers its fields. */
+/** What a `useForm` form (forms/form.ts) offers its fields. */
 export interface BoundForm<V> {
   readonly values: V;
   readonly errors: Record<string, string>;

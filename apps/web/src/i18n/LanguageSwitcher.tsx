@@ -38,7 +38,7 @@ export function useChooseLanguage(signedIn: boolean) {
 /**
  * The language switcher of the login page. Signed in, the choice is also the account's, so e-mails
  * and reports follow it; signed out it stays on this browser. The signed-in header offers the same
- * choice in its account menu (ui/ProfileMenu.tsx).
+ * choice in its account menu (shell/ProfileMenu.tsx).
  */
 export function LanguageSwitcher({ signedIn = false }: { readonly signedIn?: boolean }) {
   const { t, i18n } = useTranslation();

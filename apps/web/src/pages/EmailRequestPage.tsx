@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router-dom";
 import { messageOf } from "../api/crown.ts";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { focusFirstError, useForm } from "../ui/form.ts";
+import { focusFirstError, useForm } from "../forms/form.ts";
 import { Card } from "../ui/Card.tsx";
 
 /** Forgot-password and resend-verification share one shape: an e-mail, a button, a message. */

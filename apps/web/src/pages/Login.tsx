@@ -7,9 +7,9 @@ import { ApiError, fallbackMessage, SECOND_FACTOR_STEP_REQUIRED } from "../api/c
 import { sessionFromSignIn } from "../session/machine.ts";
 import { landingFor } from "../session/home.ts";
 import { sessionActor, useNotice } from "../session/store.ts";
-import { AppLinks } from "../ui/AppLinks.tsx";
+import { AppLinks } from "../shell/AppLinks.tsx";
 import { CheckField, Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { firstMessages, focusFirstError, useFormState } from "../ui/form-state.ts";
+import { firstMessages, focusFirstError, useFormState } from "../forms/form-state.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { FormField } from "../forms/fields.tsx";

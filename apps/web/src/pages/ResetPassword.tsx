@@ -7,7 +7,7 @@ import { resetPassword } from "../api/account-pages.ts";
 import { isMobileBrowser } from "../config.ts";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
-import { focusFirstError, useForm } from "../ui/form.ts";
+import { focusFirstError, useForm } from "../forms/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { NewPasswordFields } from "../forms/passwords.tsx";
 

@@ -6,7 +6,7 @@ import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { signUp } from "../api/account-pages.ts";
 import { messageOf } from "../api/crown.ts";
 import { CheckField, Field, SubmitButton } from "../ui/fields.tsx";
-import { focusFirstError, useForm } from "../ui/form.ts";
+import { focusFirstError, useForm } from "../forms/form.ts";
 import { Card } from "../ui/Card.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { NewPasswordFields } from "../forms/passwords.tsx";

@@ -3,7 +3,7 @@ import { Button, Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { STAFF_TYPES } from "@crown/core/accounts/staff-types";
 import { messageOf } from "../api/crown.ts";
-import { PAGE_SIZE, padRows, Pager } from "../reporting/listing.tsx";
+import { PAGE_SIZE, padRows, Pager } from "../ui/lists.tsx";
 import { useSession } from "../session/store.ts";
 import { Choice } from "../ui/choices.tsx";
 import { ModalDialog } from "../ui/dialogs.tsx";

@@ -10,7 +10,7 @@ import { PageSpinner } from "../ui/Loader.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { ResearchConsentPrompt } from "../learning/ResearchConsent.tsx";
 import { downloadReport, parentResults, providerResults, type ResultFilter, type ResultItem, saveAndOpen } from "./api.ts";
-import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "./listing.tsx";
+import { DownloadIcon, PAGE_SIZE, padRows, Pager, SearchBox } from "../ui/lists.tsx";
 import { FhirExportButton } from "./FhirExport.tsx";
 
 /** The filters and their words (`reporting:results.<key>`). */

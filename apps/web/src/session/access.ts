@@ -1,5 +1,6 @@
 import { USER_TYPES } from "@crown/core/accounts/lifecycle";
 import { takesQuiz } from "@crown/core/onboarding/lifecycle";
+import { practiceBeingVerified } from "./home.ts";
 import type { Session } from "./machine.ts";
 
 type Role = Session["userRole"];
@@ -28,3 +29,9 @@ export const ROLES = {
 export type Audience = keyof typeof ROLES;
 
 export const isFor = (audience: Audience, role: Role): boolean => (ROLES[audience] as ReadonlyArray<Role>).includes(role);
+
+/** Who has a part in the exam-room kiosk (/kiosk-settings): physicians and staff set a PIN, parents show a baby code. */
+export const usesKiosk = (session: Session) => isFor("capture", session.userRole);
+
+/** Parents, providers and staff upload; Crown's internal roles do not, nor a physician whose practice is being verified (ADR 60). */
+export const uploads = (session: Session) => usesKiosk(session) && !practiceBeingVerified(session);

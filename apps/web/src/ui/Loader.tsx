@@ -1,17 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { usePendingRequests } from "../api/pending.ts";
 
-/** The global loader: a thin bar at the top while any request is in flight (no layout shift). */
-export function GlobalLoader() {
-  const { t } = useTranslation();
-  const pending = usePendingRequests();
-  return (
-    <div className={`global-loader${pending > 0 ? " is-active" : ""}`} role="progressbar" aria-label={t("shell.loadingBar")} aria-hidden={pending === 0} aria-busy={pending > 0}>
-      <div className="global-loader-bar" />
-    </div>
-  );
-}
-
+/** A page's or a list's spinner until its first answer (the request bar is shell/GlobalLoader.tsx). */
 export function PageSpinner({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (

@@ -8,7 +8,7 @@ import { BaaForm } from "../../forms/onboarding.ts";
 import { homeFor } from "../../session/home.ts";
 import { updateSession, useSession } from "../../session/store.ts";
 import { Field, FormMessage, SubmitButton } from "../../ui/fields.tsx";
-import { focusFirstError, useForm } from "../../ui/form.ts";
+import { focusFirstError, useForm } from "../../forms/form.ts";
 
 /** The business associate agreement a provider signs on first sign-in (footer only, no header). */
 export default function Baa() {

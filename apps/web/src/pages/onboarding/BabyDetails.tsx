@@ -8,9 +8,9 @@ import { loadDraft, saveDraft, takeBabyErrors } from "../../forms/babyDraft.ts";
 import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";
 import { signOutNow } from "../../session/signOut.ts";
 import { useSession } from "../../session/store.ts";
-import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
+import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../forms/BabyFields.tsx";
 import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
-import { focusFirstError, useForm } from "../../ui/form.ts";
+import { focusFirstError, useForm } from "../../forms/form.ts";
 
 const fromDraft = (): BabyValues => {
   const d = loadDraft();

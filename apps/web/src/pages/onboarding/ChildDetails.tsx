@@ -8,7 +8,7 @@ import { registerBaby } from "../../api/onboarding.ts";
 import { clearDraft, loadDraft, saveBabyErrors, saveDraft } from "../../forms/babyDraft.ts";
 import { signOutNow } from "../../session/signOut.ts";
 import { updateSession } from "../../session/store.ts";
-import { type ChildAnswers, type ChildQuestionIndex, answersOf, answersPayload, CHILD_QUESTIONS, ChildQuestion, noAnswers, useQuestionName } from "../../ui/ChildFields.tsx";
+import { type ChildAnswers, type ChildQuestionIndex, answersOf, answersPayload, CHILD_QUESTIONS, ChildQuestion, noAnswers, useQuestionName } from "../../forms/ChildFields.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
 import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
 

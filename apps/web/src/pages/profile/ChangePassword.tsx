@@ -4,7 +4,7 @@ import { Form } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { changePassword } from "../../api/account-pages.ts";
 import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
-import { focusFirstError, useForm } from "../../ui/form.ts";
+import { focusFirstError, useForm } from "../../forms/form.ts";
 import { toast } from "../../ui/toasts.tsx";
 import { FormField } from "../../forms/fields.tsx";
 import { NewPasswordFields } from "../../forms/passwords.tsx";

@@ -6,11 +6,11 @@ import { addBaby, updateChild } from "../../api/onboarding.ts";
 import type { Baby } from "../../api/types.ts";
 import { babyDetailsSchema, withoutBlanks } from "../../forms/onboarding.ts";
 import { updateSession } from "../../session/store.ts";
-import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../ui/BabyFields.tsx";
-import { type ChildAnswers, ChildAnswerFields, answersOf, answersPayload, noAnswers } from "../../ui/ChildFields.tsx";
+import { BabyFields, type BabyValues, babyFormInput, emptyBaby } from "../../forms/BabyFields.tsx";
+import { type ChildAnswers, ChildAnswerFields, answersOf, answersPayload, noAnswers } from "../../forms/ChildFields.tsx";
 import { EditActions } from "../../ui/EditActions.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
-import { focusFirstError, useForm } from "../../ui/form.ts";
+import { focusFirstError, useForm } from "../../forms/form.ts";
 import { toast } from "../../ui/toasts.tsx";
 
 /** The baby details and the wizard's four questions: one child form for onboarding's fields and the profile. */

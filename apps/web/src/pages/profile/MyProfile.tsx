@@ -9,9 +9,9 @@ import { sessionActor, updateSession, useLists, useSession } from "../../session
 import { EditActions } from "../../ui/EditActions.tsx";
 import { Field, FormMessage } from "../../ui/fields.tsx";
 import { MobileField } from "../../ui/MobileField.tsx";
-import { focusFirstError, useForm } from "../../ui/form.ts";
-import { useRoleName } from "../../ui/Header.tsx";
-import { loadProfilePicture } from "../../ui/ProfileMenu.tsx";
+import { focusFirstError, useForm } from "../../forms/form.ts";
+import { useRoleName } from "../../shell/Header.tsx";
+import { loadProfilePicture } from "../../shell/ProfileMenu.tsx";
 import { toast } from "../../ui/toasts.tsx";
 
 export const PHOTO_TYPES = ["image/png", "image/jpeg"];

@@ -7,7 +7,7 @@ import { crown, encodePassword } from "../../api/crown.ts";
 import { links } from "../../config.ts";
 import { useSession } from "../../session/store.ts";
 import { FormMessage, SubmitButton } from "../../ui/fields.tsx";
-import { focusFirstError, useForm } from "../../ui/form.ts";
+import { focusFirstError, useForm } from "../../forms/form.ts";
 import { FormField } from "../../forms/fields.tsx";
 
 const requestRemoval = (password: string, reason: string) =>

@@ -1,7 +1,7 @@
 import { Button, FieldError, Group, Input, Label, NumberField, Text, TextArea, TextField } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { GENDERS, PRETERM_WEEKS_MAX, RACES } from "../forms/onboarding.ts";
-import { Choice } from "./choices.tsx";
+import { GENDERS, PRETERM_WEEKS_MAX, RACES } from "./onboarding.ts";
+import { Choice } from "../ui/choices.tsx";
 
 /**
  * The child's four questions (sex, weeks born early, race, previous conditions): one definition,

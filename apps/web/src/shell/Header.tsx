@@ -16,11 +16,10 @@ import { notifications, readNotifications, rowsOf } from "../api/dashboard.ts";
 import { useLiveBellCount } from "../chat/live.ts";
 import { staffPhysicians } from "../api/onboarding.ts";
 import type { Session } from "../session/machine.ts";
-import { isFor } from "../session/access.ts";
-import { practiceBeingVerified } from "../session/home.ts";
+import { uploads } from "../session/access.ts";
 import { babyHasPhysician, selectedBaby, sessionActor, updateSession, useLists, useSession } from "../session/store.ts";
 import { ProfileMenu } from "./ProfileMenu.tsx";
-import { Logo } from "./Brand.tsx";
+import { Logo } from "../ui/Brand.tsx";
 import { ExternalNavLink } from "./ExternalNavLink.tsx";
 
 export interface NavItem {
@@ -153,13 +152,7 @@ function NotificationBell() {
   );
 }
 
-/** Who has a part in the exam-room kiosk (/kiosk-settings): physicians and staff set a PIN, parents show a baby code. */
-export const usesKiosk = (session: Session) => isFor("capture", session.userRole);
-
-/** Parents, providers and staff upload; Crown's internal roles do not, nor a physician whose practice is being verified (ADR 60). */
-export const uploads = (session: Session) => usesKiosk(session) && !practiceBeingVerified(session);
-
-const UploadFlow = lazy(() => import("./UploadFlow.tsx"));
+const UploadFlow = lazy(() => import("../reporting/UploadFlow.tsx"));
 
 function UploadButton() {
   const { t } = useTranslation("app");

@@ -4,9 +4,9 @@ import { Outlet } from "react-router-dom";
 import { isMobileBrowser } from "../config.ts";
 import { loadPublicConfig } from "../api/publicConfig.ts";
 import { AppLinks, useHasAppLinks } from "./AppLinks.tsx";
-import { Logo } from "./Brand.tsx";
+import { Logo } from "../ui/Brand.tsx";
 import { Footer } from "./Footer.tsx";
-import { PageSpinner } from "./Loader.tsx";
+import { PageSpinner } from "../ui/Loader.tsx";
 
 const VisitorChat = lazy(() => import("../chat/VisitorChat.tsx"));
 
@@ -46,4 +46,4 @@ export function PublicLayout() {
 }
 
 
-export { Card } from "./Card.tsx";
+export { Card } from "../ui/Card.tsx";

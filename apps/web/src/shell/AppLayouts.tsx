@@ -1,10 +1,10 @@
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router-dom";
-import { Logo } from "./Brand.tsx";
+import { Logo } from "../ui/Brand.tsx";
 import { Footer } from "./Footer.tsx";
 import { AppHeader } from "./Header.tsx";
-import { PageSpinner } from "./Loader.tsx";
+import { PageSpinner } from "../ui/Loader.tsx";
 
 const ChatWidget = lazy(() => import("../chat/ChatWidget.tsx"));
 

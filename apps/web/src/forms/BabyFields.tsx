@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import type { PhysicianRef } from "../api/types.ts";
-import { RELATIONS } from "../forms/onboarding.ts";
-import { Choice } from "./choices.tsx";
-import { Field } from "./fields.tsx";
+import { RELATIONS } from "./onboarding.ts";
+import { Choice } from "../ui/choices.tsx";
+import { Field } from "../ui/fields.tsx";
 import { ProviderSearch } from "./ProviderSearch.tsx";
 
 export interface BabyValues {

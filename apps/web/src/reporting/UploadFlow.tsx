@@ -3,9 +3,9 @@ import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
 import { PatientPicker, type PickedBaby } from "../capture/PatientPicker.tsx";
-import { UploadDialog } from "../reporting/UploadDialog.tsx";
+import { UploadDialog } from "./UploadDialog.tsx";
 import { selectedBaby, useSession } from "../session/store.ts";
-import { ModalDialog } from "./dialogs.tsx";
+import { ModalDialog } from "../ui/dialogs.tsx";
 
 /**
  * The header's Upload dialog (spec: all roles that upload). Parents upload for the selected baby;

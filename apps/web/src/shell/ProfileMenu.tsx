@@ -5,10 +5,10 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { getProfile, getProfilePhoto } from "../api/account-pages.ts";
 import { useAccountLanguage, useChooseLanguage } from "../i18n/LanguageSwitcher.tsx";
+import { uploads } from "../session/access.ts";
 import type { Session } from "../session/machine.ts";
 import { signOutNow } from "../session/signOut.ts";
 import { selectedBaby, sessionActor, updateSession, useLists } from "../session/store.ts";
-import { uploads } from "./Header.tsx";
 
 /** The account menu of the signed-in header: profile, kiosk, the parent's babies, the language (the account's: ADR 77), sign-out. */
 function Avatar({ session }: { session: Session }) {
