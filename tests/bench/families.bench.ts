@@ -2,11 +2,13 @@
 // TypeScript pipeline on render.py's, render2's (relabelled by the nose rule, and as rendered) and render3's
 // sets, with seconds per render3 image; and, with --policy, a verdict policy judged against the shipped one
 // by issue 45's ship rule (ADR 0133 on render.py).
-//   pnpm tsx tests/bench/families.bench.ts [--renderpy DIR] [--render2 DIR] [--render3 DIR] [--policy calibrated] [--rows out.jsonl] [--json out.json]
+//   pnpm tsx tests/bench/families.bench.ts [--renderpy DIR] [--render2 DIR] [--render3 DIR] [--policy calibrated | --policy-json FIT.json:chosen] [--rows out.jsonl] [--json out.json]
 // Sets: models/head-contour/data.py eval (render.py), render2/build_set.py, render3/build.py set (ADR 0152 names
-// the held-out and tuning seeds). Rows (--rows) hold what the verdict is judged from, so verdict-tune.ts can
+// the held-out and tuning seeds); a set missing under models/head-contour/data is unpacked from
+// models/head-contour/sets/ when it is archived there. Rows (--rows) hold what the verdict is judged from, so verdict-tune.ts can
 // re-judge a tuning set under other policies without running the model again.
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -14,6 +16,7 @@ import {
   CALIBRATED_VERDICT_POLICY,
   DEFAULT_REASON_THRESHOLDS,
   judgePhoto,
+  QUALITY_REASONS,
   SHIPPED_VERDICT_POLICY,
   type GeometricFindings,
   type PhotoAnalysis,
@@ -46,6 +49,7 @@ const { values } = parseArgs({
     render2: { type: "string" },
     render3: { type: "string" },
     policy: { type: "string" },
+    "policy-json": { type: "string" },
     rows: { type: "string" },
     json: { type: "string" },
     limit: { type: "string" },
@@ -57,9 +61,18 @@ if (families.length === 0) {
   process.exit(1);
 }
 const policies: Record<string, VerdictPolicy> = { calibrated: CALIBRATED_VERDICT_POLICY };
-const candidate = values.policy ? policies[values.policy] : undefined;
+// --policy-json FILE:KEY reads a policy verdict-tune.ts --fit wrote (its retake ratio one number for every reason)
+const fromJson = (spec: string): VerdictPolicy => {
+  const [file, key] = spec.split(":") as [string, string];
+  const p = (JSON.parse(readFileSync(file, "utf8")) as Record<string, Omit<VerdictPolicy, "retakeRatio"> & { retakeRatio: number }>)[key];
+  if (!p) throw new Error(`no policy ${key} in ${file}`);
+  return { ...p, retakeRatio: Object.fromEntries(QUALITY_REASONS.map((q) => [q, p.retakeRatio])) as VerdictPolicy["retakeRatio"] };
+};
+if (values["policy-json"]) values.policy = values["policy-json"].split(":")[1];
+const candidate = values["policy-json"] ? fromJson(values["policy-json"]) : values.policy ? policies[values.policy] : undefined;
 if (values.policy && !candidate) throw new Error(`unknown policy ${values.policy}`);
 
+const SETS_PY = new URL("../../models/head-contour/sets.py", import.meta.url).pathname;
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
 // The maps and findings do not depend on the policy: measure once, judge under each policy.
 const options = { ...analyzeOptionsFrom(model.card), verdictPolicy: SHIPPED_VERDICT_POLICY, allFindings: true };
@@ -91,6 +104,8 @@ out(`head-contour ${model.card.version}, the shipped pipeline (four views); verd
 out(FIGURES_HEADER);
 for (const family of families) {
   const dir = values[family]!;
+  // A judged set the data folder lacks comes from its committed archive (models/head-contour/sets/README.md).
+  if (!existsSync(join(dir, "truth.json"))) execFileSync("/usr/bin/python3", [SETS_PY, "unpack", dir], { stdio: "inherit" });
   const truth = readTruth(dir, values.limit);
   const items = truth.items;
   const rows: VerdictRow[] = [];

@@ -176,8 +176,22 @@ class ViewsTest(unittest.TestCase):
         with open(os.path.join(self.dir, "meta.json"), "w") as f:
             json.dump(meta, f)
 
+    def cached_here(self):
+        """build's cache and kept folders pointed at this test's own folders."""
+        import tempfile
+        from unittest import mock
+        self.tmp = tempfile.mkdtemp()
+        empty = os.path.join(self.tmp, "no-cache")
+        self.patches = [mock.patch.object(build, "cache_dir", lambda seed, i: self.dir if self.cached else empty),
+                        mock.patch.object(build, "KEPT", os.path.join(self.tmp, "kept"))]
+        for p in self.patches:
+            p.start()
+        self.addCleanup(lambda: [p.stop() for p in self.patches])
+        self.cached = True
+
     def test_views_in_the_training_layout(self):
-        views = build.scene_views(self.dir, 123, 0)
+        self.cached_here()
+        views = build.scene_views(build.developed(330001, 0, 123), 123, 0)
         self.assertEqual(len(views), 3)
         img, mask, sticker, nose, reasons, frac, idx, ci, cvai = views[0]
         self.assertEqual(img.shape, (160, 160, 3))
@@ -190,6 +204,29 @@ class ViewsTest(unittest.TestCase):
         # the crops hold the head at 55-85 % of their side
         for v in views[1:]:
             self.assertTrue(0.5 <= v[5] <= 0.9, v[5])
+
+    def test_a_kept_pack_gives_the_views_the_cache_gives(self):
+        self.cached_here()
+        sets_dir = os.path.join(self.tmp, "sets")
+        with self.assertRaises(SystemExit):  # judged seeds are never training packs
+            build.keep(build.HELD_OUT_SEED, 2, 2, sets_dir)
+        self.assertEqual(build.keep(330001, 3, 2, sets_dir), [os.path.join(sets_dir, "render3-train-330001-0000.tar.gz")])
+        first = open(os.path.join(sets_dir, "render3-train-330001-0000.tar.gz"), "rb").read()
+        os.remove(os.path.join(sets_dir, "render3-train-330001-0000.tar.gz"))
+        build.keep(330001, 3, 2, sets_dir)  # the same bytes when made again
+        self.assertEqual(open(os.path.join(sets_dir, "render3-train-330001-0000.tar.gz"), "rb").read(), first)
+        seeds = build.scene_seeds(330001, 3)
+        from_cache = [build.scene_views(build.developed(330001, i, seeds[i]), seeds[i], i) for i in range(2)]
+        self.cached = False  # a new session: no cache, only the committed pack
+        self.assertIsNone(build.developed(330001, 0, seeds[0]))
+        self.assertEqual(build.unkeep(330001, sets_dir), 1)
+        self.assertEqual(build.unkeep(330001, sets_dir), 0)
+        for i in range(2):
+            kept = build.scene_views(build.developed(330001, i, seeds[i]), seeds[i], i)
+            for a, b in zip(from_cache[i], kept):
+                for x, y in zip(a, b):
+                    np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+        self.assertIsNone(build.developed(330001, 2, seeds[2]))  # scene 2 was in no complete group
 
     def test_the_finished_photo_and_its_truth(self):
         img, t = post.finish(self.dir, 5)

@@ -2,7 +2,9 @@
 # head-contour 0.6 on render3 + render.py's 0.6 scenes (issue 45 item 3): resumable across sessions.
 #   bash models/head-contour/render3/train06.sh            (run it again next session to go on)
 # 1. render3 training shards, seed 330001 (never a judged seed, docs/adr/0152), shard by shard; the Blender
-#    cache and shards live in data/ (git-ignored) and rebuild from the seed;
+#    cache and shards live in data/ (git-ignored); every complete 100 scenes are also packed developed into
+#    sets/render3-train-330001-KKKK.tar.gz (commit them: about 1.5 MB each, see sets/README.md), which the next
+#    session unpacks instead of rendering again;
 # 2. render.py's 0.6 shards (CROWN_SCENES=0.6, seed 1), as in checkpoints/README.md;
 # 3. stage 1 (maps) from 0.5.0's weights, a step-based schedule checkpointed every few minutes; at the end of
 #    each session the checkpoint is copied to checkpoints/r3-0.6-stage1.pt (commit it: data/ does not survive);
