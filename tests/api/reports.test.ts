@@ -281,6 +281,9 @@ describe.each(await databaseKinds())("report pipeline through the API on %s", (k
     };
     // A typical head first, then a wider one (mild brachycephaly), and a little asymmetry in neither.
     const first = await publishOne([{ rx: 170, ry: 210 }, { rx: 171, ry: 210 }]);
+    // A month apart, as monthly photos are: the chart plots one point a day (two reports of one day are no trend, issue 46).
+    const monthAgo = new Date(Date.now() - 31 * 86_400_000);
+    await s.db.updateTable("reports" as never).set({ submitted_at: monthAgo, created_at: monthAgo } as never).where("id" as never, "=", first.id as never).execute();
     const second = await publishOne([{ rx: 192, ry: 206 }, { rx: 191, ry: 206 }]);
     expect(bandOf(first.ci, CI_BANDS).name).toBe("typical");
     expect(bandOf(second.ci, CI_BANDS).name).toBe("mild brachycephaly");
