@@ -323,7 +323,7 @@ describe("review and results", () => {
     await row.waitFor();
     expect(await page.locator("tbody tr").count()).toBe(10); // padded to 10
     await check(page, "parent-results");
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download the result/ }).click()]);
+    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
     expect(download.suggestedFilename()).toBe("Result.pdf");
     const popup = await page.waitForEvent("popup", { timeout: 5000 });
     expect(popup.url()).toMatch(/^blob:/);
@@ -351,7 +351,7 @@ describe("review and results", () => {
     await check(page, "results-provider-empty");
     await page.getByRole("checkbox", { name: "Unread" }).check();
     await row.waitFor();
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download the result/ }).click()]);
+    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
     expect(download.suggestedFilename()).toBe("Result.pdf");
     await page.waitForEvent("popup", { timeout: 5000 });
     await page.getByRole("checkbox", { name: "Reviewed" }).check();

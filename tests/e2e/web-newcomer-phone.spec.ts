@@ -122,7 +122,7 @@ const reviewerPublishes = async (babyName: string) => {
 const downloadResult = async (page: Page, babyName: string) => {
   const row = page.getByRole("row", { name: new RegExp(babyName) });
   await row.waitFor();
-  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download the result/ }).click()]);
+  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
   expect(download.suggestedFilename()).toBe("Result.pdf");
   const text = execFileSync("pdftotext", ["-layout", (await download.path())!, "-"]).toString();
   expect(text).toContain(babyName);
