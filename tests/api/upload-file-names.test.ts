@@ -117,6 +117,13 @@ describe("hostile file names on every multipart call (issue 46)", () => {
       const r = await send(`/support/conversations/${conversation}/messages`, multipart([{ name: "text", value: "see" }, { name: "images", fileName: utf8("plain.jpg"), bytes: photo }, { name: "images", fileName, bytes: photo }]), { authorization: `Bearer ${people.admin!.token}` });
       return { ...r, kept: async () => (await count()) - before };
     },
+    "/admin/model/shadow": async (fileName) => {
+      const count = async () => Number(((await s.db.selectFrom("installed_models" as never).select((eb: any) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()) as { n: number | string }).n);
+      const before = await count();
+      const card = JSON.stringify({ version: `fuzz-${Math.random().toString(36).slice(2)}` });
+      const r = await send("/admin/model/shadow", multipart([{ name: "card", value: card }, { name: "model", fileName, bytes: photo }]), { authorization: `Bearer ${people.admin!.token}` });
+      return { ...r, kept: async () => (await count()) - before };
+    },
   };
 
   beforeAll(async () => {
