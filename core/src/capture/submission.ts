@@ -269,8 +269,8 @@ export const submissionMachine = submissionSetup.createMachine({
     CANCEL: { guard: not(stateIn("finalizing")), target: ".cancelled" },
   },
   states: {
-    starting: { always: [{ guard: "prepared", target: "sending" }, { target: "preparing" }] },
-    preparing: {
+    starting: { always: [{ guard: "prepared", target: "sending" }, { target: "preparingReport" }] },
+    preparingReport: {
       entry: { type: "reported", params: ({ context }) => ({ type: "UPLOAD_PROGRESS", progress: progressOf(context, "prepare") }) },
       invoke: {
         src: "prepare",
@@ -281,7 +281,7 @@ export const submissionMachine = submissionSetup.createMachine({
         ],
       },
     },
-    preparingAgain: { after: { backoff: "preparing" }, on: { RESUME: "preparing" } },
+    preparingAgain: { after: { backoff: "preparingReport" }, on: { RESUME: "preparingReport" } },
     sending: {
       initial: "next",
       on: {
