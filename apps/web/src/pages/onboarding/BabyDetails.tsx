@@ -72,13 +72,11 @@ export default function BabyDetails() {
             {video ? t("baby.referralVideo") : t("baby.referral")}
             <span className="sr-only"> {t("baby.newTab")}</span>
           </a>
-          {/* The shop the server is configured with (BUY_KITS_URL), the same one /buy-kits leads to. */}
-          {config?.buy_kits_url ? (
-            <a href={config.buy_kits_url} target="_blank" rel="noopener noreferrer" className="offer-link">
-              {t("baby.noKit")}
-              <span className="sr-only"> {t("baby.newTab")}</span>
-            </a>
-          ) : null}
+          {/* Where /buy-kits leads: the shop the server is configured with (BUY_KITS_URL), else Crown's own Buy Kits page. */}
+          <a href={config?.buy_kits_url ?? "/buy-kits"} target="_blank" rel="noopener noreferrer" className="offer-link">
+            {t("baby.noKit")}
+            <span className="sr-only"> {t("baby.newTab")}</span>
+          </a>
         </p>
         {form.formError ? <FormMessage tone="error">{form.formError}</FormMessage> : null}
         <div className="form-actions">
