@@ -323,9 +323,9 @@ describe("review and results", () => {
     await row.waitFor();
     expect(await page.locator("tbody tr").count()).toBe(10); // padded to 10
     await check(page, "parent-results");
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
+    // Both waits start before the click: the PDF opens 1 s after its download, which a loaded machine may report later than that.
+    const [download, popup] = await Promise.all([page.waitForEvent("download"), page.waitForEvent("popup"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
     expect(download.suggestedFilename()).toBe("Result.pdf");
-    const popup = await page.waitForEvent("popup", { timeout: 5000 });
     expect(popup.url()).toMatch(/^blob:/);
     await page.getByText("Report downloaded successfully").waitFor();
     noErrors(tab);
@@ -351,9 +351,8 @@ describe("review and results", () => {
     await check(page, "results-provider-empty");
     await page.getByRole("checkbox", { name: "Unread" }).check();
     await row.waitFor();
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.waitForEvent("popup"), row.getByRole("button", { name: /Download PDF: the result of/ }).click()]);
     expect(download.suggestedFilename()).toBe("Result.pdf");
-    await page.waitForEvent("popup", { timeout: 5000 });
     await page.getByRole("checkbox", { name: "Reviewed" }).check();
     await row.waitFor();
     expect(await row.getAttribute("class")).not.toContain("unread");
