@@ -40,7 +40,8 @@ export const CreateDeviceRequest = Schema.Struct({
 /** A reason from the list, or none (older clients): stored as not given (ADR 0170). */
 export const RevokeDeviceRequest = Schema.Struct({
   device_identifier: Required("Device"),
-  reason: Schema.optionalWith(Schema.Literal(...REVOCATION_REASONS).annotations(msg(KIOSK_MESSAGES.revocationReason)), { nullable: true }),
+  // The message on the union: one answer for any other value, not one per member.
+  reason: Schema.optionalWith(Schema.NullOr(Schema.Literal(...REVOCATION_REASONS)).annotations(msg(KIOSK_MESSAGES.revocationReason)), { exact: true }),
 });
 export const DeviceListRequest = Schema.Struct({ physician_identifier: Schema.optionalWith(Schema.String, { nullable: true }) });
 export const PairRequest = Schema.Struct({ pairing_code: Required("Pairing code") });
