@@ -23,10 +23,11 @@ export const reasonShown = (reason: RevocationReason | null): RevocationReasonSh
  * What a revoked tablet is told with its 403 DeviceRevoked (the error's `data`): when, and why. Never who
  * revoked it (a staff member's name on an unattended tablet) nor anything about a patient.
  */
-export interface KioskRevocation {
+// A type, not an interface: it is a 403's `data`, a record of plain values.
+export type KioskRevocation = {
   readonly revoked_at: string;
   readonly reason: RevocationReasonShown;
-}
+};
 
 /** The revocation in a 403's `data`, read as hostile: null unless it names a time; an unknown reason is "not given". */
 export const readRevocation = (data: unknown): KioskRevocation | null => {
