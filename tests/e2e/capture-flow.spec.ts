@@ -456,7 +456,18 @@ describe("provider practice, help and consoles", () => {
     await page.locator(".pairing-code").waitFor();
     expect((await page.locator(".pairing-code").textContent())?.trim()).toMatch(/^\S{8,9}$/);
     await page.getByRole("button", { name: "Revoke Front desk tablet" }).click();
+    // Revoking asks why, in a dialog (ADR 0170): no reason is refused there, a reason from the list is shown in the table.
+    const dialog = page.getByRole("dialog", { name: "Revoke Front desk tablet" });
+    await dialog.getByRole("button", { name: "Revoke device" }).click();
+    await dialog.getByText("Choose a reason.").waitFor();
+    expect(await page.getByRole("cell", { name: "revoked", includeHidden: true }).count()).toBe(0);
+    await check(page, "admin-console-kiosk-revoke");
+    await dialog.getByText("Replaced by another tablet").click();
+    expect(await dialog.getByRole("radio", { name: "Replaced by another tablet" }).isChecked()).toBe(true);
+    await dialog.getByRole("button", { name: "Revoke device" }).click();
+    await dialog.waitFor({ state: "detached" });
     await page.getByRole("cell", { name: "revoked" }).waitFor();
+    await page.getByRole("row", { name: /Front desk tablet/ }).getByRole("cell", { name: "Replaced by another tablet" }).waitFor();
     await check(page, "admin-console-kiosk");
     noErrors(tab);
     await tab.context.close();
