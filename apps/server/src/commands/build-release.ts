@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { writePgliteTemplate } from "@crown/db";
+import { PGLITE_TEMPLATE } from "../paths.ts";
 import { buildWeb, readStamp, sourceHash, STAMP } from "./build-web.ts";
 
 /**
@@ -286,6 +288,8 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   const removed = await prune(next, imported);
   for (const item of COPIED) await cp(path.join(root, item), path.join(next, item), { recursive: true });
   await writeFile(path.join(next, "crown.mjs"), LAUNCHER);
+  // A new data directory starts from this migrated cluster instead of initdb (ADR 0172).
+  await writePgliteTemplate(path.join(next, path.relative(root, PGLITE_TEMPLATE)));
   const version = ((await readJson(path.join(root, "apps/server/package.json"))).version as string) ?? "0.0.0";
   await writeFile(path.join(next, "package.json"), `${JSON.stringify({ name: "crown-release", version, private: true, type: "module", engines: { node: ">=20.19" }, scripts: { start: "node crown.mjs start" } }, null, 2)}\n`);
   await writeFile(path.join(next, STAMP), `${hash}\n`);
