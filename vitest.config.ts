@@ -13,6 +13,10 @@ export const projects = [
       exclude: ["**/node_modules/**", "**/*.browser.test.ts"],
       pool: "forks",
       maxWorkers: 2,
+      // Each worker keeps the modules it has loaded from one file to the next: every API test imports the
+      // whole server, and importing it again per file was a third of the project's CPU (ADR 0172). A test
+      // that changes a module's state must put it back (the database, the server and the clock are per file).
+      isolate: false,
     },
   },
   {
