@@ -17,6 +17,7 @@ export const projects = [
       // whole server, and importing it again per file was a third of the project's CPU (ADR 0172). A test
       // that changes a module's state must put it back (the database, the server and the clock are per file).
       isolate: false,
+      setupFiles: ["tests/setup/restore-globals.ts"],
     },
   },
   {
