@@ -93,6 +93,10 @@ const bundle = async (root: string, out: string) => {
     platform: "node",
     target: "node20",
     format: "esm",
+    // cli.ts starts tracing, then imports the rest of Crown: kept as a real dynamic import (a chunk of its
+    // own), so pg and node:http are loaded after the instrumentations are in place, as from the sources.
+    // Without splitting, esbuild hoists the rest's package imports above the call that starts tracing.
+    splitting: true,
     // Readable stack traces (with the map, the TypeScript lines) and constructors keep their names.
     sourcemap: "linked",
     keepNames: true,
