@@ -3,9 +3,8 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { buildWeb, readStamp, sourceHash, STAMP } from "./build-web.ts";
+import { buildWeb, readStamp, sourceHash, STAMP, whenRunAlone } from "./build-web.ts";
 
 /**
  * `pnpm build`: the web portal and kiosk (build-web.ts), then the release folder `dist/release`, which
@@ -299,14 +298,4 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   return true;
 };
 
-// `pnpm build` runs this file alone.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-  buildRelease({ root, force: process.argv.includes("--force") }).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+whenRunAlone(import.meta.url, buildRelease);
