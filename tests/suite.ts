@@ -44,7 +44,8 @@ const run = (project: Project): Promise<{ project: Project; code: number; second
     const started = performance.now();
     const vitest = ["exec", "vitest", "run", "--project", project.name];
     const [command, args] = project.niceness > 0 ? ["nice", ["-n", String(project.niceness), "pnpm", ...vitest]] : ["pnpm", vitest];
-    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    // `pnpm test` has just built the release: every test that starts Crown starts it (tests/crown-command.ts).
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, CROWN_TEST_RELEASE: process.env.CROWN_TEST_RELEASE ?? "1" }, stdio: ["ignore", "pipe", "pipe"] });
     const stdout = tagLines(project.name, process.stdout);
     const stderr = tagLines(project.name, process.stderr);
     child.stdout.on("data", stdout.write);

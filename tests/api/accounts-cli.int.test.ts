@@ -8,6 +8,7 @@ import { PASSWORD_PATTERN } from "@crown/core";
 import { makePasswordHasher } from "@crown/crypto";
 import { connectDatabase, connectPostgres, listMigrations, migrations } from "@crown/db";
 import { databaseKinds, postgresServerUrl } from "@crown/db/testing";
+import { crownCommand } from "../crown-command.ts";
 import { readOutbox } from "@crown/mail";
 import { Effect } from "effect";
 import { sql } from "kysely";
@@ -59,7 +60,7 @@ describe.each(await databaseKinds())("the crown CLI on %s", (kind) => {
     delete env.SMTP_URL;
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
     else delete env.DATABASE_URL;
-    const run = spawnSync("pnpm", ["--silent", "crown", ...args], { cwd: repoRoot, env, encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(...crownCommand(args), { cwd: repoRoot, env, encoding: "utf8", timeout: 120_000 });
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   };
 

@@ -4,11 +4,12 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "@crown/db";
+import { crownCommand } from "../crown-command.ts";
 import { type CrownProcess, repoRoot, spawnCrown, waitUntil } from "./crown-processes.ts";
 
 /** `crown user:create` with `env` (the database, secret and storage of the trial) on `dataDir`. */
 export const createUser = (env: Record<string, string>, dataDir: string, role: string, email: string, password: string) => {
-  const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", password], {
+  const r = spawnSync(...crownCommand(["user:create", "--role", role, "--email", email, "--password", password]), {
     cwd: repoRoot,
     env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir },
     encoding: "utf8",

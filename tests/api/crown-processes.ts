@@ -1,10 +1,11 @@
-// Real `pnpm crown ...` processes for the multi-process tests: started in their own process group and
+// Real `crown ...` processes for the multi-process tests: started in their own process group and
 // data directory, watched for an early exit, and stopped with everything they started.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { crownCommand } from "../crown-command.ts";
 import { freePort } from "../e2e/helpers/server.ts";
 import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 
@@ -16,11 +17,12 @@ export interface CrownProcess {
   readonly dataDir: string;
 }
 
-/** `pnpm crown <args>` with `env` over this process's environment and a fresh CROWN_DATA_DIR (or the one given, to restart on it). */
+/** `crown <args>` (tests/crown-command.ts) with `env` over this process's environment and a fresh CROWN_DATA_DIR (or the one given, to restart on it). */
 export const spawnCrown = (args: string[], env: Record<string, string>, dataDirPrefix = "crown-proc-", reuseDataDir?: string): CrownProcess => {
   const dataDir = reuseDataDir ?? mkdtempSync(path.join(tmpdir(), dataDirPrefix));
   let output = "";
-  const child = spawn("pnpm", ["crown", ...args], {
+  const [command, commandArgs] = crownCommand(args);
+  const child = spawn(command, commandArgs, {
     cwd: repoRoot,
     env: { ...process.env, ...env, CROWN_DATA_DIR: dataDir },
     stdio: ["ignore", "pipe", "pipe"],

@@ -254,6 +254,8 @@ describe.each(await databaseKinds())("kiosk API on %s", (kind) => {
     const revoked = await s.post("/kiosk/devices/revoke", { device_identifier: device.id }, people.physician!.token);
     expect(revoked.status).toBe(200);
     expect(revoked.json.results.status).toBe("revoked");
+    // A client that gives no reason (as before ADR 0170) still revokes: the reason is "not given".
+    expect(revoked.json.results.revocation_reason).toBe("not_given");
     const refused = await kiosk("POST", "/kiosk/patient/list", { device: device.credential, session, body: {} });
     expect(refused.status).toBe(403);
     expect(refused.json.status).toBe("DeviceRevoked");
@@ -261,10 +263,66 @@ describe.each(await databaseKinds())("kiosk API on %s", (kind) => {
     const heartbeat = await kiosk("GET", "/kiosk/device/status", { device: device.credential });
     expect(heartbeat.status).toBe(403);
     expect(heartbeat.json.status).toBe("DeviceRevoked");
+    expect(heartbeat.json.data).toEqual({ revoked_at: revoked.json.results.revoked_at, reason: "not_given" });
     expect((await signIn(device.credential, people.nurse!.id, "2468")).status).toBe(403);
     // An admin revokes too.
     const other = await enrol(people.physician!.token);
     expect((await s.post("/kiosk/devices/revoke", { device_identifier: other.id }, people.admin!.token)).status).toBe(200);
     expect((await kiosk("GET", "/kiosk/device", { device: other.credential })).json.status).toBe("DeviceRevoked");
+  });
+
+  test("a revocation's reason: checked, stored, listed, audited, and told to the tablet on every call with when, never who", async () => {
+    const device = await enrol(people.physician!.token, { name: "Front desk" });
+    const session = (await signIn(device.credential, people.nurse!.id, "2468")).json.results.token as string;
+    const message = "Please choose a reason from the list.";
+    // Hostile reasons answer 422 on `reason` and revoke nothing.
+    for (const reason of ["dropped", "LOST_OR_STOLEN", 7, ["replaced"], { reason: "replaced" }, ""]) {
+      const bad = await s.post("/kiosk/devices/revoke", { device_identifier: device.id, reason }, people.admin!.token);
+      expect(bad.status, JSON.stringify(reason)).toBe(422);
+      expect(bad.json).toEqual({ message, errors: { reason: [message] } });
+    }
+    expect((await kiosk("GET", "/kiosk/device/status", { device: device.credential })).status).toBe(200);
+    const listedBefore = (await s.post("/kiosk/devices/list", {}, people.physician!.token)).json.results as Array<Record<string, unknown>>;
+    expect(listedBefore.find((d) => d.identifier === device.id)).toMatchObject({ status: "paired", revoked_at: null, revocation_reason: null });
+
+    const revoked = await s.post("/kiosk/devices/revoke", { device_identifier: device.id, reason: "lost_or_stolen" }, people.admin!.token);
+    expect(revoked.status).toBe(200);
+    expect(revoked.json.results).toMatchObject({ status: "revoked", revocation_reason: "lost_or_stolen" });
+    const revokedAt = revoked.json.results.revoked_at as string;
+    expect(Math.abs(Date.parse(revokedAt) - Date.now())).toBeLessThan(60_000);
+    // Listed with it, by the practice and by the admin.
+    for (const [token, body] of [[people.physician!.token, {}], [people.admin!.token, { physician_identifier: people.physician!.id }]] as const) {
+      const listed = (await s.post("/kiosk/devices/list", body, token)).json.results as Array<Record<string, unknown>>;
+      expect(listed.find((d) => d.identifier === device.id)).toMatchObject({ status: "revoked", revoked_at: revokedAt, revocation_reason: "lost_or_stolen" });
+    }
+    // Revoking again changes nothing: the first reason and time stand.
+    const again = await s.post("/kiosk/devices/revoke", { device_identifier: device.id, reason: "replaced" }, people.physician!.token);
+    expect(again.json.results).toMatchObject({ revoked_at: revokedAt, revocation_reason: "lost_or_stolen" });
+
+    // Every call of the tablet is told when and why: the heartbeat, the overview, sign-in and a session's call.
+    const told = { message: "This tablet's enrolment was revoked. Ask your administrator to enrol it again.", status: "DeviceRevoked", data: { revoked_at: revokedAt, reason: "lost_or_stolen" } };
+    const answers = [
+      await kiosk("GET", "/kiosk/device/status", { device: device.credential }),
+      await kiosk("GET", "/kiosk/device", { device: device.credential }),
+      await signIn(device.credential, people.nurse!.id, "2468"),
+      await kiosk("POST", "/kiosk/patient/list", { device: device.credential, session, body: {} }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(403);
+      expect(answer.json).toEqual(told);
+      // Nothing of who revoked it (an unattended tablet), nor of any patient.
+      const text = JSON.stringify(answer.json);
+      for (const secret of [people.admin!.id, people.admin!.email, "Ad Min", people.physician!.id, babies.mine!.id, "Mia"]) expect(text).not.toContain(secret);
+    }
+    // In Spanish the message is translated; the when and why are data, the same.
+    const spanish = await s.app.request("/api/v1/es/kiosk/device/status", { headers: { "x-kiosk-device": device.credential, "x-forwarded-for": "10.9.1.1" } });
+    expect(spanish.status).toBe(403);
+    expect(await spanish.json()).toEqual({ ...told, message: "Se revocó el registro de esta tableta. Pida a su administrador que la registre de nuevo." });
+
+    // Audited with the reason, once.
+    const rows = await (s.db as any).selectFrom("audit_events").selectAll().where("action", "=", "kiosk.device_revoked").where("subject_id", "=", device.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].actor_id).toBe(people.admin!.id);
+    expect(rows[0].details).toMatchObject({ physician: people.physician!.id, reason: "lost_or_stolen" });
   });
 });

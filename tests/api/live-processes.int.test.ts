@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { b64, fetchApiCall, withSecondStep } from "./harness.ts";
 import { type EventReader, readEvents } from "./sse.ts";
 import { repoRoot, startCrown, stopCrown } from "./crown-processes.ts";
+import { crownCommand } from "../crown-command.ts";
 
 /**
  * Two real server processes (`pnpm crown start`) on one PostgreSQL database: an event committed by
@@ -67,7 +68,7 @@ describe.skipIf(adminUrl === null)("live events across two server processes on o
       ["parent", "parent@two.test"],
       ["admin", "support@two.test"],
     ]) {
-      const r = spawnSync("pnpm", ["crown", "user:create", "--role", role!, "--email", email!, "--password", PASSWORD, "--first-name", role === "admin" ? "Ada" : "Paula"], {
+      const r = spawnSync(...crownCommand(["user:create", "--role", role!, "--email", email!, "--password", PASSWORD, "--first-name", role === "admin" ? "Ada" : "Paula"]), {
         cwd: repoRoot,
         env,
         encoding: "utf8",

@@ -9,6 +9,7 @@ import { readOutbox } from "@crown/mail";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type CrownProcess, repoRoot, spawnCrown, startCrown, stopCrown, waitUntil, processApi } from "./crown-processes.ts";
 import { finalizedPhotoReport } from "./report-fixtures.ts";
+import { crownCommand } from "../crown-command.ts";
 
 /**
  * Scale-out: the server with CROWN_WORKER=off and `pnpm crown worker` as a process of its own, on
@@ -37,7 +38,7 @@ describe.skipIf(adminUrl === null)("`crown worker` beside a server with CROWN_WO
       ["parent", "parent@worker.test"],
       ["reviewer", "reviewer@worker.test"],
     ] as const) {
-      const r = spawnSync("pnpm", ["crown", "user:create", "--role", role, "--email", email, "--password", PASSWORD], { cwd: repoRoot, env, encoding: "utf8" });
+      const r = spawnSync(...crownCommand(["user:create", "--role", role, "--email", email, "--password", PASSWORD]), { cwd: repoRoot, env, encoding: "utf8" });
       if (r.status !== 0) throw new Error(`user:create failed: ${r.stdout}\n${r.stderr}`);
     }
     const started = await startCrown({ DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_WORKER: "off" }, "crown-worker-");

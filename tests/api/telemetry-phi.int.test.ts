@@ -11,6 +11,7 @@ import { freePort } from "../e2e/helpers/server.ts";
 import { createUser } from "./crash-fixtures.ts";
 import { type CrownProcess, processApi, repoRoot, startCrown, stopCrown, terminateAndWait, waitUntil } from "./crown-processes.ts";
 import { b64 } from "./harness.ts";
+import { crownCommand } from "../crown-command.ts";
 
 /**
  * Issue 42, item 4 (ADR 0142): a real `crown start` with traces sent over OTLP/HTTP to a receiver in this
@@ -124,7 +125,7 @@ describe.skipIf(adminUrl === null)("no PHI in traces, metrics or logs after a wh
     if (registered.json.results.parent_status !== "Active") {
       // Not spawnSync: a blocked event loop leaves this process's kept-alive connections stale.
       const approved = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn("pnpm", ["crown", "user:approve", PARENT.email], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: server!.dataDir } });
+        const child = spawn(...crownCommand(["user:approve", PARENT.email]), { cwd: repoRoot, env: { ...process.env, DATABASE_URL: database.url!, CROWN_SECRET: SECRET, CROWN_DATA_DIR: server!.dataDir } });
         let out = "";
         child.stdout.on("data", (d) => (out += String(d)));
         child.stderr.on("data", (d) => (out += String(d)));

@@ -16,6 +16,7 @@ const BROWSER_MODULES = [
   "accounts/lifecycle.ts",
   "onboarding/lifecycle.ts",
   "kiosk/machine.ts",
+  "kiosk/revocation.ts",
   "capture/machine.ts",
   "shared/phone.ts",
   "measurement/correction.ts",

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { api, type ApiUser, finishOnboarding, launchWithFakeCamera, signIn, signInApi, snapshotWebDist } from "./helpers/capture.ts";
+import { formatDay } from "@crown/core/shared/dates";
 import { screensDir, seriousViolations } from "./helpers/browser.ts";
 import { type CrownServer, DEMO, repoRoot, startCrown } from "./helpers/server.ts";
 
@@ -353,12 +354,18 @@ describe("kiosk tablet", () => {
     await capturing.getByRole("button", { name: "Start camera" }).click();
     await capturing.getByTestId("capture").waitFor();
 
-    // The physician revokes it in the portal's API; no one touches either page.
+    // The physician revokes it in the portal's API, for a reason (ADR 0170); no one touches either page.
     const revokedAt = Date.now();
-    await api(server, "POST", "/kiosk/devices/revoke", physician.token, { device_identifier: deviceId });
+    const revoked = await api<{ revoked_at: string }>(server, "POST", "/kiosk/devices/revoke", physician.token, { device_identifier: deviceId, reason: "security_concern" });
     await page.getByRole("heading", { name: "This tablet is no longer enrolled" }).waitFor({ timeout: REVOCATION_NOTICED_MS });
     await capturing.getByRole("heading", { name: "This tablet is no longer enrolled" }).waitFor({ timeout: REVOCATION_NOTICED_MS });
     expect(Date.now() - revokedAt).toBeLessThan(REVOCATION_NOTICED_MS);
+    // Both pages say why and when (the one date rule, the tablet's English: MM/DD/YYYY), and what to do next.
+    for (const p of [page, capturing]) {
+      expect(await p.getByTestId("revoked-reason").textContent()).toBe("Security concern");
+      expect(await p.getByTestId("revoked-on").textContent()).toBe(formatDay(revoked.revoked_at, "en"));
+      await p.getByText("Do not use this tablet. Tell your administrator, who will enrol it again once it is safe.").waitFor();
+    }
     for (const p of [page, capturing]) {
       const stored = await storedOnTablet(p);
       expect(stored.local).toEqual([]);

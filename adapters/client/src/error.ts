@@ -1,4 +1,7 @@
-/** A failed call: HTTP status (0: no answer at all), the server's message, field errors (422), its `status` (403), Retry-After (429). */
+/**
+ * A failed call: HTTP status (0: no answer at all), the server's message, field errors (422), its `status`
+ * and `data` (403: why, and what the screen may show of it), Retry-After (429).
+ */
 export class ApiError extends Error {
   constructor(
     readonly httpStatus: number,
@@ -6,6 +9,8 @@ export class ApiError extends Error {
     readonly errors: Readonly<Record<string, ReadonlyArray<string>>> = {},
     readonly status?: string,
     readonly retryAfterSeconds?: number,
+    /** As the server sent it: read with a parser before use. */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = "ApiError";

@@ -106,7 +106,7 @@ export const createClient = (setup: ClientSetup) => {
     if (status === 403) setup.onForbidden?.(code);
     const errors = (body.errors && typeof body.errors === "object" ? body.errors : {}) as Record<string, string[]>;
     const retry = Number(headers.get("Retry-After"));
-    return new ApiError(status, message, errors, code, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+    return new ApiError(status, message, errors, code, Number.isFinite(retry) && retry > 0 ? retry : undefined, body.data);
   };
 
   const api = (opts: CallOptions = {}): Api => hc(absolute(setup.base()), { fetch: fetcher(opts) }) as unknown as Api;

@@ -26,6 +26,8 @@ export interface ConnectOptions {
   readonly poolSize?: number;
   /** Named prepared statements on PostgreSQL (default on; off behind a pooler that cannot keep them, ADR 0103). */
   readonly preparedStatements?: boolean;
+  /** For a new embedded data directory: a migrated cluster's dump to start from (pglite-template.ts), if one is at hand. */
+  readonly embeddedTemplate?: () => Blob | undefined;
 }
 
 // Both drivers return the same JavaScript types for the same columns: int8 (counts, bigserial)
@@ -105,7 +107,8 @@ export const connectPostgres = (databaseUrl: string, poolSize = 10, preparedStat
  */
 const openHere = new Set<string>();
 
-const processIsAlive = (pid: number) => {
+/** Whether the process that wrote a lock file still runs: one we may not signal (EPERM) runs too. */
+export const processIsAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
@@ -150,7 +153,7 @@ const lockDataDir = (dataDir: string): (() => void) => {
 
 export const connectPglite = async (
   dataDir: string | undefined,
-  options: { loadDataDir?: Blob } = {},
+  options: { loadDataDir?: Blob; template?: () => Blob | undefined } = {},
 ): Promise<DatabaseConnection & { readonly pglite: PGlite }> => {
   let unlock = () => {};
   if (dataDir !== undefined) {
@@ -166,14 +169,15 @@ export const connectPglite = async (
       // serves one small practice. About 115 MB less resident memory (ADR 0073).
       startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
     };
-    // A new data directory's initdb grows the WebAssembly memory by ~600 MB, which an instance never gives
+    const fresh = dataDir !== undefined && !existsSync(join(dataDir, "PG_VERSION"));
+    // A new data directory starts from a migrated template where one is (ADR 0172)...
+    const loadDataDir = options.loadDataDir ?? (fresh ? options.template?.() : undefined);
+    // ...else from initdb, which grows the WebAssembly memory by ~600 MB that an instance never gives
     // back: run it in an instance of its own and drop that, so the one that serves starts small (ADR 0073).
-    if (dataDir !== undefined && options.loadDataDir === undefined && !existsSync(join(dataDir, "PG_VERSION"))) {
-      await (await PGlite.create({ dataDir, ...settings })).close();
-    }
+    if (fresh && loadDataDir === undefined) await (await PGlite.create({ dataDir, ...settings })).close();
     const client = await PGlite.create({
       ...(dataDir !== undefined ? { dataDir } : {}),
-      ...(options.loadDataDir !== undefined ? { loadDataDir: options.loadDataDir } : {}),
+      ...(loadDataDir !== undefined ? { loadDataDir } : {}),
       ...settings,
     });
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
@@ -188,7 +192,7 @@ export const connectPglite = async (
 export const connectDatabase = async (options: ConnectOptions): Promise<DatabaseConnection> =>
   options.databaseUrl
     ? connectPostgres(options.databaseUrl, options.poolSize, options.preparedStatements)
-    : connectPglite(join(options.dataDir, "pglite"));
+    : connectPglite(join(options.dataDir, "pglite"), options.embeddedTemplate ? { template: options.embeddedTemplate } : {});
 
 /** Resolves when the database answers a query (for `/readyz`); rejects otherwise. */
 export const pingDatabase = async (db: Kysely<Database>): Promise<void> => {

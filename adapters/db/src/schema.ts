@@ -224,6 +224,8 @@ export interface KioskDevicesTable {
   last_seen_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_by: string | null;
+  /** One of core's REVOCATION_REASONS; null when none was given (migration 2026-11-29T0300). */
+  revocation_reason: string | null;
 }
 
 export interface KioskPinsTable {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import pg from "pg";
 import { connectPglite, connectPostgres, type DatabaseKind } from "./connect.ts";
 import { makeDatabaseLayer } from "./index.ts";
 import { migrateToLatest, migrations } from "./migrations/index.ts";
+import { readPgliteTemplate, writePgliteTemplate } from "./pglite-template.ts";
 import type { Database } from "./schema.ts";
 
 /**
@@ -155,10 +156,9 @@ const dropWhenIdle = async (url: string, name: string) => {
 let template: Promise<Blob> | undefined;
 
 /**
- * A dump of a freshly migrated PGlite cluster. Starting PGlite from a dump takes a second or two;
- * running initdb takes ten or more, once per test process. So the dump is made once and cached
- * on disk, keyed by the PGlite version and the source of every migration (editing one makes a new
- * template).
+ * The migrated cluster every PGlite test database starts from (pglite-template.ts): made once and kept
+ * in the temporary folder, named for the PGlite version and the source of every migration (editing one
+ * makes a new template). Starting PGlite from it takes a second or two; initdb takes ten or more.
  */
 const pgliteTemplate = (): Promise<Blob> => {
   template ??= (async () => {
@@ -166,20 +166,7 @@ const pgliteTemplate = (): Promise<Blob> => {
     const hash = createHash("sha256").update(`${createRequire(import.meta.url).resolve("@electric-sql/pglite")}\n`);
     for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${migration.up.toString()}\n${migration.down?.toString()}\n`);
     const file = join(tmpdir(), `crown-pglite-template-${hash.digest("hex").slice(0, 16)}.tar.gz`);
-    if (existsSync(file)) return new Blob([readFileSync(file)]);
-    const connection = await connectPglite(undefined);
-    try {
-      await migrateToLatest(connection.db);
-      const dump = await connection.pglite.dumpDataDir("gzip");
-      const bytes = new Uint8Array(await dump.arrayBuffer());
-      // Written under a unique name, then renamed: concurrent test processes never see half a file.
-      const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
-      writeFileSync(partial, bytes);
-      renameSync(partial, file);
-      return new Blob([bytes]);
-    } finally {
-      await connection.close();
-    }
+    return readPgliteTemplate(file) ?? (await writePgliteTemplate(file));
   })();
   return template;
 };

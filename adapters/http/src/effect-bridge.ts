@@ -153,7 +153,7 @@ export const errorResponse = (error: DomainError): { status: 401 | 403 | 404 | 4
     case "Unauthenticated":
       return { status: 401, body: { message: error.message } };
     case "Forbidden":
-      return { status: 403, body: error.status ? { message: error.message, status: error.status } : { message: error.message } };
+      return { status: 403, body: { message: error.message, ...(error.status ? { status: error.status } : {}), ...(error.data ? { data: error.data } : {}) } };
     case "NotFound":
       return { status: 404, body: { message: error.message } };
     case "Conflict":

@@ -104,7 +104,7 @@ export function App() {
     reviewing: () => <Review context={context} urls={urls} send={send} />,
     uploading: () => <Uploading context={context} />,
     done: () => <Done send={send} />,
-    revoked: () => <Revoked />,
+    revoked: () => <Revoked revocation={context.revocation} />,
   };
 
   return (

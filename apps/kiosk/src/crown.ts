@@ -1,4 +1,5 @@
-import type { KioskDeviceInfo } from "@crown/core/kiosk/machine";
+import type { KioskDeviceInfo, KioskEvent } from "@crown/core/kiosk/machine";
+import { readRevocation } from "@crown/core/kiosk/revocation";
 import { ApiError, createClient, type Api, type ResultsOf } from "@crown/client";
 import i18next from "i18next";
 import { apiBase } from "./i18n/language.ts";
@@ -42,6 +43,8 @@ const crown = createClient({
 
 /** The device itself was refused: revoked (403 DeviceRevoked) or unknown. */
 export const deviceRefused = (error: unknown): boolean => error instanceof ApiError && error.status === "DeviceRevoked";
+/** The machine's REVOKED for a refused device, with the when and why of its 403 (ADR 0170) when it gave them. */
+export const revokedFor = (error: unknown): KioskEvent => ({ type: "REVOKED", revocation: error instanceof ApiError ? readRevocation(error.data) : null });
 /** The kiosk session is over (401). */
 export const sessionEnded = (error: unknown): boolean => error instanceof ApiError && error.httpStatus === 401;
 

@@ -1,6 +1,6 @@
 import type { KioskContext } from "@crown/core/kiosk/machine";
 import { useEffect, useRef } from "react";
-import { ApiError, deviceRefused, kioskApi, sessionEnded } from "./crown.ts";
+import { ApiError, deviceRefused, kioskApi, revokedFor, sessionEnded } from "./crown.ts";
 import type { Send } from "./screens/shared.tsx";
 
 /** Often enough that a revoked tablet wipes itself "at once" (within seconds), whatever it is doing. */
@@ -29,8 +29,8 @@ export const useDeviceHeartbeat = (active: boolean, online: boolean, send: Send)
         if (live && !onlineRef.current) send({ type: "NETWORK_UP" });
       } catch (e) {
         if (!live) return;
-        // 403 DeviceRevoked, or 401: the credential is no longer known. Either way the tablet is not enrolled.
-        if ((deviceRefused(e) || sessionEnded(e))) return send({ type: "REVOKED" });
+        // 403 DeviceRevoked (with its when and why), or 401: the credential is no longer known. Either way the tablet is not enrolled.
+        if (deviceRefused(e) || sessionEnded(e)) return send(revokedFor(e));
         if (e instanceof ApiError && e.offline && onlineRef.current) send({ type: "NETWORK_DOWN" });
       } finally {
         pending = false;

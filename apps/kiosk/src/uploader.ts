@@ -1,7 +1,7 @@
 import { failureOfAnswer, type SubmissionPorts } from "@crown/core/capture/submission";
 import type { KioskContext, KioskEvent } from "@crown/core/kiosk/machine";
 import i18next from "i18next";
-import { ApiError, deviceRefused, kioskApi, sessionEnded } from "./crown.ts";
+import { ApiError, deviceRefused, kioskApi, revokedFor, sessionEnded } from "./crown.ts";
 
 /**
  * The kiosk's calls for core's submission machine (capture/submission.ts), which the kiosk machine
@@ -11,7 +11,7 @@ import { ApiError, deviceRefused, kioskApi, sessionEnded } from "./crown.ts";
 export const uploadPorts = (context: () => KioskContext, send: (event: KioskEvent) => void): SubmissionPorts => {
   const session = () => context().session ?? "";
   const told = (error: unknown): never => {
-    if (deviceRefused(error)) send({ type: "REVOKED" });
+    if (deviceRefused(error)) send(revokedFor(error));
     else if (sessionEnded(error)) send({ type: "SESSION_ENDED" });
     throw error;
   };

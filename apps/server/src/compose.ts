@@ -6,7 +6,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { AccountsConfig, answerKeyFrom, defaultAccountsSettings, onboardingHooksLayer, QuizAnswerKey } from "@crown/core";
 import { cryptoLayer, loadOrCreateServerSecret, secondFactorCryptoLayer } from "@crown/crypto";
-import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest } from "@crown/db";
+import { connectDatabase, type Database, makeDatabaseLayer, migrateToLatest, readPgliteTemplate } from "@crown/db";
 import { type Kysely, sql } from "kysely";
 import { type ApiOptions, createHttpApp, type Env, LoadGate } from "@crown/http";
 import { mailLayerFromEnv } from "@crown/mail";
@@ -14,7 +14,7 @@ import { pendingBlobsLayer, setFilesLayer, storageLayerFromEnv, zipArchiveLayer 
 import { deviceNamesLayer } from "@crown/http/device-names";
 import type { ServerConfig } from "./config.ts";
 import { mountModelAssets, staticCacheControl } from "./static-assets.ts";
-import { KIOSK_DIST, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
+import { KIOSK_DIST, PGLITE_TEMPLATE, QUIZ_POOL_FILE, WEB_DIST } from "./paths.ts";
 import { chatConfigLayer, liveFeedLayer, liveHubFor } from "./chat.ts";
 import { fhirLayer } from "./fhir.ts";
 import { makeModelRuntime } from "@crown/inference";
@@ -40,7 +40,14 @@ export interface ConnectedDatabase {
  * Tests pass a database of their own (created and dropped per run).
  */
 export const composeServices = async (config: ServerConfig, given?: ConnectedDatabase, givenModel?: PipelineModel) => {
-  const database = given ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.preparedStatements }));
+  const database =
+    given ??
+    (await connectDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      preparedStatements: config.preparedStatements,
+      embeddedTemplate: () => readPgliteTemplate(PGLITE_TEMPLATE),
+    }));
   await migrateToLatest(database.db);
   // Live events from every process reach the streams open in this one.
   const hub = liveHubFor({ url: given ? given.url : config.databaseUrl, pglite: (database as ConnectedDatabase).pglite }, (line) => console.error(JSON.stringify(line)));

@@ -18,3 +18,6 @@ export const QUIZ_POOL_FILE = path.join(repoRoot, "apps/web/public/quiz/manifest
 /** The built portal and kiosk (`pnpm build`), with their brotli and gzip copies. */
 export const WEB_DIST = path.join(repoRoot, "apps/web/dist");
 export const KIOSK_DIST = path.join(repoRoot, "apps/kiosk/dist");
+
+/** The migrated embedded cluster a new data directory starts from: written by the release build beside the bundle (ADR 0172). */
+export const PGLITE_TEMPLATE = path.join(repoRoot, "pglite-template.tar.gz");

@@ -7,7 +7,8 @@ import { validate } from "../shared/validation.ts";
 import { type KioskDevice, KioskDevices, KioskSessions } from "./model.ts";
 import { kioskSettings, pairingCodeFrom } from "./policy.ts";
 import { presentDevice } from "./present.ts";
-import { CreateDeviceRequest, DeviceListRequest, DeviceRequest, KIOSK_MESSAGES } from "./requests.ts";
+import { reasonShown } from "./revocation.ts";
+import { CreateDeviceRequest, DeviceListRequest, KIOSK_MESSAGES, RevokeDeviceRequest } from "./requests.ts";
 
 /* The portal and admin console manage a practice's devices. */
 
@@ -48,6 +49,7 @@ export const createDevice = (input: unknown) =>
       lastSeenAt: null,
       revokedAt: null,
       revokedBy: null,
+      revocationReason: null,
     };
     yield* transaction(
       Effect.gen(function* () {
@@ -67,10 +69,14 @@ export const listDevices = (input: unknown) =>
     return devices.map((d) => presentDevice(d, at));
   });
 
-/** Revokes a device: its credential and every session on it stop working with this commit. */
+/**
+ * Revokes a device: its credential and every session on it stop working with this commit. The reason
+ * (from the list, or none) is kept with it and told to the tablet; revoking it again changes nothing.
+ */
 export const revokeDevice = (input: unknown) =>
   Effect.gen(function* () {
-    const request = yield* validate(DeviceRequest, input);
+    const request = yield* validate(RevokeDeviceRequest, input);
+    const reason = request.reason ?? null;
     const caller = yield* requireActive("admin", "physician");
     const devices = yield* KioskDevices;
     const at = yield* now;
@@ -80,11 +86,17 @@ export const revokeDevice = (input: unknown) =>
     if (device.revokedAt === null) {
       yield* transaction(
         Effect.gen(function* () {
-          yield* devices.revoke(device.id, at, caller.user.id);
+          yield* devices.revoke(device.id, at, caller.user.id, reason);
           yield* (yield* KioskSessions).endAllForDevice(device.id, at);
-          yield* audit({ action: "kiosk.device_revoked", actorId: caller.user.id, subjectId: device.id, details: { physician: device.physicianId } });
+          yield* audit({
+            action: "kiosk.device_revoked",
+            actorId: caller.user.id,
+            subjectId: device.id,
+            details: { physician: device.physicianId, reason: reasonShown(reason) },
+          });
         }),
       );
+      return presentDevice({ ...device, revokedAt: at, revokedBy: caller.user.id, revocationReason: reason }, at);
     }
-    return presentDevice({ ...device, revokedAt: device.revokedAt ?? at, revokedBy: device.revokedBy ?? caller.user.id }, at);
+    return presentDevice(device, at);
   });

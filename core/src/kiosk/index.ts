@@ -5,7 +5,8 @@
 export { type KioskCaller, CurrentKiosk } from "./model.ts";
 export { KIOSK_LIMITS, normalisePairingCode, PAIRING_CODE_LENGTH, pairingCodeFrom } from "./policy.ts";
 export * from "./requests.ts";
-export { deviceInfo, presentDevice, type PresentedDevice } from "./present.ts";
+export { deviceInfo, presentDevice, type PresentedDevice, revocationOf } from "./present.ts";
+export * from "./revocation.ts";
 export { asKiosk } from "./as-kiosk.ts";
 export { createDevice, listDevices, revokeDevice } from "./devices.ts";
 export { authenticateDevice, deviceOverview, deviceStaff, deviceStatus, pairDevice } from "./pairing.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type AnyMachineSnapshot, createActor } from "xstate";
+import { type AnyMachineSnapshot, createActor, transition } from "xstate";
 import { createTestModel, getAdjacencyMap, getShortestPaths, getSimplePaths } from "xstate/graph";
 import { AUTO_CAPTURE_SHOTS } from "../capture/rules.ts";
-import { abstraction, ALL_EVENT_TYPES, byType, checkRevokedIgnores, checkStep, eventOf, eventsFor, hooks, liveActor, must, PAIRED, STAFF_MIN_SHOTS, UNPAIRED, WIPED_STATES } from "../testing/kiosk-machine.ts";
+import { abstraction, ALL_EVENT_TYPES, byType, checkRevokedIgnores, checkStep, eventOf, eventsFor, hooks, liveActor, must, PAIRED, PATIENT, REVOCATION, STAFF, STAFF_MIN_SHOTS, UNPAIRED, WIPED_STATES } from "../testing/kiosk-machine.ts";
 import { holdsNoPatientData, type KioskContext, type KioskEvent, kioskMachine } from "./machine.ts";
 
 describe("kioskMachine: every state and transition (xstate/graph)", () => {
@@ -211,5 +211,32 @@ describe("kioskMachine: every state and transition (xstate/graph)", () => {
         },
       });
     }
+  });
+});
+
+describe("kioskMachine: a revoked tablet is told when and why (ADR 0170)", () => {
+  it("REVOKED mid-review keeps the server's when and why, wipes the patient, and a later refusal changes nothing", () => {
+    const actor = liveActor(PAIRED);
+    actor.send({ type: "SIGNED_IN", staff: STAFF, session: "s" });
+    actor.send({ type: "PATIENT_CHOSEN", patient: PATIENT });
+    actor.send({ type: "START_CAPTURE" });
+    actor.send(eventOf(actor.getSnapshot(), "SHOT_TAKEN"));
+    actor.send({ type: "STOP_CAPTURE" });
+    expect(actor.getSnapshot().value).toBe("reviewing");
+    expect(actor.getSnapshot().context.revocation).toBeNull();
+    actor.send({ type: "REVOKED", revocation: REVOCATION });
+    const revoked = actor.getSnapshot();
+    expect(revoked.value).toBe("revoked");
+    expect(revoked.context.revocation).toEqual(REVOCATION);
+    expect(holdsNoPatientData(revoked.context)).toBe(true);
+    expect(revoked.context.device).toBeNull();
+    expect(transition(kioskMachine, revoked, { type: "REVOKED" })[0].context.revocation).toEqual(REVOCATION);
+  });
+
+  it("a credential the server no longer knows (401) revokes without a when or why", () => {
+    const actor = liveActor(PAIRED);
+    actor.send({ type: "REVOKED" });
+    expect(actor.getSnapshot().value).toBe("revoked");
+    expect(actor.getSnapshot().context.revocation).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { assign, enqueueActions, not, sendTo, setup, spawnChild, stateIn, stopChild } from "xstate";
 import type { UserType } from "../accounts/lifecycle.ts";
 import type { Language } from "../shared/i18n.ts";
+import type { KioskRevocation } from "./revocation.ts";
 import { autoCaptureComplete, type CapturedShot, enoughShots, goodShotCount, keepShot, minGoodShots } from "../capture/rules.ts";
 import { type SubmissionReport, type SubmissionStep, submissionMachine, type UploadProgress } from "../capture/submission.ts";
 
@@ -77,6 +78,8 @@ export interface KioskContext {
   readonly error: string | null;
   /** The language chosen for this session; null is the device's default (the browser's language). */
   readonly language: Language | null;
+  /** Once revoked: when and why, as the server told it (ADR 0170); null before, or when it did not say. */
+  readonly revocation: KioskRevocation | null;
 }
 
 export interface KioskInput {
@@ -87,8 +90,11 @@ export interface KioskInput {
 
 export type KioskEvent =
   | { type: "PAIRED"; device: KioskDeviceInfo }
-  /** The server refused the device credential (any call, or the heartbeat every few seconds): the device was revoked. */
-  | { type: "REVOKED" }
+  /**
+   * The server refused the device credential (any call, or the heartbeat every few seconds): the device was
+   * revoked. `revocation` is its when and why from the 403; absent when the credential is simply unknown (401).
+   */
+  | { type: "REVOKED"; revocation?: KioskRevocation | null }
   | { type: "SIGNED_IN"; staff: KioskStaff; session: string }
   | { type: "SIGN_OUT" }
   /** No touch for the idle timeout. */
@@ -156,12 +162,14 @@ export const kioskMachine = setup({
     idleTimeoutMs: input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     online: input.online ?? true,
     language: null,
+    revocation: null,
     ...wiped,
   }),
   initial: "starting",
   // Guarded so that even a pure `transition` from the final `revoked` state changes nothing.
   on: {
-    REVOKED: { guard: not(stateIn("revoked")), target: ".revoked" },
+    // The when and why is kept (it is about the tablet, not a patient); the revoked state's entry wipes the rest.
+    REVOKED: { guard: not(stateIn("revoked")), target: ".revoked", actions: assign({ revocation: ({ event }) => event.revocation ?? null }) },
     NETWORK_DOWN: { guard: not(stateIn("revoked")), actions: assign({ online: false }) },
     NETWORK_UP: { guard: not(stateIn("revoked")), actions: assign({ online: true }) },
     CHOOSE_LANGUAGE: { guard: not(stateIn("revoked")), actions: assign({ language: ({ event }) => event.language }) },

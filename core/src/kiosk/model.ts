@@ -1,5 +1,6 @@
 import { Context, Effect, Option } from "effect";
 import type { User } from "../accounts/model.ts";
+import type { RevocationReason } from "./revocation.ts";
 
 /**
  * Kiosk devices: exam-room tablets of one practice (a physician). An admin or the physician creates
@@ -21,6 +22,8 @@ export interface KioskDevice {
   readonly lastSeenAt: Date | null;
   readonly revokedAt: Date | null;
   readonly revokedBy: string | null;
+  /** Why it was revoked; null when no reason was given (ADR 0170). */
+  readonly revocationReason: RevocationReason | null;
 }
 
 export interface KioskDevicesPort {
@@ -33,7 +36,7 @@ export interface KioskDevicesPort {
    */
   readonly pair: (pairingDigest: string, credentialDigest: string, at: Date) => Effect.Effect<Option.Option<KioskDevice>>;
   readonly listForPhysician: (physicianId: string) => Effect.Effect<ReadonlyArray<KioskDevice>>;
-  readonly revoke: (id: string, at: Date, by: string) => Effect.Effect<void>;
+  readonly revoke: (id: string, at: Date, by: string, reason: RevocationReason | null) => Effect.Effect<void>;
   readonly touch: (id: string, at: Date) => Effect.Effect<void>;
 }
 export class KioskDevices extends Context.Tag("crown/KioskDevices")<KioskDevices, KioskDevicesPort>() {}

@@ -11,7 +11,7 @@ import { clientAddress, throttle } from "../shared/throttle.ts";
 import { validate } from "../shared/validation.ts";
 import { KioskDevices, type KioskDevice, KioskPins } from "./model.ts";
 import { KIOSK_LIMITS, normalisePairingCode } from "./policy.ts";
-import { deviceInfo, practiceOf } from "./present.ts";
+import { deviceInfo, practiceOf, revocationOf } from "./present.ts";
 import { KIOSK_MESSAGES, PairRequest } from "./requests.ts";
 
 /* The tablet pairs with a code, then proves itself with its device credential on every call. */
@@ -40,7 +40,10 @@ export const pairDevice = (input: unknown) =>
     return { device_credential: credential, device: { identifier: device.id, name: device.name, practice: yield* practiceOf(device) } };
   });
 
-/** The device behind a credential: unknown is 401; revoked is 403 with status DeviceRevoked. */
+/**
+ * The device behind a credential: unknown is 401; revoked is 403 with status DeviceRevoked and, in its
+ * `data`, when and why (ADR 0170), so the tablet can say so on every call, the heartbeat included.
+ */
 export const authenticateDevice = (credential: string | null) =>
   Effect.gen(function* () {
     if (!credential) return yield* new Unauthenticated({ message: KIOSK_MESSAGES.deviceUnknown });
@@ -48,7 +51,10 @@ export const authenticateDevice = (credential: string | null) =>
     const devices = yield* KioskDevices;
     const found = yield* devices.findByCredential(secrets.digest(`kiosk-device|${credential}`));
     if (Option.isNone(found)) return yield* new Unauthenticated({ message: KIOSK_MESSAGES.deviceUnknown });
-    if (found.value.revokedAt !== null) return yield* new Forbidden({ message: KIOSK_MESSAGES.deviceRevokedRefused, status: "DeviceRevoked" });
+    const { revokedAt } = found.value;
+    if (revokedAt !== null) {
+      return yield* new Forbidden({ message: KIOSK_MESSAGES.deviceRevokedRefused, status: "DeviceRevoked", data: revocationOf({ ...found.value, revokedAt }) });
+    }
     const at = yield* now;
     if (found.value.lastSeenAt === null || at.getTime() - found.value.lastSeenAt.getTime() > 60_000) yield* devices.touch(found.value.id, at);
     return found.value;

@@ -1,5 +1,6 @@
 import { Schema } from "effect";
 import { Required } from "../shared/validation.ts";
+import { REVOCATION_REASONS } from "./revocation.ts";
 
 export const KIOSK_MESSAGES = {
   deviceCreated: "Kiosk device created. Enter the pairing code on the tablet within 15 minutes.",
@@ -25,6 +26,7 @@ export const KIOSK_MESSAGES = {
   staffRequired: "Please choose who you are.",
   physicianRequired: "Please name the physician the device is for.",
   deviceName: "Device name is required (at most 60 characters)",
+  revocationReason: "Please choose a reason from the list.",
 } as const;
 
 const msg = (text: string) => ({ message: () => ({ message: text, override: true }) });
@@ -35,7 +37,12 @@ export const CreateDeviceRequest = Schema.Struct({
   ).annotations({ missingMessage: () => KIOSK_MESSAGES.deviceName }),
   physician_identifier: Schema.optionalWith(Schema.String, { nullable: true }),
 });
-export const DeviceRequest = Schema.Struct({ device_identifier: Required("Device") });
+/** A reason from the list, or none (older clients): stored as not given (ADR 0170). */
+export const RevokeDeviceRequest = Schema.Struct({
+  device_identifier: Required("Device"),
+  // The message on the union: one answer for any other value, not one per member.
+  reason: Schema.optionalWith(Schema.NullOr(Schema.Literal(...REVOCATION_REASONS)).annotations(msg(KIOSK_MESSAGES.revocationReason)), { exact: true }),
+});
 export const DeviceListRequest = Schema.Struct({ physician_identifier: Schema.optionalWith(Schema.String, { nullable: true }) });
 export const PairRequest = Schema.Struct({ pairing_code: Required("Pairing code") });
 const Pin = Schema.propertySignature(Schema.String.pipe(Schema.pattern(/^\d{4,8}$/)).annotations(msg(KIOSK_MESSAGES.pinFormat))).annotations({

@@ -27,8 +27,15 @@ export class Unauthenticated extends Data.TaggedError("Unauthenticated")<{ reado
   static readonly default = ERROR_MESSAGES.unauthenticated;
 }
 
-/** 403: the caller is known but not allowed; `status` tells the client why (e.g. EmailVerificationRequired). */
-export class Forbidden extends Data.TaggedError("Forbidden")<{ readonly message: string; readonly status?: string }> {}
+/**
+ * 403: the caller is known but not allowed; `status` tells the client why (e.g. EmailVerificationRequired),
+ * and `data`, when there is any, what the client may show about it (a revoked tablet's when and why).
+ */
+export class Forbidden extends Data.TaggedError("Forbidden")<{
+  readonly message: string;
+  readonly status?: string;
+  readonly data?: Readonly<Record<string, unknown>>;
+}> {}
 
 /** 404: the object does not exist or the caller may not see it (never reveal which). */
 export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { type AnyActorRef, type AnyMachineSnapshot, createActor, transition } from "xstate";
 import { AUTO_CAPTURE_SHOTS, minGoodShots } from "../capture/rules.ts";
 import { submissionActors } from "../capture/submission.ts";
+import type { KioskRevocation } from "../kiosk/revocation.ts";
 import { holdsNoPatientData, type KioskContext, type KioskEvent, type KioskInput, kioskMachine, kioskSubmission, type KioskStaff, type UploadStep } from "../kiosk/machine.ts";
 
 /** The kiosk machine's test model: events made for each snapshot, the abstraction the graph walks, and the rules every step keeps. */
@@ -12,6 +13,8 @@ export const STAFF: KioskStaff = { identifier: "staff-1", name: "Nina Nurse", ro
 /** A nurse signs in: the minimum good shots of provider staff (5), as on the portal. */
 export const STAFF_MIN_SHOTS = minGoodShots(STAFF.role);
 export const PATIENT = { identifier: "baby-1", name: "Baby Doe", date_of_birth: "2026-06-01" };
+/** What the server's 403 DeviceRevoked tells the tablet (ADR 0170). */
+export const REVOCATION: KioskRevocation = { revoked_at: "2026-11-29T03:00:00.000Z", reason: "lost_or_stolen" };
 
 let shotSerial = 0;
 const NEXT_STEP = { prepare: "upload", upload: "finalize", finalize: "finalize" } as const satisfies Record<UploadStep, UploadStep>;
@@ -26,7 +29,7 @@ export const eventsFor = (snapshot: AnyMachineSnapshot): KioskEvent[] => {
   const total = context.shots.length;
   return [
     { type: "PAIRED", device: DEVICE },
-    { type: "REVOKED" },
+    { type: "REVOKED", revocation: REVOCATION },
     { type: "SIGNED_IN", staff: STAFF, session: "kiosk-session-token" },
     { type: "SIGN_OUT" },
     { type: "IDLE_TIMEOUT" },
@@ -152,6 +155,9 @@ export const checkStep = (before: AnyMachineSnapshot, event: KioskEvent, after: 
   if ((from !== to || event.type === "IDLE_TIMEOUT") && (to === "idle" || to === "revoked")) must(c.language === null, `${where}: the session's language outlived it`);
   if (event.type === "CHOOSE_LANGUAGE" && to !== "revoked") must(c.language === event.language, `${where}: the language chosen was not kept`);
   if (to === "revoked") must(c.device === null && after.status === "done", `${where}: revoked but still enrolled or active`);
+  // The server's when and why reach the revoked screen; before that the tablet holds none.
+  if (to === "revoked") must(c.revocation === (event.type === "REVOKED" ? (event.revocation ?? null) : null), `${where}: the revocation's when and why were not kept`);
+  else must(c.revocation === null, `${where}: a revocation outside the revoked state`);
 };
 
 /** A revoked snapshot ignores every event: same state, same context, no action run. */
@@ -168,6 +174,7 @@ export const arbitraryEvent: fc.Arbitrary<KioskEvent> = fc.oneof(
   fc.constantFrom<KioskEvent>(
     { type: "PAIRED", device: DEVICE },
     { type: "REVOKED" },
+    { type: "REVOKED", revocation: REVOCATION },
     { type: "SIGNED_IN", staff: STAFF, session: "s" },
     { type: "SIGN_OUT" },
     { type: "IDLE_TIMEOUT" },

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findLink, readOutbox, type OutboxMessage } from "@crown/mail";
+import { crownCommand } from "../../crown-command.ts";
 
 /**
- * Starts the real Crown server (`pnpm crown start`) on a free port and a temporary data dir, for
+ * Starts the real Crown server (`crown start`, tests/crown-command.ts) on a free port and a temporary data dir, for
  * the browser tests. E-mails land as .eml files in `${dataDir}/mail`, read back with `outbox`.
  */
 
@@ -53,7 +54,7 @@ export const startCrown = async (env: Record<string, string> = {}): Promise<Crow
   const dataDir = mkdtempSync(path.join(tmpdir(), "crown-e2e-"));
   const url = `http://localhost:${port}`;
   let output = "";
-  const child: ChildProcess = spawn("pnpm", ["crown", "start"], {
+  const child: ChildProcess = spawn(...crownCommand(["start"]), {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), CROWN_DATA_DIR: dataDir, PUBLIC_URL: url, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -62,7 +63,7 @@ export const startCrown = async (env: Record<string, string> = {}): Promise<Crow
   child.stdout?.on("data", (d) => (output += String(d)));
   child.stderr?.on("data", (d) => (output += String(d)));
 
-  // tsx compiles the server on start: minutes when several suites share the two cores (CROWN_E2E_START_MS raises the wait).
+  // From sources, tsx compiles the server on start: minutes when several suites share the two cores (CROWN_E2E_START_MS raises the wait).
   const deadline = Date.now() + Number(process.env.CROWN_E2E_START_MS ?? 240_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`crown start exited with ${child.exitCode}:\n${output}`);

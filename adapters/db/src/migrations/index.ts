@@ -29,6 +29,7 @@ import * as m20261128T2045IdempotencyKeys from "./2026-11-28T2045-idempotency-ke
 import * as m20261128T2010ReviewerCorrections from "./2026-11-28T2010-reviewer-corrections.ts";
 import * as m20261128T2011ResearchConsentAndReviewedSets from "./2026-11-28T2011-research-consent-and-reviewed-sets.ts";
 import * as m20261129T0100ShadowModel from "./2026-11-29T0100-shadow-model.ts";
+import * as m20261129T0300KioskRevocationReason from "./2026-11-29T0300-kiosk-revocation-reason.ts";
 
 /**
  * Every migration, by name. A static list rather than a folder scan, so it works under tsx,
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-28T2033-account-erasure": m20261128T2033AccountErasure,
   "2026-11-28T2045-idempotency-keys": m20261128T2045IdempotencyKeys,
   "2026-11-29T0100-shadow-model": m20261129T0100ShadowModel,
+  "2026-11-29T0300-kiosk-revocation-reason": m20261129T0300KioskRevocationReason,
 };
 
 const migratorFor = (db: Kysely<any>) =>

@@ -1,4 +1,5 @@
 import { type KioskBabyCode, KioskBabyCodes, type KioskBabyCodesPort, type KioskDevice, KioskDevices, type KioskDevicesPort, KioskPins, type KioskPinsPort, type KioskSession, KioskSessions, type KioskSessionsPort } from "@crown/core";
+import { isRevocationReason } from "@crown/core/kiosk/revocation";
 import { Effect, Layer, Option } from "effect";
 import { type Kysely, type Selectable } from "kysely";
 import { run } from "../executor.ts";
@@ -22,6 +23,8 @@ export const deviceFromRow = (row: Selectable<KioskDevicesTable>): KioskDevice =
   lastSeenAt: row.last_seen_at,
   revokedAt: row.revoked_at,
   revokedBy: row.revoked_by,
+  // The column's check allows only the list; anything else would be a reason this release does not know.
+  revocationReason: isRevocationReason(row.revocation_reason) ? row.revocation_reason : null,
 });
 
 const oneDevice = (row: Selectable<KioskDevicesTable> | undefined) => Option.map(Option.fromNullable(row), deviceFromRow);
@@ -44,6 +47,7 @@ export const makeKioskDevices = (db: Kysely<Database>): KioskDevicesPort => ({
           last_seen_at: d.lastSeenAt,
           revoked_at: d.revokedAt,
           revoked_by: d.revokedBy,
+          revocation_reason: d.revocationReason,
         })
         .execute(),
     ).pipe(Effect.asVoid),
@@ -67,11 +71,11 @@ export const makeKioskDevices = (db: Kysely<Database>): KioskDevicesPort => ({
     run(db, (ex) => ex.selectFrom("kiosk_devices").selectAll().where("physician_id", "=", physicianId).orderBy("created_at", "desc").orderBy("id").execute()).pipe(
       Effect.map((rows) => rows.map(deviceFromRow)),
     ),
-  revoke: (id, at, by) =>
+  revoke: (id, at, by, reason) =>
     run(db, (ex) =>
       ex
         .updateTable("kiosk_devices")
-        .set({ revoked_at: at, revoked_by: by, pairing_digest: null, pairing_expires_at: null })
+        .set({ revoked_at: at, revoked_by: by, revocation_reason: reason, pairing_digest: null, pairing_expires_at: null })
         .where("id", "=", id)
         .where("revoked_at", "is", null)
         .execute(),

@@ -24,13 +24,21 @@ const kioskOf = (c: Context<Env>) => {
 
 const tag = "Kiosk";
 const device = "Needs the device credential in the X-Kiosk-Device header";
+const refused = "401 unknown, 403 status DeviceRevoked with data { revoked_at, reason }";
 const session = `${device} and the kiosk session token as the bearer token; acts for the device's physician only`;
 documented({ method: "post", path: "/kiosk/devices", summary: "Create a kiosk device for a practice (admin: physician_identifier; a physician: their own) and answer its one-time pairing_code (8 characters, 15 minutes)", tag, auth: true, body: Kiosk.CreateDeviceRequest });
-documented({ method: "post", path: "/kiosk/devices/list", summary: "A practice's kiosk devices (admin: physician_identifier)", tag, auth: true, body: Kiosk.DeviceListRequest });
-documented({ method: "post", path: "/kiosk/devices/revoke", summary: "Revoke a device (device_identifier): its credential and sessions stop working at once", tag, auth: true, body: Kiosk.DeviceRequest });
+documented({ method: "post", path: "/kiosk/devices/list", summary: "A practice's kiosk devices (admin: physician_identifier); a revoked one with its revoked_at and revocation_reason", tag, auth: true, body: Kiosk.DeviceListRequest });
+documented({
+  method: "post",
+  path: "/kiosk/devices/revoke",
+  summary: `Revoke a device (device_identifier) for a reason (optional: ${Kiosk.REVOCATION_REASONS.join(", ")}; none is kept as not_given; another is 422): its credential and sessions stop working at once, and the tablet is told when and why`,
+  tag,
+  auth: true,
+  body: Kiosk.RevokeDeviceRequest,
+});
 documented({ method: "post", path: "/kiosk/pair", summary: "Trade a pairing code for the device credential (throttled per address)", tag, auth: false, body: Kiosk.PairRequest });
-documented({ method: "get", path: "/kiosk/device", summary: `The device, its practice and the staff who can sign in (have a PIN). ${device}; 401 unknown, 403 status DeviceRevoked`, tag, auth: false });
-documented({ method: "get", path: "/kiosk/device/status", summary: `The tablet's heartbeat (every few seconds, in every state), so a revoked tablet wipes itself at once. ${device}; 401 unknown, 403 status DeviceRevoked`, tag, auth: false });
+documented({ method: "get", path: "/kiosk/device", summary: `The device, its practice and the staff who can sign in (have a PIN). ${device}; ${refused}`, tag, auth: false });
+documented({ method: "get", path: "/kiosk/device/status", summary: `The tablet's heartbeat (every few seconds, in every state), so a revoked tablet wipes itself at once. ${device}; ${refused}`, tag, auth: false });
 documented({ method: "post", path: "/kiosk/staff-sign-in", summary: `A staff member (staff_identifier or email) signs in with their PIN; answers a short kiosk session token. 5 wrong PINs lock for 15 minutes (429). ${device}`, tag, auth: false, body: Kiosk.StaffSignInRequest });
 documented({ method: "post", path: "/kiosk/sign-out", summary: `End the kiosk session (after each patient, on idle). ${session}`, tag, auth: false });
 documented({ method: "post", path: "/kiosk/patient/list", summary: `Search the practice's patients (?page=, search longer than 2 characters). ${session}`, query: PAGED, tag, auth: false });
@@ -52,7 +60,7 @@ export const kioskRoutes = () =>
   new Hono<Env>()
     .post("/kiosk/devices", takesJson(Kiosk.CreateDeviceRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceCreated, await runUseCase(c, Kiosk.createDevice(await jsonBody(c)))), 201))
     .post("/kiosk/devices/list", takesJson(Kiosk.DeviceListRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.devices, await runUseCase(c, Kiosk.listDevices(await jsonBody(c)))), 200))
-    .post("/kiosk/devices/revoke", takesJson(Kiosk.DeviceRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceRevoked, await runUseCase(c, Kiosk.revokeDevice(await jsonBody(c)))), 200))
+    .post("/kiosk/devices/revoke", takesJson(Kiosk.RevokeDeviceRequest), requireCaller, async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.deviceRevoked, await runUseCase(c, Kiosk.revokeDevice(await jsonBody(c)))), 200))
     .post("/kiosk/pair", takesJson(Kiosk.PairRequest), async (c) => c.json(ok(Kiosk.KIOSK_MESSAGES.paired, await runUseCase(c, Kiosk.pairDevice(await jsonBody(c)))), 200))
     .get("/kiosk/device", async (c) =>
       c.json(ok(Kiosk.KIOSK_MESSAGES.device, await runUseCase(c, Kiosk.deviceOverview(c.req.header(DEVICE_HEADER) ?? null))), 200),

@@ -1,9 +1,12 @@
 import { EN } from "@crown/core/i18n/en";
+import { REVOCATION_REASONS_SHOWN } from "@crown/core/kiosk/revocation";
 import { FRAME_MESSAGES, frameMessages, QUALITY_REASONS } from "@crown/core/measurement/verdict";
 import i18next from "i18next";
 import { afterEach, describe, expect, it } from "vitest";
 import { coreText } from "./i18n.ts";
 import { setShownLanguage } from "./language.ts";
+import enCommon from "./locales/en/common.json";
+import esCommon from "./locales/es/common.json";
 
 /** What the kiosk shows of core's English (its checks, the capture's frame hints) in the session's language. */
 describe("the kiosk's core messages", () => {
@@ -38,5 +41,16 @@ describe("the kiosk's core messages", () => {
     expect(i18next.t("review.upload", { ns: "capture", lng: "es", count: 9 })).toBe("Subir 9 fotos");
     expect(i18next.t("review.upload", { ns: "capture", lng: "es", count: 1 })).toBe("Subir 1 foto");
     expect(i18next.t("review.upload", { ns: "capture", lng: "en", count: 9 })).toBe("Upload 9 shots");
+  });
+});
+
+/** The revoked screen names the reason by a key built from its code, which the extraction check cannot follow. */
+describe("the revoked screen's words", () => {
+  it("names every revocation reason, and what to do next for it, in English and Spanish", () => {
+    for (const words of [enCommon.revoked, esCommon.revoked]) {
+      expect(Object.keys(words.reason).sort()).toEqual([...REVOCATION_REASONS_SHOWN].sort());
+      expect(Object.keys(words.next).sort()).toEqual([...REVOCATION_REASONS_SHOWN].sort());
+    }
+    for (const reason of REVOCATION_REASONS_SHOWN) expect(esCommon.revoked.next[reason]).not.toBe(enCommon.revoked.next[reason]);
   });
 });

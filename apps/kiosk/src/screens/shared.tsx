@@ -1,7 +1,7 @@
 import type { KioskEvent, KioskPatient } from "@crown/core/kiosk/machine";
 import { formatDay } from "@crown/core/shared/dates";
 import i18next from "i18next";
-import { ApiError, deviceRefused, type Patient, sessionEnded } from "../crown.ts";
+import { ApiError, deviceRefused, type Patient, revokedFor, sessionEnded } from "../crown.ts";
 import { shownLanguage } from "../i18n/language.ts";
 
 /** How a screen talks to the kiosk machine. */
@@ -9,18 +9,16 @@ export type Send = (event: KioskEvent) => void;
 
 /** What a failed call means for the tablet: revoked, session over, or a message to show. */
 export const handleFailure = (error: unknown, send: Send, show: (message: string) => void) => {
-  if (deviceRefused(error)) return send({ type: "REVOKED" });
+  if (deviceRefused(error)) return send(revokedFor(error));
   if (sessionEnded(error)) return send({ type: "SESSION_ENDED" });
   if (error instanceof ApiError && error.offline) return show(i18next.t("errors.offline"));
   show(error instanceof Error ? error.message : i18next.t("errors.generic"));
 };
 
-/** A baby's date of birth: English as it always read (the server's YYYY-MM-DD); another language writes the month out (core's dates). */
-export const birthDay = (value?: string | null): string => {
-  const language = shownLanguage();
-  // The one way every screen writes a day (core's formatDay): 08/28/2026, 28/08/2026.
-  return formatDay(value, language);
-};
+/** A day in the language on screen, the one way every screen writes one (core's formatDay): 08/28/2026, 28/08/2026. */
+export const shownDay = (value?: string | null): string => formatDay(value, shownLanguage());
+/** A baby's date of birth (the server's YYYY-MM-DD). */
+export const birthDay = shownDay;
 
 export const toPatient = (p: Patient): KioskPatient => ({ identifier: p.identifier, name: p.name, date_of_birth: p.date_of_birth });
 

@@ -4,6 +4,8 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
+import { processIsAlive, writePgliteTemplate } from "@crown/db";
+import { PGLITE_TEMPLATE } from "../paths.ts";
 import { buildWeb, readStamp, sourceHash, STAMP, whenRunAlone } from "./build-web.ts";
 
 /**
@@ -210,15 +212,6 @@ process.setSourceMapsEnabled(true);
 await import("./apps/server/dist/crown.mjs");
 `;
 
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 export interface ReleaseOptions {
   readonly root: string;
   readonly force?: boolean;
@@ -241,7 +234,7 @@ const withBuildLock = async <A>(root: string, say: (line: string) => void, fn: (
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number.parseInt(await readFile(lock, "utf8").catch(() => ""), 10);
-      if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && !processIsAlive(owner)) {
         await rm(lock, { force: true });
         continue;
       }
@@ -276,7 +269,7 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   const next = `${out}.next-${process.pid}`;
   for (const entry of await readdir(path.dirname(out)).catch(() => [] as string[])) {
     const owner = /^release\.(next|previous)-(\d+)$/.exec(entry)?.[2];
-    if (owner && !processAlive(Number(owner))) await rm(path.join(path.dirname(out), entry), { recursive: true, force: true });
+    if (owner && !processIsAlive(Number(owner))) await rm(path.join(path.dirname(out), entry), { recursive: true, force: true });
   }
   await rm(next, { recursive: true, force: true });
   await mkdir(next, { recursive: true });
@@ -285,6 +278,8 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   const removed = await prune(next, imported);
   for (const item of COPIED) await cp(path.join(root, item), path.join(next, item), { recursive: true });
   await writeFile(path.join(next, "crown.mjs"), LAUNCHER);
+  // A new data directory starts from this migrated cluster instead of initdb (ADR 0172).
+  await writePgliteTemplate(path.join(next, path.relative(root, PGLITE_TEMPLATE)));
   const version = ((await readJson(path.join(root, "apps/server/package.json"))).version as string) ?? "0.0.0";
   await writeFile(path.join(next, "package.json"), `${JSON.stringify({ name: "crown-release", version, private: true, type: "module", engines: { node: ">=20.19" }, scripts: { start: "node crown.mjs start" } }, null, 2)}\n`);
   await writeFile(path.join(next, STAMP), `${hash}\n`);

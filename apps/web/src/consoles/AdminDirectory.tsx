@@ -7,11 +7,13 @@ import type { Page } from "../api/types.ts";
 import { day, time } from "../i18n/dates.ts";
 import { SearchBox } from "../ui/lists.tsx";
 import { ListTable } from "../ui/ListTable.tsx";
+import { RevokeDeviceDialog, useRevocationReasonName } from "../ui/RevokeDeviceDialog.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { actThenReload, usePagedRows } from "../api/usePagedRows.ts";
 import { ConsoleSection } from "./ConsoleSection.tsx";
 import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
+import type { RevocationReason } from "@crown/core/kiosk/revocation";
 
 type AdminUser = ResultsOf<Api["admin"]["users"]["$get"]>["data"][number];
 type KioskDevice = ResultsOf<Api["kiosk"]["devices"]["list"]["$post"]>[number];
@@ -95,9 +97,11 @@ const physicianChoice = (p: AdminUser, all: ReadonlyArray<AdminUser>): string =>
   return all.some((o) => o !== p && o.first_name === p.first_name && o.last_name === p.last_name) ? `${name} (${p.email})` : name;
 };
 
-/** Kiosk devices per practice: list, create (one-time pairing code) and revoke, through the kiosk API. */
+/** Kiosk devices per practice: list, create (one-time pairing code) and revoke for a reason, through the kiosk API. */
 function KioskDevices() {
   const { t } = useTranslation("admin");
+  const reasonName = useRevocationReasonName();
+  const [revoking, setRevoking] = useState<KioskDevice | null>(null);
   const [physicians, setPhysicians] = useState<ReadonlyArray<AdminUser>>([]);
   const [physician, setPhysician] = useState("");
   const [rows, setRows] = useState<ReadonlyArray<KioskDevice> | null>(null);
@@ -136,9 +140,10 @@ function KioskDevices() {
       setError(messageOf(e));
     }
   };
-  const revoke = async (d: KioskDevice) => {
+  const revoke = async (d: KioskDevice, reason: RevocationReason) => {
+    setRevoking(null);
     try {
-      await crown.call((api) => api.kiosk.devices.revoke.$post({ json: { device_identifier: d.identifier } }));
+      await crown.call((api) => api.kiosk.devices.revoke.$post({ json: { device_identifier: d.identifier, reason } }));
       toast(t("kiosks.revoked"), "success");
       setReload((n) => n + 1);
     } catch (e) {
@@ -187,18 +192,20 @@ function KioskDevices() {
           { header: t("columns.status"), cell: (d) => (d.status ? t(`kiosks.status.${d.status}`, { defaultValue: d.status }) : "") },
           { header: t("columns.paired"), cell: (d) => day(d.paired_at) },
           { header: t("columns.lastSeen"), cell: (d) => day(d.last_seen_at) },
+          { header: t("columns.reason"), cell: (d) => reasonName(d.revocation_reason) },
           {
             header: t("columns.action"),
             className: "cell-actions",
             cell: (d) =>
               d.status !== "revoked" ? (
-                <Button className="btn btn-sm btn-secondary" aria-label={t("kiosks.revokeLabel", { name: d.name ?? d.identifier })} onPress={() => void revoke(d)}>
+                <Button className="btn btn-sm btn-secondary" aria-label={t("kiosks.revokeLabel", { name: d.name ?? d.identifier })} onPress={() => setRevoking(d)}>
                   {t("kiosks.revoke")}
                 </Button>
               ) : null,
           },
         ]}
       />
+      <RevokeDeviceDialog device={revoking ? (revoking.name ?? revoking.identifier) : null} onCancel={() => setRevoking(null)} onRevoke={(reason) => revoking && void revoke(revoking, reason)} />
     </ConsoleSection>
   );
 }

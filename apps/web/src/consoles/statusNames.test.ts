@@ -1,4 +1,5 @@
 import { USER_STATUSES, USER_TYPES } from "@crown/core/accounts/lifecycle";
+import { REVOCATION_REASONS_SHOWN } from "@crown/core/kiosk/revocation";
 import { REPORT_STATUSES } from "@crown/core/report/lifecycle";
 import { describe, expect, it } from "vitest";
 import enAdmin from "../i18n/locales/en/admin.json";
@@ -61,5 +62,11 @@ describe("status and type names in the consoles' catalogues", () => {
       expect(enAdmin.kiosks.status[status as keyof typeof enAdmin.kiosks.status]).toBe(status);
       expect(enPractice.kiosk.devices.status[status as keyof typeof enPractice.kiosk.devices.status]).toBe(status);
     }
+  });
+
+  it("names every reason a kiosk device is revoked for, once for both consoles, in English and Spanish (ADR 0170)", () => {
+    for (const catalogue of [enCommon, esCommon]) expect(Object.keys(catalogue.kioskRevocation.reason).sort()).toEqual([...REVOCATION_REASONS_SHOWN].sort());
+    expect(enCommon.kioskRevocation.reason.lost_or_stolen).toBe("Lost or stolen");
+    expect(esCommon.kioskRevocation.reason.lost_or_stolen).toBe("Perdida o robada");
   });
 });

@@ -9,6 +9,8 @@ import { Field, FormMessage, SubmitButton } from "../ui/fields.tsx";
 import { ListTable } from "../ui/ListTable.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { QrCode } from "../ui/QrCode.tsx";
+import { RevokeDeviceDialog, useRevocationReasonName } from "../ui/RevokeDeviceDialog.tsx";
+import type { RevocationReason } from "@crown/core/kiosk/revocation";
 
 /**
  * /kiosk-settings: the portal side of the exam-room kiosk (issue 8). Physicians and staff set their own kiosk
@@ -52,6 +54,8 @@ function PinForm() {
 
 function Devices() {
   const { t } = useTranslation("practice");
+  const reasonName = useRevocationReasonName();
+  const [revoking, setRevoking] = useState<Device | null>(null);
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [name, setName] = useState("");
   const [code, setCode] = useState<{ name: string; code: string; expires: string } | null>(null);
@@ -79,9 +83,10 @@ function Devices() {
       setError(messageOf(err));
     }
   };
-  const revoke = async (device: Device) => {
+  const revoke = async (device: Device, reason: RevocationReason) => {
+    setRevoking(null);
     try {
-      await crown.call((api) => api.kiosk.devices.revoke.$post({ json: { device_identifier: device.identifier } }));
+      await crown.call((api) => api.kiosk.devices.revoke.$post({ json: { device_identifier: device.identifier, reason } }));
       toast(t("kiosk.devices.revoked", { name: device.name }), "success");
       void load();
     } catch (err) {
@@ -111,18 +116,20 @@ function Devices() {
           { header: t("kiosk.devices.columns.name"), cell: (d) => d.name },
           { header: t("kiosk.devices.columns.status"), cell: (d) => t(`kiosk.devices.status.${d.status}`, { defaultValue: d.status }) },
           { header: t("kiosk.devices.columns.lastSeen"), cell: (d) => (d.last_seen_at ? moment(d.last_seen_at) : "—") },
+          { header: t("kiosk.devices.columns.reason"), cell: (d) => reasonName(d.revocation_reason) },
           {
             header: t("kiosk.devices.columns.action"),
             className: "cell-actions",
             cell: (d) =>
               d.status === "revoked" ? null : (
-                <Button className="btn btn-sm btn-secondary" onPress={() => void revoke(d)} aria-label={t("kiosk.devices.revokeLabel", { name: d.name })}>
+                <Button className="btn btn-sm btn-secondary" onPress={() => setRevoking(d)} aria-label={t("kiosk.devices.revokeLabel", { name: d.name })}>
                   {t("kiosk.devices.revoke")}
                 </Button>
               ),
           },
         ]}
       />
+      <RevokeDeviceDialog device={revoking?.name ?? null} onCancel={() => setRevoking(null)} onRevoke={(reason) => revoking && void revoke(revoking, reason)} />
     </section>
   );
 }

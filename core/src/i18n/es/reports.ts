@@ -26,6 +26,7 @@ export const ES_REPORTS = {
     staffRequired: "Elija quién es usted.",
     physicianRequired: "Indique el médico al que corresponde el dispositivo.",
     deviceName: "El nombre del dispositivo es obligatorio (como máximo 60 caracteres)",
+    revocationReason: "Elija un motivo de la lista.",
   },
   babyCode: {
     tooManyLookups: "Se probaron demasiados códigos en esta tableta. Vuelva a intentarlo en 15 minutos.",
