@@ -24,7 +24,7 @@ export default defineConfig({
               // reaches: one file compresses far better than seven (ADR 0143 measured 151.1 KB against
               // 155.3 KB with the typed client), and nearly every route needs it all anyway.
               name: "framework",
-              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store|hono)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$|[\\/](core[\\/]src[\\/](accounts[\\/]lifecycle|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state|session[\\/][a-z]+|routes|routes\.capture|ui[\\/](layouts|RouteError|toasts|Loader|Footer|Brand|Card|AppLinks|fields)|forms[\\/]fields|chat[\\/]VisitorChat|i18n[\\/]LanguageSwitcher))\.tsx?$/,
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|xstate|@xstate[\\/]react|use-sync-external-store|hono)[\\/]|[\\/]react-i18next[\\/]dist[\\/]es[\\/](useTranslation|utils|unescape|context|defaults|i18nInstance|initReactI18next)\.js$|[\\/](core[\\/]src[\\/](accounts[\\/]statuses|onboarding[\\/]steps|shared[\\/](i18n|statuses))|adapters[\\/]client[\\/]src[\\/](index|error|retry|address)|apps[\\/]web[\\/]src[\\/](api[\\/](crown|publicConfig|accounts)|ui[\\/]form-state|session[\\/][a-z]+|routes|routes\.capture|ui[\\/](layouts|RouteError|toasts|Loader|Footer|Brand|Card|AppLinks|fields)|forms[\\/]fields|chat[\\/]VisitorChat|i18n[\\/]LanguageSwitcher))\.tsx?$/,
             },
           ],
         },

@@ -31,20 +31,22 @@ const COMMON = new Set(["routing", "closed", "done", "quiz", "baa", "disclaimer"
 interface Lifecycle {
   readonly name: string;
   readonly file: string;
+  /** Its plain module (no xstate), where the statuses and predicates the browser reads are written. */
+  readonly names?: string;
   readonly statuses: ReadonlyArray<string>;
 }
 
 const lifecycles: ReadonlyArray<Lifecycle> = [
   { name: "report", file: "core/src/report/lifecycle.ts", statuses: REPORT_STATUSES },
-  { name: "account", file: "core/src/accounts/lifecycle.ts", statuses: USER_STATUSES },
+  { name: "account", file: "core/src/accounts/lifecycle.ts", names: "core/src/accounts/statuses.ts", statuses: USER_STATUSES },
   { name: "data export", file: "core/src/family-data/lifecycle.ts", statuses: DATA_EXPORT_STATUSES },
-  { name: "onboarding", file: "core/src/onboarding/lifecycle.ts", statuses: ONBOARDING_STEPS },
+  { name: "onboarding", file: "core/src/onboarding/lifecycle.ts", names: "core/src/onboarding/steps.ts", statuses: ONBOARDING_STEPS },
   // The kiosk's states, read from the machine (the app reads them through the machine's tags and a typed screen map).
   { name: "kiosk", file: "core/src/kiosk/machine.ts", statuses: Object.keys(kioskMachine.config.states ?? {}) },
 ];
 
 /** Every lifecycle file may name any lifecycle's statuses (a machine reading another's, e.g. onboarding → account). */
-const lifecycleFiles = new Set(lifecycles.map((l) => l.file));
+const lifecycleFiles = new Set(lifecycles.flatMap((l) => (l.names ? [l.file, l.names] : [l.file])));
 
 const checked = lifecycles.flatMap((lifecycle) => lifecycle.statuses.filter((s) => !COMMON.has(s)).map((status) => ({ lifecycle, status })));
 

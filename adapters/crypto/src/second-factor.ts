@@ -86,8 +86,9 @@ export const authenticatorCodeAt = (secret: string, at: Date = new Date()) => ge
 export const makeWebAuthn = (publicUrl: string): WebAuthnPort => {
   const origin = new URL(publicUrl).origin;
   const rpID = new URL(publicUrl).hostname;
-  // Core's challenge is a base64url string; the browser signs its UTF-8 bytes, base64url-encoded again.
-  const expected = (challenge: string) => Buffer.from(challenge, "utf8").toString("base64url");
+  // What every response must answer to: this portal, and core's challenge. Core's challenge is a
+  // base64url string; the browser signs its UTF-8 bytes, base64url-encoded again.
+  const expectations = (challenge: string) => ({ expectedChallenge: Buffer.from(challenge, "utf8").toString("base64url"), expectedOrigin: origin, expectedRPID: rpID });
   const clientData = (response: unknown): Option.Option<{ challenge: string }> => {
     try {
       const encoded = (response as { response?: { clientDataJSON?: unknown } })?.response?.clientDataJSON;
@@ -119,9 +120,7 @@ export const makeWebAuthn = (publicUrl: string): WebAuthnPort => {
       attempt(async () => {
         const result = await verifyRegistrationResponse({
           response: response as RegistrationResponseJSON,
-          expectedChallenge: expected(challenge),
-          expectedOrigin: origin,
-          expectedRPID: rpID,
+          ...expectations(challenge),
           requireUserVerification: false,
         });
         if (!result.verified) return Option.none();
@@ -158,9 +157,7 @@ export const makeWebAuthn = (publicUrl: string): WebAuthnPort => {
       attempt(async () => {
         const result = await verifyAuthenticationResponse({
           response: response as AuthenticationResponseJSON,
-          expectedChallenge: expected(challenge),
-          expectedOrigin: origin,
-          expectedRPID: rpID,
+          ...expectations(challenge),
           credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.counter, transports: [...passkey.transports] as never },
           requireUserVerification: true,
         });

@@ -107,7 +107,8 @@ export const connectPostgres = (databaseUrl: string, poolSize = 10, preparedStat
  */
 const openHere = new Set<string>();
 
-const processIsAlive = (pid: number) => {
+/** Whether the process that wrote a lock file still runs: one we may not signal (EPERM) runs too. */
+export const processIsAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;

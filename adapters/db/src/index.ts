@@ -17,7 +17,7 @@ import { makeLearningLayer } from "./repositories/learning.ts";
 import { makeAuditLog, makeOneTimeTokens, makeRateLimiter, makeSessions, makeTransactor, makeUsers } from "./repositories/accounts.ts";
 import type { Database } from "./schema.ts";
 
-export { connectDatabase, connectPglite, connectPostgres, pingDatabase, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
+export { connectDatabase, connectPglite, connectPostgres, pingDatabase, processIsAlive, type ConnectOptions, type DatabaseConnection, type DatabaseKind } from "./connect.ts";
 export { currentExecutor, DatabaseClient, type Executor, executor, inTransaction, type OpenTransactions, run } from "./executor.ts";
 export { listMigrations, migrateTo, migrateToLatest, migrations } from "./migrations/index.ts";
 export { readPgliteTemplate, writePgliteTemplate } from "./pglite-template.ts";

@@ -8,8 +8,8 @@ import { PublicLayout } from "./shell/layouts.tsx";
 import { PageSpinner } from "./ui/Loader.tsx";
 import { RouteBoundary } from "./ui/RouteError.tsx";
 import { captureAppRoutes, captureFooterRoutes } from "./routes.capture.tsx";
-import { isActive } from "@crown/core/accounts/lifecycle";
-import { needsBabyDetails } from "@crown/core/onboarding/lifecycle";
+import { isActive } from "@crown/core/accounts/statuses";
+import { needsBabyDetails } from "@crown/core/onboarding/steps";
 
 // The layouts bring the `app` area: the header, the account menu and the forms' shared fields speak it.
 const AppLayout = pageWith(["app"], () => import("./shell/AppLayouts.tsx"));

@@ -1,13 +1,7 @@
 import { assign, setup, transition } from "xstate";
 
-/** The account status lifecycle of api-contract.md, as one machine the server persists by its state value. */
-export const USER_STATUSES = ["EmailVerificationRequired", "AdditionalInformationRequired", "WaitingApproval", "Active", "Blocked"] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
-
-export const SIGN_UP_TYPES = ["parent", "physician", "other"] as const;
-export type SignUpType = (typeof SIGN_UP_TYPES)[number];
-export const USER_TYPES = ["parent", "physician", "physician_staff", "other", "reviewer", "admin"] as const;
-export type UserType = (typeof USER_TYPES)[number];
+export * from "./statuses.ts";
+import type { UserStatus, UserType } from "./statuses.ts";
 
 export interface AccountContext {
   readonly type: UserType;
@@ -23,6 +17,7 @@ export type AccountEvent =
   | { type: "BLOCKED" }
   | { type: "UNBLOCKED" };
 
+/** The account status lifecycle of api-contract.md, as one machine the server persists by its state value. */
 export const accountStatusMachine = setup({
   types: {} as { context: AccountContext; events: AccountEvent; input: AccountContext },
   guards: {
@@ -74,25 +69,6 @@ export const nextStatus = (current: UserStatus, context: AccountContext, event: 
   const [next] = transition(accountStatusMachine, snapshot, event);
   return next.value as UserStatus;
 };
-
-// Each status other code needs by name, named here so no other file spells one (ADR 41, ADR 68).
-/** A new account (sign-up, invitation): the machine's initial status. */
-export const INITIAL_ACCOUNT_STATUS: UserStatus = "EmailVerificationRequired";
-/** The working status: the account may use Crown. */
-export const ACTIVE_STATUS = "Active" satisfies UserStatus;
-/** Blocked by an admin: nothing works for the account until it is unblocked. */
-export const BLOCKED_STATUS = "Blocked" satisfies UserStatus;
-/** An administrator must look at the account before it goes on (a 403 names this status). */
-export const WAITING_APPROVAL_STATUS = "WaitingApproval" satisfies UserStatus;
-
-type HasStatus = { readonly status: UserStatus };
-export const isActive = (user: HasStatus) => user.status === ACTIVE_STATUS;
-export const isBlocked = (user: HasStatus) => user.status === BLOCKED_STATUS;
-export const awaitsApproval = (user: HasStatus) => user.status === WAITING_APPROVAL_STATUS;
-/** The e-mail address is not verified yet (a new account, or an unblocked one that never verified). */
-export const awaitsEmailVerification = (user: HasStatus) => user.status === INITIAL_ACCOUNT_STATUS;
-/** A parent who has verified the e-mail but not registered a first baby yet. */
-export const awaitsFirstBaby = (user: HasStatus) => user.status === "AdditionalInformationRequired";
 
 /** What the machine reads of a stored account. */
 export interface AccountHolder {

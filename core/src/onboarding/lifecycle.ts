@@ -3,6 +3,9 @@ import type { User } from "../accounts/model.ts";
 import { type AccountEvent, nextStatus, type UserStatus, type UserType } from "../accounts/lifecycle.ts";
 import type { QuizMode } from "./model.ts";
 import { secondFactorRequired } from "../accounts/second-factor-policy.ts";
+import { type OnboardingStep, takesQuiz } from "./steps.ts";
+
+export * from "./steps.ts";
 
 /**
  * The onboarding lifecycle of one account: baby details, approval, the BAA (physicians), the
@@ -31,23 +34,6 @@ export type OnboardingEvent =
   | { type: "DISCLAIMER_ACCEPTED" }
   | { type: "QUIZ_PASSED"; mode: QuizMode }
   | { type: "QUIZ_FAILED"; mode: QuizMode };
-
-export const ONBOARDING_STEPS = [
-  "routing",
-  "emailVerification",
-  "babyDetails",
-  "waitingApproval",
-  "closed",
-  "baa",
-  "secondFactor",
-  "disclaimer",
-  "quiz",
-  "done",
-] as const;
-export type OnboardingStep = Exclude<(typeof ONBOARDING_STEPS)[number], "routing">;
-
-/** Who takes the quiz: the people who capture (parents, physicians and their staff). */
-export const takesQuiz = (type: UserType) => type === "parent" || type === "physician" || type === "physician_staff";
 
 /**
  * The status the account machine (accounts/lifecycle.ts) gives for an account event; onboarding
@@ -170,20 +156,6 @@ const snapshotOf = (facts: OnboardingFacts) => initialTransition(onboardingMachi
 
 /** The step the stored facts call for. */
 export const onboardingStep = (facts: OnboardingFacts): OnboardingStep => snapshotOf(facts).value as OnboardingStep;
-
-// The steps other code routes by, as predicates, so no other file spells a step (ADR 41, ADR 68).
-/** A parent registers a first baby next. */
-export const needsBabyDetails = (step: OnboardingStep) => step === "babyDetails";
-/** An administrator must approve the account before it goes on. */
-export const waitsForApproval = (step: OnboardingStep) => step === "waitingApproval";
-/** A physician signs the BAA next (nothing of the practice works before). */
-export const baaDue = (step: OnboardingStep) => step === "baa";
-/** The step of setting up two-step sign-in, for a client that learns of it from a 403 (issue 44). */
-export const SECOND_FACTOR_STEP: OnboardingStep = "secondFactor";
-/** The account sets up two-step sign-in next (physicians after the BAA, staff, reviewers, admins). */
-export const secondFactorDue = (step: OnboardingStep) => step === "secondFactor";
-/** The cap quiz is due next. */
-export const quizDue = (step: OnboardingStep) => step === "quiz";
 
 /** Verified and not closed: the account may keep what it told during onboarding (its babies) up to date. */
 export const onboardingOpen = (facts: OnboardingFacts): boolean => {

@@ -102,6 +102,12 @@ const NameRequired = <A, I>(struct: Schema.Schema<A, I, never>, message: string)
     encode: (inner) => (input, options) => ParseResult.encodeUnknown(inner)(input, options),
   });
 
+const OptionalRelation = OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`);
+const OptionalStaffType = OptionalOneOf(STAFF_TYPES, `Staff type must be one of ${listOf(STAFF_TYPES)}`);
+
+/** The physician a staff member acts for, by either of the clients' names for it (the practice's own calls). */
+const actingFor = { physician_identifier: OptionalText(64), physician_id: OptionalText(64) };
+
 /** What a parent tells about a baby (register-baby, add-baby). */
 export const babyFields = (today: CalendarDay) => ({
   physician_identifier: ProviderRequired,
@@ -127,7 +133,7 @@ export const BabyUpdateRequest = (today: CalendarDay) =>
     Schema.Struct({
       ...babyFields(today),
       identifier: Required("Identifier"),
-      relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
+      relation: OptionalRelation,
     }),
     FORM_MESSAGES.childName,
   );
@@ -145,7 +151,7 @@ export const patientFields = (today: CalendarDay) => ({
   last_name: Required("Last name"),
   date_of_birth: DateOfBirth(today, addMonths(today, -PATIENT_MAX_AGE_MONTHS)),
   gender: OneOf(GENDERS, "Gender", FORM_MESSAGES.gender),
-  relation: OptionalOneOf(RELATIONS, `Relationship must be one of ${listOf(RELATIONS)}`),
+  relation: OptionalRelation,
   email: Schema.optionalWith(
     Schema.String.pipe(Schema.filter((s) => s === "" || (/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(s) && s.length <= 254), { message: () => "Email is invalid" })),
     { nullable: true },
@@ -158,8 +164,7 @@ export const patientFields = (today: CalendarDay) => ({
   referral_code: OptionalText(64),
   ethnicity: OptionalOneOf(RACES, FORM_MESSAGES.race),
   nicu_time: NicuTime,
-  physician_identifier: OptionalText(64),
-  physician_id: OptionalText(64),
+  ...actingFor,
 });
 export const PatientRequest = (today: CalendarDay) => NameRequired(Schema.Struct(patientFields(today)), FORM_MESSAGES.patientName);
 export type PatientRequest = Schema.Schema.Type<ReturnType<typeof PatientRequest>>;
@@ -171,27 +176,24 @@ export type PatientUpdateRequest = Schema.Schema.Type<ReturnType<typeof PatientU
 export const ListRequest = Schema.Struct({
   per_page: OptionalPerPage,
   search: OptionalText(100),
-  physician_identifier: OptionalText(64),
-  physician_id: OptionalText(64),
+  ...actingFor,
 });
 export type ListRequest = typeof ListRequest.Type;
 
 export const AddStaffRequest = Schema.Struct({
   email: Email,
-  type: OptionalOneOf(STAFF_TYPES, `Staff type must be one of ${listOf(STAFF_TYPES)}`),
-  staff_type: OptionalOneOf(STAFF_TYPES, `Staff type must be one of ${listOf(STAFF_TYPES)}`),
+  type: OptionalStaffType,
+  staff_type: OptionalStaffType,
   first_name: OptionalText(100),
   last_name: OptionalText(100),
-  physician_identifier: OptionalText(64),
-  physician_id: OptionalText(64),
+  ...actingFor,
 });
 export type AddStaffRequest = typeof AddStaffRequest.Type;
 
 export const RemoveStaffRequest = Schema.Struct({
   staff_identifier: OptionalText(64),
   nurse_identifier: OptionalText(64),
-  physician_identifier: OptionalText(64),
-  physician_id: OptionalText(64),
+  ...actingFor,
 });
 export type RemoveStaffRequest = typeof RemoveStaffRequest.Type;
 

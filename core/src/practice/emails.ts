@@ -12,53 +12,53 @@ import { mailName } from "./policy.ts";
 
 const hello = (language: Language, firstName: string) => greeting(language, firstName ? mailName(firstName) : null);
 
-export const staffInvitationMail = (to: string, physicianName: string, staffType: string, url: string, ttlDays: number, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const physician = mailName(physicianName);
+type InvitationText = ReturnType<typeof mailText<"invitation">>;
+
+/** The invitation copy in `language`, with the physician's name made one bounded line for every line that names them. */
+const fromPhysician = (language: Language, physicianName: string) => ({ t: mailText(language, "invitation"), physician: mailName(physicianName) });
+
+/** An invitation to set the password of an account a practice made: staff and caregivers differ only in what it says. */
+const setPasswordMail = (to: string, physicianName: string, url: string, language: Language, says: (t: InvitationText, physician: string) => ReadonlyArray<string>): OutgoingMail => {
+  const { t, physician } = fromPhysician(language, physicianName);
   return composeIn(language, {
     to,
     subject: t("staffSubject", { physician }),
     greeting: greeting(language, null),
-    paragraphs: [t(staffType === "office_admin" ? "staffAsOfficeAdmin" : "staffAsNurse", { physician }), t("setPassword", { days: ttlDays })],
+    paragraphs: says(t, physician),
     action: { label: t("setPasswordAction"), url },
   });
 };
 
-export const caregiverInvitationMail = (to: string, physicianName: string, url: string, ttlDays: number, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const physician = mailName(physicianName);
-  return composeIn(language, {
-    to,
-    subject: t("staffSubject", { physician }),
-    greeting: greeting(language, null),
-    paragraphs: [t("caregiverRegistered", { physician }), t("caregiverOpen"), t("caregiverExpires", { days: ttlDays })],
-    action: { label: t("setPasswordAction"), url },
-  });
+export const staffInvitationMail = (to: string, physicianName: string, staffType: string, url: string, ttlDays: number, language: Language = "en"): OutgoingMail =>
+  setPasswordMail(to, physicianName, url, language, (t, physician) => [t(staffType === "office_admin" ? "staffAsOfficeAdmin" : "staffAsNurse", { physician }), t("setPassword", { days: ttlDays })]);
+
+export const caregiverInvitationMail = (to: string, physicianName: string, url: string, ttlDays: number, language: Language = "en"): OutgoingMail =>
+  setPasswordMail(to, physicianName, url, language, (t, physician) => [t("caregiverRegistered", { physician }), t("caregiverOpen"), t("caregiverExpires", { days: ttlDays })]);
+
+/** A practice's request that an existing account join it (as a patient's family or as staff), to review in the portal. */
+const reviewRequestMail = (
+  to: string,
+  firstName: string,
+  physicianName: string,
+  url: string,
+  language: Language,
+  says: (t: InvitationText, physician: string) => { subject: string; paragraphs: ReadonlyArray<string> },
+): OutgoingMail => {
+  const { t, physician } = fromPhysician(language, physicianName);
+  return composeIn(language, { to, ...says(t, physician), greeting: hello(language, firstName), action: { label: t("reviewRequest"), url } });
 };
 
-export const patientLinkRequestMail = (to: string, firstName: string, physicianName: string, url: string, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const physician = mailName(physicianName);
-  return composeIn(language, {
-    to,
+export const patientLinkRequestMail = (to: string, firstName: string, physicianName: string, url: string, language: Language = "en"): OutgoingMail =>
+  reviewRequestMail(to, firstName, physicianName, url, language, (t, physician) => ({
     subject: t("patientRequestSubject", { physician }),
-    greeting: hello(language, firstName),
     paragraphs: [t("patientRequest", { physician }), t("patientRequestConsent")],
-    action: { label: t("reviewRequest"), url },
-  });
-};
+  }));
 
-export const staffLinkRequestMail = (to: string, firstName: string, physicianName: string, staffType: string, url: string, language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const physician = mailName(physicianName);
-  return composeIn(language, {
-    to,
+export const staffLinkRequestMail = (to: string, firstName: string, physicianName: string, staffType: string, url: string, language: Language = "en"): OutgoingMail =>
+  reviewRequestMail(to, firstName, physicianName, url, language, (t, physician) => ({
     subject: t("staffRequestSubject", { physician }),
-    greeting: hello(language, firstName),
     paragraphs: [t(staffType === "office_admin" ? "staffRequestAsOfficeAdmin" : "staffRequestAsNurse", { physician }), t("staffRequestConsent")],
-    action: { label: t("reviewRequest"), url },
-  });
-};
+  }));
 
 export const linkDeclinedMail = (to: string, firstName: string, signInUrl: string, language: Language = "en"): OutgoingMail => {
   const t = mailText(language, "invitation");
@@ -77,8 +77,7 @@ export const linkDeclinedMail = (to: string, firstName: string, signInUrl: strin
  * so neither the answer nor its timing tells whether the address has an account (ADR 22, 56).
  */
 export const nothingLinkedMail = (to: string, physicianName: string, asked: "patient" | "staff", language: Language = "en"): OutgoingMail => {
-  const t = mailText(language, "invitation");
-  const physician = mailName(physicianName);
+  const { t, physician } = fromPhysician(language, physicianName);
   return composeIn(language, {
     to,
     subject: t("nothingLinkedSubject", { physician }),

@@ -53,10 +53,25 @@ export const geometryOf = (
   };
 };
 
+/** What every new measurement of `attachment` starts with: no reviewer has decided or corrected anything yet. */
+const unreviewed = (attachment: Attachment, at: Date) =>
+  ({
+    attachmentId: attachment.id,
+    reportId: attachment.reportId,
+    round: attachment.round,
+    decision: null,
+    noseCorrected: false,
+    outlineCorrected: false,
+    modelAnswer: null,
+    correctedBy: null,
+    correctedAt: null,
+    decisionReason: null,
+    createdAt: at,
+    updatedAt: at,
+  }) satisfies Partial<Measurement>;
+
 export const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, size: { width: number; height: number }, at: Date, model: MeasuringModel | null): Measurement => ({
-  attachmentId: attachment.id,
-  reportId: attachment.reportId,
-  round: attachment.round,
+  ...unreviewed(attachment, at),
   accepted: analysis.accepted,
   verdict: analysis.verdict,
   reasons: analysis.reasons,
@@ -66,22 +81,11 @@ export const measurementOf = (attachment: Attachment, analysis: PhotoAnalysis, s
   cvaMm: analysis.cva_mm,
   geometry: geometryOf(analysis, size),
   error: null,
-  decision: null,
-  noseCorrected: false,
-  outlineCorrected: false,
-  modelAnswer: null,
-  correctedBy: null,
-  correctedAt: null,
-  decisionReason: null,
   model,
-  createdAt: at,
-  updatedAt: at,
 });
 
 export const failedMeasurement = (attachment: Attachment, error: string, at: Date): Measurement => ({
-  attachmentId: attachment.id,
-  reportId: attachment.reportId,
-  round: attachment.round,
+  ...unreviewed(attachment, at),
   accepted: false,
   // Unreadable: the parent has to send another photo.
   verdict: "retake",
@@ -92,16 +96,7 @@ export const failedMeasurement = (attachment: Attachment, error: string, at: Dat
   cvaMm: null,
   geometry: null,
   error,
-  decision: null,
-  noseCorrected: false,
-  outlineCorrected: false,
-  modelAnswer: null,
-  correctedBy: null,
-  correctedAt: null,
-  decisionReason: null,
   model: null,
-  createdAt: at,
-  updatedAt: at,
 });
 
 /** Measures one decoded photo, or None when the bytes are no image. */

@@ -3,11 +3,10 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { writePgliteTemplate } from "@crown/db";
+import { processIsAlive, writePgliteTemplate } from "@crown/db";
 import { PGLITE_TEMPLATE } from "../paths.ts";
-import { buildWeb, readStamp, sourceHash, STAMP } from "./build-web.ts";
+import { buildWeb, readStamp, sourceHash, STAMP, whenRunAlone } from "./build-web.ts";
 
 /**
  * `pnpm build`: the web portal and kiosk (build-web.ts), then the release folder `dist/release`, which
@@ -93,6 +92,10 @@ const bundle = async (root: string, out: string) => {
     platform: "node",
     target: "node20",
     format: "esm",
+    // cli.ts starts tracing, then imports the rest of Crown: kept as a real dynamic import (a chunk of its
+    // own), so pg and node:http are loaded after the instrumentations are in place, as from the sources.
+    // Without splitting, esbuild hoists the rest's package imports above the call that starts tracing.
+    splitting: true,
     // Readable stack traces (with the map, the TypeScript lines) and constructors keep their names.
     sourcemap: "linked",
     keepNames: true,
@@ -213,15 +216,6 @@ process.setSourceMapsEnabled(true);
 await import("./apps/server/dist/crown.mjs");
 `;
 
-const processAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 export interface ReleaseOptions {
   readonly root: string;
   readonly force?: boolean;
@@ -244,7 +238,7 @@ const withBuildLock = async <A>(root: string, say: (line: string) => void, fn: (
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number.parseInt(await readFile(lock, "utf8").catch(() => ""), 10);
-      if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && !processIsAlive(owner)) {
         await rm(lock, { force: true });
         continue;
       }
@@ -279,7 +273,7 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   const next = `${out}.next-${process.pid}`;
   for (const entry of await readdir(path.dirname(out)).catch(() => [] as string[])) {
     const owner = /^release\.(next|previous)-(\d+)$/.exec(entry)?.[2];
-    if (owner && !processAlive(Number(owner))) await rm(path.join(path.dirname(out), entry), { recursive: true, force: true });
+    if (owner && !processIsAlive(Number(owner))) await rm(path.join(path.dirname(out), entry), { recursive: true, force: true });
   }
   await rm(next, { recursive: true, force: true });
   await mkdir(next, { recursive: true });
@@ -303,14 +297,4 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   return true;
 };
 
-// `pnpm build` runs this file alone.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-  buildRelease({ root, force: process.argv.includes("--force") }).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+whenRunAlone(import.meta.url, buildRelease);

@@ -140,14 +140,21 @@ export const buildWeb = async ({ root, force = false, say = (l) => process.stdou
   return true;
 };
 
-// `pnpm build` runs this file alone: the CLI's other commands load the whole server.
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-  buildWeb({ root, force: process.argv.includes("--force") }).then(
+/**
+ * Runs `build` when the file at `moduleUrl` is the one node was started with (`pnpm build` runs a
+ * build file alone: the CLI's other commands load the whole server): from the repository's root,
+ * `--force` to build even when the stamp is current, its message and exit code 1 when it fails.
+ */
+export const whenRunAlone = (moduleUrl: string, build: (options: { root: string; force: boolean }) => Promise<unknown>) => {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  const root = path.resolve(path.dirname(fileURLToPath(moduleUrl)), "../../../..");
+  build({ root, force: process.argv.includes("--force") }).then(
     () => process.exit(0),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);
     },
   );
-}
+};
+
+whenRunAlone(import.meta.url, buildWeb);

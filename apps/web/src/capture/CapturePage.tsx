@@ -1,6 +1,5 @@
 import { captureMachine, minimumShots, selectedShots } from "@crown/core/capture/machine";
 import { AUTO_CAPTURE_SHOTS, CAPTURE_SECONDS, goodShotCount } from "@crown/core/capture/rules";
-import { UPLOAD_ACCEPT } from "@crown/core/capture/limits";
 import { frameMessages } from "@crown/core/measurement/verdict";
 import { useMachine } from "@xstate/react";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -10,6 +9,7 @@ import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { uiMessage } from "../i18n/i18n.ts";
 import { UploadDialog } from "../reporting/UploadDialog.tsx";
 import { selectedBaby, useSession } from "../session/store.ts";
+import { ChooseFiles } from "../ui/ChooseFiles.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { LiveOverlay } from "./LiveOverlay.tsx";
 import { PatientPicker, type PickedBaby } from "./PatientPicker.tsx";
@@ -104,20 +104,13 @@ export default function CapturePage() {
               {t("page.chooseVideo")}
               <input className="sr-only" type="file" accept="video/mp4,video/quicktime,.mp4,.mov,video/*" onChange={(e) => e.currentTarget.files?.[0] && void camera.openVideo(e.currentTarget.files[0])} />
             </label>
-            <label className="btn btn-secondary file-btn">
+            <ChooseFiles
+              onChosen={(files) => {
+                if (files.length > 0) setChosenFiles(files);
+              }}
+            >
               {t("page.choosePhotos")}
-              <input
-                className="sr-only"
-                type="file"
-                multiple
-                accept={UPLOAD_ACCEPT}
-                onChange={(e) => {
-                  const files = Array.from(e.currentTarget.files ?? []);
-                  if (files.length > 0) setChosenFiles(files);
-                  e.currentTarget.value = "";
-                }}
-              />
-            </label>
+            </ChooseFiles>
           </div>
           <p className="muted small" role="status">
             {modelNote}

@@ -12,7 +12,7 @@ import { FormMessage } from "../ui/fields.tsx";
 import { toast } from "../ui/toasts.tsx";
 import { actThenReload, usePagedRows } from "../api/usePagedRows.ts";
 import { ConsoleSection } from "./ConsoleSection.tsx";
-import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/lifecycle";
+import { ACTIVE_STATUS, isBlocked, type UserStatus } from "@crown/core/accounts/statuses";
 import type { RevocationReason } from "@crown/core/kiosk/revocation";
 
 type AdminUser = ResultsOf<Api["admin"]["users"]["$get"]>["data"][number];

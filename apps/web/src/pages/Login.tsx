@@ -14,8 +14,8 @@ import { firstMessages, focusFirstError, useFormState } from "../forms/form-stat
 import { Card } from "../ui/Card.tsx";
 import { FormField } from "../forms/fields.tsx";
 import { LanguageSwitcher } from "../i18n/LanguageSwitcher.tsx";
-import { BLOCKED_STATUS, WAITING_APPROVAL_STATUS } from "@crown/core/accounts/lifecycle";
-import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
+import { BLOCKED_STATUS, WAITING_APPROVAL_STATUS } from "@crown/core/accounts/statuses";
+import { waitsForApproval } from "@crown/core/onboarding/steps";
 
 /** The server's message for an expired password; the login shows its own text with a reset link. */
 export const PASSWORD_EXPIRED_MESSAGE = "Your password has expired. Please reset your password.";

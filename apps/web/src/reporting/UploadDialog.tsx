@@ -3,11 +3,12 @@ import { useSelector } from "@xstate/react";
 import { useEffect, useState } from "react";
 import { Button } from "react-aria-components";
 import { useTranslation } from "react-i18next";
-import { checkSelection, extensionOf, isVideoName, UPLOAD_ACCEPT, UPLOAD_LIMITS } from "@crown/core/capture/limits";
+import { checkSelection, extensionOf, isVideoName, UPLOAD_LIMITS } from "@crown/core/capture/limits";
 import { minimumShotsFor } from "../capture/rules.ts";
 import { number } from "../i18n/dates.ts";
 import { uiMessage } from "../i18n/i18n.ts";
 import { useSession } from "../session/store.ts";
+import { ChooseFiles } from "../ui/ChooseFiles.tsx";
 import { ModalDialog } from "../ui/dialogs.tsx";
 import { FormMessage } from "../ui/fields.tsx";
 import { type ActorRefFrom, createActor } from "xstate";
@@ -74,16 +75,15 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
   // A closed dialog (or a new run) stops the old run: its request in flight is aborted.
   useEffect(() => () => submission?.stop(), [submission]);
 
-  const addFiles = (files: FileList | null) => {
-    if (!files) return;
-    const all = [...items.filter((i) => !i.removed).map((i) => i.file), ...Array.from(files)];
+  const addFiles = (files: ReadonlyArray<File>) => {
+    const all = [...items.filter((i) => !i.removed).map((i) => i.file), ...files];
     const broken = checkSelection(all);
     if (broken) {
       setProblem({ rule: broken });
       return;
     }
     setProblem(null);
-    setItems((list) => [...list, ...itemsOf(Array.from(files))]);
+    setItems((list) => [...list, ...itemsOf(files)]);
   };
 
   const value = snapshot ? String(snapshot.value) : null;
@@ -165,19 +165,7 @@ export function UploadDialog(p: { readonly isOpen: boolean; readonly babyIdentif
         {problemText ? <FormMessage tone="error">{problemText}</FormMessage> : null}
         {phase === "select" ? (
           <div>
-            <label className="btn btn-secondary file-btn">
-              {t("upload.chooseFiles")}
-              <input
-                className="sr-only"
-                type="file"
-                multiple
-                accept={UPLOAD_ACCEPT}
-                onChange={(e) => {
-                  addFiles(e.currentTarget.files);
-                  e.currentTarget.value = "";
-                }}
-              />
-            </label>
+            <ChooseFiles onChosen={addFiles}>{t("upload.chooseFiles")}</ChooseFiles>
           </div>
         ) : null}
         <p className="muted small" aria-live="polite">

@@ -1,5 +1,5 @@
-import { USER_TYPES } from "@crown/core/accounts/lifecycle";
-import { takesQuiz } from "@crown/core/onboarding/lifecycle";
+import { USER_TYPES } from "@crown/core/accounts/statuses";
+import { takesQuiz } from "@crown/core/onboarding/steps";
 import { practiceBeingVerified } from "./home.ts";
 import type { Session } from "./machine.ts";
 

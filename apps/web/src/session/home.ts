@@ -1,5 +1,5 @@
 import type { Session } from "./machine.ts";
-import { baaDue, needsBabyDetails, quizDue, secondFactorDue } from "@crown/core/onboarding/lifecycle";
+import { baaDue, needsBabyDetails, quizDue, secondFactorDue } from "@crown/core/onboarding/steps";
 
 /** A physician who has not signed the BAA yet may only open the agreement (the server refuses the rest). */
 export const mustSignBaa = (s: Session) => baaDue(s.step);

@@ -3,7 +3,7 @@ import { ApiError, configureApi, crown } from "../api/crown.ts";
 import type { Baby, Profile } from "../api/types.ts";
 import { createSessionActor, type Session, sessionFromSignIn } from "./machine.ts";
 import { forgetToken, keptToken } from "./persist.ts";
-import { SECOND_FACTOR_STEP, secondFactorDue } from "@crown/core/onboarding/lifecycle";
+import { SECOND_FACTOR_STEP, secondFactorDue } from "@crown/core/onboarding/steps";
 import { SESSION_ENDED } from "@crown/core/shared/messages";
 import { uiMessage } from "../i18n/i18n.ts";
 

@@ -8,6 +8,23 @@ import { PageSpinner } from "../ui/Loader.tsx";
 
 const ChatWidget = lazy(() => import("../chat/ChatWidget.tsx"));
 
+/** What every signed-in layout ends with: the page, the footer and the support chat. */
+function PageFooterAndChat({ narrow = false }: { narrow?: boolean }) {
+  return (
+    <>
+      <main className={narrow ? "app-main narrow" : "app-main"} id="main">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <Suspense fallback={null}>
+        <ChatWidget />
+      </Suspense>
+    </>
+  );
+}
+
 /** Signed-in screens with header and footer. */
 export default function AppLayout() {
   const { t } = useTranslation("app");
@@ -17,15 +34,7 @@ export default function AppLayout() {
         {t("skip")}
       </a>
       <AppHeader />
-      <main className="app-main" id="main">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
-      </main>
-      <Footer />
-      <Suspense fallback={null}>
-        <ChatWidget />
-      </Suspense>
+      <PageFooterAndChat />
     </div>
   );
 }
@@ -37,16 +46,7 @@ export function FooterOnlyLayout() {
       <div className="bare-top">
         <Logo to="/" />
       </div>
-      <main className="app-main narrow" id="main">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
-      </main>
-      <Footer />
-      <Suspense fallback={null}>
-        <ChatWidget />
-      </Suspense>
+      <PageFooterAndChat narrow />
     </div>
   );
 }
-

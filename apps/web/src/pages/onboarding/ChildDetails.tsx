@@ -10,7 +10,7 @@ import { signOutNow } from "../../session/signOut.ts";
 import { updateSession } from "../../session/store.ts";
 import { type ChildAnswers, type ChildQuestionIndex, answersOf, answersPayload, CHILD_QUESTIONS, ChildQuestion, noAnswers, useQuestionName } from "../../forms/ChildFields.tsx";
 import { FormMessage } from "../../ui/fields.tsx";
-import { waitsForApproval } from "@crown/core/onboarding/lifecycle";
+import { waitsForApproval } from "@crown/core/onboarding/steps";
 
 export const APPROVAL_SIGN_OUT_MS = 5000;
 

@@ -5,7 +5,7 @@ import { SecondFactorSetup } from "../../security/SecondFactorSetup.tsx";
 import { useProof } from "../../security/useProof.tsx";
 import { homeFor } from "../../session/home.ts";
 import { updateSession, useSession } from "../../session/store.ts";
-import { secondFactorDue } from "@crown/core/onboarding/lifecycle";
+import { secondFactorDue } from "@crown/core/onboarding/steps";
 
 /**
  * /two-step: physicians (after the BAA), their staff, reviewers and admins set up two-step sign-in
