@@ -10,8 +10,10 @@ import {
   qualityMargin,
   QUALITY_REASON_MESSAGES,
   QUALITY_REASONS,
+  REFER_WHEN_UNSURE_POLICY,
   REFERRAL_CAUSES,
   SHIPPED_VERDICT_POLICY,
+  VERDICT_POLICY_0_5_0,
   type GeometricFindings,
   type ReasonThresholds,
   type VerdictPolicy,
@@ -20,9 +22,9 @@ import {
 const clean = { headFound: true, headTouchesFrame: false, noseFound: true };
 const low = [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1];
 /** ADR 0039's verdict, as 0.5.0 shipped it: the tests below pin it down whatever the default policy is. */
-const judgePhoto = (p: ArrayLike<number>, f: GeometricFindings, t: ReasonThresholds = DEFAULT_REASON_THRESHOLDS) => judgeUnder(p, f, t, SHIPPED_VERDICT_POLICY);
+const judgePhoto = (p: ArrayLike<number>, f: GeometricFindings, t: ReasonThresholds = DEFAULT_REASON_THRESHOLDS) => judgeUnder(p, f, t, VERDICT_POLICY_0_5_0);
 
-describe("judgePhoto (the shipped policy, ADR 0039)", () => {
+describe("judgePhoto (0.5.0's policy, ADR 0039)", () => {
   it("accepts a photo no reason flags", () => {
     expect(judgePhoto(low, clean)).toEqual({ outcome: "accept", accepted: true, reasons: [], doubts: [] });
   });
@@ -181,6 +183,26 @@ describe("judgePhoto under a calibrated policy (issue 45, ADR 0153)", () => {
     // a retake from 0.95, not from 0.65
     expect(judgeUnder([0.1, 0.1, 0.1, 0.9, 0.1, 0.1, 0.1, 0.1], clean, DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("refer");
     expect(judgeUnder([0.1, 0.1, 0.1, 0.96, 0.1, 0.1, 0.1, 0.1], clean, DEFAULT_REASON_THRESHOLDS, CALIBRATED_VERDICT_POLICY).outcome).toBe("retake");
-    expect(judgeUnder(low, measured(120), DEFAULT_REASON_THRESHOLDS, SHIPPED_VERDICT_POLICY).outcome).toBe("accept");
+    expect(judgeUnder(low, measured(120), DEFAULT_REASON_THRESHOLDS, VERDICT_POLICY_0_5_0).outcome).toBe("accept");
+  });
+
+  it("ships 'refer when unsure' (ADR 0174): a retake only for a clear reason, a doubt to the reviewers, the same accepts as 0.5.0", () => {
+    expect(SHIPPED_VERDICT_POLICY).toBe(REFER_WHEN_UNSURE_POLICY);
+    expect(DEFAULT_VERDICT_POLICY).toBe(SHIPPED_VERDICT_POLICY);
+    const shipped = (p: ArrayLike<number>, f: GeometricFindings) => judgeUnder(p, f, DEFAULT_REASON_THRESHOLDS, SHIPPED_VERDICT_POLICY);
+    const was = (p: ArrayLike<number>, f: GeometricFindings) => judgeUnder(p, f, DEFAULT_REASON_THRESHOLDS, VERDICT_POLICY_0_5_0);
+    const tilted = (q: number) => [0.1, 0.1, 0.1, q, 0.1, 0.1, 0.1, 0.1];
+    // 0.5.0 asked for a retake from 0.65; now a tilt of 0.9 or 0.99 goes to the reviewers, from 0.995 it is clear
+    for (const q of [0.7, 0.9, 0.99]) {
+      expect(was(tilted(q), clean).outcome).toBe("retake");
+      expect(shipped(tilted(q), clean).outcome).toBe("refer");
+    }
+    expect(shipped(tilted(0.999), clean)).toMatchObject({ outcome: "retake", reasons: ["Head is tilted (cheek asymmetry)"] });
+    // no nose found and none named clearly: referred, not a retake the parent cannot act on
+    expect(was(low, { ...clean, noseFound: false }).outcome).toBe("retake");
+    expect(shipped(low, { ...clean, noseFound: false }).outcome).toBe("refer");
+    // no plausibility bound: a measurement 0.5.0 accepted is still accepted (the ship rule's "accepted" may not fall)
+    expect(shipped(low, measured(120)).outcome).toBe("accept");
+    expect(shipped(low, measured(84))).toEqual(was(low, measured(84)));
   });
 });

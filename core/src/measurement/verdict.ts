@@ -88,8 +88,8 @@ export interface VerdictPolicy {
 const everyReason = (ratio: number): Record<QualityReason, number> =>
   Object.fromEntries(QUALITY_REASONS.map((r) => [r, ratio])) as Record<QualityReason, number>;
 
-/** The verdict 0.5.0 shipped with (ADR 0039): clear from 1.3 x the threshold, missing noses and bitten outlines retaken, no plausibility check. */
-export const SHIPPED_VERDICT_POLICY: VerdictPolicy = {
+/** The verdict 0.5.0 shipped with (ADR 0039) until ADR 0174: clear from 1.3 x the threshold, missing noses and bitten outlines retaken, no plausibility check. */
+export const VERDICT_POLICY_0_5_0: VerdictPolicy = {
   retakeRatio: everyReason(UNCERTAIN_BAND.to),
   missingNoseRefers: false,
   obstructedRefers: false,
@@ -110,6 +110,24 @@ export const CALIBRATED_VERDICT_POLICY: VerdictPolicy = {
   obstructedRefers: true,
   plausible: { ci: [65, 105], noseAlong: [0.9, 1.6], maxAxisDisagreementDeg: 180 },
 };
+
+/**
+ * "Refer when unsure" (calibrated-2r, ADR 0174): the second fit's rule (models/head-contour/lab/
+ * 2026-11-28-verdict-calibration-2.md, steps 1, 2 and 6) on the tuning sets of render.py, render2 and render3.
+ * A reason asks for a retake only from 1.99 x its threshold (0.995 at 0.5: no ratio brought render2's or
+ * render3's good photos told to retake to 5 %, so the rule's last); a missing nose or a bitten outline the
+ * model does not name clearly is referred. No plausibility bound: it would refer photos this policy accepts,
+ * which the ship rule forbids; so it accepts exactly what 0.5.0's accepted and only moves retakes to the reviewers.
+ */
+export const REFER_WHEN_UNSURE_POLICY: VerdictPolicy = {
+  retakeRatio: everyReason(1.99),
+  missingNoseRefers: true,
+  obstructedRefers: true,
+  plausible: null,
+};
+
+/** What ships: the policy every photo is judged by, in the server, the portal and the kiosk (ADR 0174). */
+export const SHIPPED_VERDICT_POLICY: VerdictPolicy = REFER_WHEN_UNSURE_POLICY;
 
 /** The policy judgePhoto applies unless told otherwise. */
 export const DEFAULT_VERDICT_POLICY: VerdictPolicy = SHIPPED_VERDICT_POLICY;
