@@ -33,6 +33,9 @@ class BodyEndedEarly extends Data.TaggedError("BodyEndedEarly")<{}> {}
  * What a failed read of the body means: the parser's refusal of what the client sent (a malformed
  * part, as a ValidationFailed) keeps nothing; anything else is a body that ended early.
  */
+/** The form names a report's files are sent under. */
+const ATTACHMENT_FIELDS: ReadonlySet<string> = new Set(["attachments[]", "attachments"]);
+
 const bodyFailure = (error: unknown): ValidationFailed | BodyEndedEarly => (error instanceof ValidationFailed ? error : new BodyEndedEarly());
 
 /** Reads the first `n` bytes of a stream, and gives back a stream of the whole content; `sourceError` tells a cut body or a refused part from a refusal of the file. */
@@ -238,6 +241,9 @@ export const uploadAttachments = (parts: AsyncIterable<UploadPart>, identifierFr
         if (next.done) break;
         const part = next.value;
         if (part.type === "field") {
+          // A file part without a file name (a name ending in "\\" escapes its closing quote) arrives as
+          // text: it is a file the request meant to send, so the request is refused, not shortened.
+          if (ATTACHMENT_FIELDS.has(part.name)) return yield* ValidationFailed.field("attachments", INPUT_MESSAGES.badFileName);
           if (part.name !== "report_identifier" || state.target !== null) continue;
           const id = part.value.trim();
           if (isUnstorableText(id)) return yield* ValidationFailed.field("report_identifier", INPUT_MESSAGES.badText);

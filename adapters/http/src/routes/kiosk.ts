@@ -9,7 +9,7 @@ import { paged, takesBody, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented, PAGED } from "../openapi.ts";
 import { bearerToken, jsonBody, pageParam } from "../request.ts";
-import { multipartParts } from "./reports.ts";
+import { multipartParts } from "../multipart-parts.ts";
 
 /** The tablet's device credential travels in its own header; the staff member's kiosk session as the bearer token. */
 export const DEVICE_HEADER = "x-kiosk-device";

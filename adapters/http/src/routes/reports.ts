@@ -1,10 +1,5 @@
-import type { IncomingMessage } from "node:http";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import busboy from "busboy";
 import { Hono } from "hono";
-import type { Context } from "hono";
-import { INPUT_MESSAGES, type StoredBlob, ValidationFailed } from "@crown/core";
+import type { StoredBlob } from "@crown/core";
 import { idempotencyKeyOf } from "@crown/core/shared/idempotency";
 import {
   addNote,
@@ -45,7 +40,6 @@ import {
   reviewQueue,
   UPLOAD_MESSAGES,
   uploadAttachments,
-  type UploadPart,
   UploadsRequest,
 } from "@crown/core/report/index";
 import { ok, runUseCase } from "../effect-bridge.ts";
@@ -54,6 +48,7 @@ import { paged, takesBody, takesJson } from "../wire-input.ts";
 import { requireCaller } from "../middleware.ts";
 import { documented, PAGED } from "../openapi.ts";
 import { jsonBody, pageParam } from "../request.ts";
+import { multipartParts } from "../multipart-parts.ts";
 
 const tag = "Reports";
 const review = "Review";
@@ -80,105 +75,6 @@ documented({ method: "post", path: "/review/report/:id/publish", summary: "Rende
 documented({ method: "get", path: "/review/report/:id/preview", summary: "The PDF as publishing would render it now, marked as a preview; nothing is stored (audited)", tag: review, auth: true, response: "pdf" });
 documented({ method: "post", path: "/review/report/:id/recapture", summary: "Request a recapture with reasons from the quiz list, and notify the parent and physician", tag: review, auth: true, body: RecaptureRequest });
 documented({ method: "post", path: "/review/report/:id/reopen", summary: "Reopen a published report for correction", tag: review, auth: true });
-
-/**
- * The multipart body as parts in arrival order, parsed by busboy from the raw Node request (or the
- * request's stream in tests) without buffering a file: each file is handed on as a stream, and
- * busboy waits while it is read. `close` stops parsing and drains what is left of the body.
- */
-export const multipartParts = (c: Context<Env>, limits: { files: number; fileSize: number }) => {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const source: Readable = incoming ?? (c.req.raw.body ? Readable.fromWeb(c.req.raw.body as unknown as NodeWebStream<Uint8Array>) : Readable.from([]));
-  const headers = Object.fromEntries(c.req.raw.headers.entries());
-  const queue: Array<IteratorResult<UploadPart>> = [];
-  const waiting: Array<{ resolve: (r: IteratorResult<UploadPart>) => void; reject: (e: unknown) => void }> = [];
-  let failure: unknown = null;
-  let refused = false;
-  let finished = false;
-  const push = (item: IteratorResult<UploadPart>) => {
-    const w = waiting.shift();
-    if (w) w.resolve(item);
-    else queue.push(item);
-  };
-  const fail = (error: unknown) => {
-    failure = error;
-    for (const w of waiting.splice(0)) w.reject(error);
-  };
-  let parser: busboy.Busboy;
-  try {
-    // One more file than allowed, one byte more than allowed: the use case names the limit. Names are
-    // read as UTF-8 and kept whole (a path in one is refused by core's file-name rule, not cut off).
-    parser = busboy({ headers, defParamCharset: "utf8", preservePath: true, limits: { files: limits.files + 1, fileSize: limits.fileSize + 1, fields: 50, parts: limits.files + 51 } });
-  } catch (error) {
-    fail(error);
-    return { parts: (async function* () {})(), close: () => undefined };
-  }
-  parser.on("field", (name, value) => push({ done: false, value: { type: "field", name, value } }));
-  parser.on("file", (name, stream, info) => {
-    // Nothing after a refused part is handed on: its bytes would never come (the source is no longer piped).
-    if (refused) return void stream.resume();
-    push({ done: false, value: { type: "file", name, fileName: info.filename ?? "", stream: fileStream(stream) } });
-  });
-  parser.on("close", () => {
-    finished = true;
-    push({ done: true, value: undefined });
-  });
-  parser.on("error", (error: unknown) => {
-    // busboy reports a part it cannot read (a NUL byte or a control character in its headers, such as
-    // a file's name) by emitting an error without destroying itself, and goes on parsing: the source,
-    // unpiped by the error, then never feeds the file being read nor the one after it, which waited for
-    // ever (issue 46). It is the client's refusal: the file being read fails with it, the parts
-    // queued behind it are dropped, and the use case keeps nothing.
-    if (error instanceof Error && /malformed/i.test(error.message)) {
-      if (refused) return;
-      refused = true;
-      const refusal = ValidationFailed.field("attachments", INPUT_MESSAGES.brokenPart);
-      for (const item of queue.splice(0)) if (!item.done && item.value.type === "file") void item.value.stream.cancel().catch(() => undefined);
-      fail(refusal);
-      parser.destroy(refusal);
-      return;
-    }
-    fail(error);
-  });
-  // A cut connection errors the source only, and a pipe then never ends its destination: end the
-  // parser, so that it reads the bytes that did arrive and errors the file they stop in (which would
-  // otherwise wait for bytes that never come); the use case keeps the files that arrived whole.
-  const cut = () => {
-    if (!parser.writableEnded) parser.end();
-  };
-  source.on("error", cut);
-  source.on("aborted", cut);
-  source.pipe(parser);
-  const parts: AsyncIterable<UploadPart> = {
-    [Symbol.asyncIterator]: () => ({
-      next: () => {
-        // A refusal stops at once; otherwise parts that arrived whole come first, even when the body failed after them.
-        if (refused) return Promise.reject(failure);
-        const item = queue.shift();
-        if (item) return Promise.resolve(item);
-        if (failure) return Promise.reject(failure);
-        if (finished) return Promise.resolve({ done: true, value: undefined });
-        return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-      },
-      return: async () => ({ done: true, value: undefined }),
-    }),
-  };
-  const close = () => {
-    // The rest of the body is read and dropped (a refused request's too), so that the answer reaches the client.
-    source.unpipe(parser);
-    parser.removeAllListeners("file");
-    parser.on("file", (_n, s) => s.resume());
-    if (!source.readableEnded) source.resume();
-  };
-  return { parts, close };
-};
-
-/**
- * A file part as a web stream that pulls from busboy's stream directly (one read per pull, a
- * bounded queue of about 1 MB): backpressure reaches the socket and no file is ever buffered.
- */
-const fileStream = (stream: Readable): ReadableStream<Uint8Array> =>
-  Readable.toWeb(stream, { strategy: { highWaterMark: 1024 * 1024, size: (chunk: Uint8Array) => chunk.byteLength } } as never) as unknown as ReadableStream<Uint8Array>;
 
 const fileResponse = (blob: StoredBlob, headers: Record<string, string>) =>
   new Response(blob.body, { status: 200, headers: { "content-type": blob.contentType, "content-length": String(blob.size), ...headers } });
