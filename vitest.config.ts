@@ -1,8 +1,7 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
-// Two projects. Unit tests (*.test.ts) and integration tests (*.int.test.ts, real PostgreSQL / PGlite /
-// an S3 server) run in parallel; browser tests (real Chromium against the real server) run one file at
-// a time. `pnpm test` runs every project below side by side, each in a vitest process of its own
+// Unit tests (*.test.ts) and integration tests (*.int.test.ts, real PostgreSQL / PGlite / an S3 server)
+// run in parallel; browser tests (real Chromium against the real server) run two files at a time. `pnpm test` runs every project below side by side, each in a vitest process of its own
 // (tests/suite.ts reads `projects`; docs/adr/0135); `vitest run` runs them one after the other.
 /**
  * The storage adapters' integration tests measure a 50 MB upload's memory and stream it to a real S3 server:
@@ -44,7 +43,10 @@ export const projects = [
       include: ["tests/e2e/**/*.spec.ts", "**/*.browser.test.ts", "tests/inference-browser/**/*.test.ts"],
       exclude: ["**/node_modules/**"],
       pool: "forks",
-      fileParallelism: false,
+      // Two files at a time (ADR 0175): a file spends much of its time waiting on Chromium, the server's
+      // timers and the network, and one at a time left a core idle for the phase's last minutes.
+      // Each file starts its own Crown on its own port and data directory, and its own Chromium.
+      maxWorkers: 2,
       testTimeout: 180_000,
     },
   },

@@ -1,10 +1,9 @@
 // The whole test suite, as `pnpm test` runs it after the layer rule, the types and the build.
 //
-// Vitest runs a project whose files must go one at a time (the browser project: each file starts
-// Crown and Chromium) only after every other project has finished, so half of a two-core machine
-// sat idle for the browser phase. Here the two projects run side by side, each in its own vitest
-// process. The unit and integration project runs at a lower priority: it soaks up the idle core,
-// and the browser tests, which wait on real time, keep theirs (docs/adr/0135).
+// Vitest runs a project whose files go one at a time only after every other project has finished.
+// Here the projects run side by side, each in its own vitest process (docs/adr/0135). The unit and
+// integration projects run at a lower priority: they soak up what the browser project leaves, and the
+// browser tests (two files at a time, ADR 0175), which wait on real time, keep the caller's.
 //   pnpm tsx tests/suite.ts
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -18,9 +17,11 @@ interface Project {
   readonly niceness: number;
 }
 
-// Every project of vitest.config.ts: one whose files go one at a time (it waits on real time) at the
-// caller's priority, the others lower.
-const PROJECTS: readonly Project[] = projects.map(({ test }) => ({ name: test.name, niceness: test.fileParallelism === false ? 0 : 10 }));
+/** The project whose tests wait on real time (Chromium against a running Crown): it keeps the caller's priority. */
+const REAL_TIME = "browser";
+
+// Every project of vitest.config.ts: the browser project at the caller's priority, the others lower.
+const PROJECTS: readonly Project[] = projects.map(({ test }) => ({ name: test.name, niceness: test.name === REAL_TIME ? 0 : 10 }));
 
 /** Writes a stream line by line, each line tagged with its project, so interleaved output stays readable. */
 const tagLines = (tag: string, out: NodeJS.WriteStream) => {
