@@ -65,7 +65,6 @@ export function ModelAgreement() {
       {page ? (
         <>
           <p>{page.models.length ? page.models.map((m) => t("model.measuredBy", { name: m.name ?? "—", version: m.version ?? "", photos: m.photos })).join("; ") : t("model.empty")}</p>
-          <ModelSwitches page={page} onChanged={() => setLoads((n) => n + 1)} />
           {shadow ? (
             <section aria-labelledby="model-shadow">
               <h3 id="model-shadow">{t("model.shadowTitle", { name: shadow.name, version: shadow.version })}</h3>
@@ -131,6 +130,8 @@ export function ModelAgreement() {
               ))}
             </ul>
           )}
+          {/* What the admin does about it (install, promote, roll back) comes after what the figures say. */}
+          <ModelSwitches page={page} onChanged={() => setLoads((n) => n + 1)} />
         </>
       ) : null}
     </ConsoleSection>
