@@ -25,15 +25,35 @@ export const changePassword = (oldPassword: string, newPassword: string) =>
     keepSessionOn401: true,
   });
 
-export const getProfile = () => crown.call((api) => api.user.profile.$get());
+const readProfile = () => crown.call((api) => api.user.profile.$get());
+let profileInFlight: ReturnType<typeof readProfile> | null = null;
+
+/**
+ * The account's profile. On a page load the header, the profile menu, the language and the page itself
+ * all ask at once, and the server audits every read: callers that ask while a read is on its way share
+ * it. A change to the profile starts the next read afresh.
+ */
+export const getProfile = (): ReturnType<typeof readProfile> => {
+  if (profileInFlight) return profileInFlight;
+  const read = readProfile().finally(() => {
+    if (profileInFlight === read) profileInFlight = null;
+  });
+  profileInFlight = read;
+  return read;
+};
+
+const changeProfile = <A>(change: () => Promise<A>): Promise<A> => {
+  profileInFlight = null;
+  return change();
+};
 
 export const updateProfile = (values: { first_name: string; last_name: string; phone: string; fax_number?: string }) =>
-  crown.call((api) => api.user.profile.$post({ json: values }));
+  changeProfile(() => crown.call((api) => api.user.profile.$post({ json: values })));
 
 export const uploadProfilePhoto = (file: File) =>
-  crown.call((api) => api.user.profile.$post({ form: { profile_photo: file, profile_photo_action: "update" } }));
+  changeProfile(() => crown.call((api) => api.user.profile.$post({ form: { profile_photo: file, profile_photo_action: "update" } })));
 
-export const removeProfilePhoto = () => crown.call((api) => api.user.profile.$post({ form: { profile_photo_action: "remove" } }));
+export const removeProfilePhoto = () => changeProfile(() => crown.call((api) => api.user.profile.$post({ form: { profile_photo_action: "remove" } })));
 
 /** The photo needs the bearer token, so it is fetched and shown as a PNG/JPEG data URL. */
 export const getProfilePhoto = async (): Promise<string> => {

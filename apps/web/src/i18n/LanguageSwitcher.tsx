@@ -1,6 +1,7 @@
 import { LANGUAGE_NAMES, LANGUAGES, isLanguage } from "@crown/core/shared/i18n";
 import { useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
+import { getProfile } from "../api/account-pages.ts";
 import { crown } from "../api/crown.ts";
 import { toast } from "../ui/toasts.tsx";
 import { switchLanguage } from "./i18n.ts";
@@ -10,7 +11,7 @@ import { currentLanguage } from "./language.ts";
 export function useAccountLanguage(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn) return;
-    crown.call((api) => api.user.profile.$get(), { quiet: true })
+    getProfile()
       .then(({ results }) => {
         if (isLanguage(results.language) && results.language !== currentLanguage()) void switchLanguage(results.language);
       })
