@@ -1,9 +1,9 @@
 // The whole test suite, as `pnpm test` runs it after the layer rule, the types and the build.
 //
 // Vitest runs a project whose files go one at a time only after every other project has finished.
-// Here the projects run side by side, each in its own vitest process (docs/adr/0135). The unit and
-// integration projects run at a lower priority: they soak up what the browser project leaves, and the
-// browser tests (two files at a time, ADR 0175), which wait on real time, keep the caller's.
+// Here the projects run side by side, each in its own vitest process (docs/adr/0135), all at the
+// caller's priority: a project niced below the others starved whenever anything else used the cores
+// (beside `stress --cpu 2` the unit project had run no file in 16 minutes; ADR 0175).
 //   pnpm tsx tests/suite.ts
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,15 +13,9 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 interface Project {
   readonly name: string;
-  /** Added to the process's niceness (0: as the caller runs). */
-  readonly niceness: number;
 }
 
-/** The project whose tests wait on real time (Chromium against a running Crown): it keeps the caller's priority. */
-const REAL_TIME = "browser";
-
-// Every project of vitest.config.ts: the browser project at the caller's priority, the others lower.
-const PROJECTS: readonly Project[] = projects.map(({ test }) => ({ name: test.name, niceness: test.name === REAL_TIME ? 0 : 10 }));
+const PROJECTS: readonly Project[] = projects.map(({ test }) => ({ name: test.name }));
 
 /** Writes a stream line by line, each line tagged with its project, so interleaved output stays readable. */
 const tagLines = (tag: string, out: NodeJS.WriteStream) => {
@@ -43,10 +37,8 @@ const tagLines = (tag: string, out: NodeJS.WriteStream) => {
 const run = (project: Project): Promise<{ project: Project; code: number; seconds: number }> =>
   new Promise((resolve) => {
     const started = performance.now();
-    const vitest = ["exec", "vitest", "run", "--project", project.name];
-    const [command, args] = project.niceness > 0 ? ["nice", ["-n", String(project.niceness), "pnpm", ...vitest]] : ["pnpm", vitest];
     // `pnpm test` has just built the release: every test that starts Crown starts it (tests/crown-command.ts).
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, CROWN_TEST_RELEASE: process.env.CROWN_TEST_RELEASE ?? "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("pnpm", ["exec", "vitest", "run", "--project", project.name], { cwd: ROOT, env: { ...process.env, CROWN_TEST_RELEASE: process.env.CROWN_TEST_RELEASE ?? "1" }, stdio: ["ignore", "pipe", "pipe"] });
     const stdout = tagLines(project.name, process.stdout);
     const stderr = tagLines(project.name, process.stderr);
     child.stdout.on("data", stdout.write);
