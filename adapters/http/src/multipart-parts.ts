@@ -19,10 +19,17 @@ export const partCounter = (contentType: string) => {
   let delimiters = 0;
   return {
     feed: (chunk: Buffer | string) => {
-      const bytes = Buffer.concat([tail, typeof chunk === "string" ? Buffer.from(chunk) : chunk]);
-      for (let at = bytes.indexOf(delimiter); at !== -1; at = bytes.indexOf(delimiter, at + delimiter.length)) delimiters += 1;
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      const count = (b: Buffer) => {
+        for (let at = b.indexOf(delimiter); at !== -1; at = b.indexOf(delimiter, at + delimiter.length)) delimiters += 1;
+      };
+      // A delimiter that starts in the previous chunk's end is found in the seam, without copying the chunk.
+      const head = bytes.subarray(0, delimiter.length - 1);
+      count(Buffer.concat([tail, head]));
+      count(bytes);
       // What could start a delimiter that the next chunk ends; shorter than one, so never counted twice.
-      tail = bytes.subarray(Math.max(0, bytes.length - (delimiter.length - 1)));
+      const keep = delimiter.length - 1;
+      tail = Buffer.from(bytes.length >= keep ? bytes.subarray(bytes.length - keep) : Buffer.concat([tail, bytes]).subarray(-keep));
     },
     parts: () => (boundary ? Math.max(0, delimiters - 1) : 0),
   };
