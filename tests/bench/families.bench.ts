@@ -3,6 +3,9 @@
 // sets, with seconds per render3 image; and, with --policy, a verdict policy judged against the shipped one
 // by issue 45's ship rule (ADR 0133 on render.py).
 //   pnpm tsx tests/bench/families.bench.ts [--renderpy DIR] [--render2 DIR] [--render3 DIR] [--policy calibrated | --policy-json FIT.json:chosen] [--rows out.jsonl] [--json out.json]
+//   CROWN_MODEL=candidate.onnx pnpm tsx tests/bench/families.bench.ts ... --shipped-rows shipped.jsonl
+// --shipped-rows judges the model in use (a candidate, CROWN_MODEL) against the shipped model's rows, written
+// by an earlier run with --rows on the same sets: both under the shipped verdict policy, by the same ship rule.
 // Sets: models/head-contour/data.py eval (render.py), render2/build_set.py, render3/build.py set (ADR 0152 names
 // the held-out and tuning seeds); a set missing under models/head-contour/data is unpacked from
 // models/head-contour/sets/ when it is archived there. Rows (--rows) hold what the verdict is judged from, so verdict-tune.ts can
@@ -51,6 +54,7 @@ const { values } = parseArgs({
     policy: { type: "string" },
     "policy-json": { type: "string" },
     rows: { type: "string" },
+    "shipped-rows": { type: "string" },
     json: { type: "string" },
     limit: { type: "string" },
   },
@@ -71,6 +75,11 @@ const fromJson = (spec: string): VerdictPolicy => {
 if (values["policy-json"]) values.policy = values["policy-json"].split(":")[1];
 const candidate = values["policy-json"] ? fromJson(values["policy-json"]) : values.policy ? policies[values.policy] : undefined;
 if (values.policy && !candidate) throw new Error(`unknown policy ${values.policy}`);
+
+// The shipped model's rows, per family, when a candidate model is judged against them.
+const shippedRows = values["shipped-rows"]
+  ? (readFileSync(values["shipped-rows"], "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)) as VerdictRow[])
+  : undefined;
 
 const SETS_PY = new URL("../../models/head-contour/sets.py", import.meta.url).pathname;
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });
@@ -131,6 +140,18 @@ for (const family of families) {
     const fs = familyFigures(shipped);
     out(figuresLine(`${tag}`, fs));
     summary[`${tag} shipped`] = fs;
+    if (shippedRows) {
+      const base = shippedRows.filter((r) => r.family === family);
+      const ids = new Set(rows.map((r) => r.id));
+      if (base.length !== rows.length || !base.every((r) => ids.has(r.id))) throw new Error(`--shipped-rows: ${family} holds other photos than ${dir}`);
+      const baseline = judged(base, SHIPPED_VERDICT_POLICY, label);
+      const fb = familyFigures(baseline);
+      out(figuresLine("  shipped model", fb));
+      summary[`${tag} shipped model`] = fb;
+      const worse = family === "renderpy" ? [...worseFigures(fs, fb, false), ...adr133Failures(shipped, baseline)] : worseFigures(fs, fb);
+      out(`  ship rule (${model.card.version} against the shipped model): ${worse.length === 0 ? "no figure worse" : `worse: ${worse.join("; ")}`}`);
+      summary[`${tag} against shipped model worse`] = worse;
+    }
     if (candidate) {
       const cand = judged(rows, candidate, label);
       const fc = familyFigures(cand);
