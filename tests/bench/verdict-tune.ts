@@ -7,6 +7,10 @@
 // --fit: the rule of models/head-contour/lab/2026-11-28-verdict-calibration-2.md, written before render3's
 // tuning figures, applied to the rows: the chosen policy and its fallback written to OUT.json for
 // families.bench.ts --policy-json)
+// --shipped-rows FILE: the positional rows are a candidate model's; each policy is judged against the shipped
+// model's rows on the same photos (shipped policy) instead of against the same rows. --thresholds 0.5,0.25,...:
+// instead of the policy grid, every reason's threshold lowered together to each value, the retake level held at
+// the shipped policy's probability, with and without the verdict fit's plausibility bounds (CI 61-109, nose 0.9-1.6).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -17,6 +21,7 @@ import {
   QUALITY_REASONS,
   SHIPPED_VERDICT_POLICY,
   type QualityReason,
+  type ReasonThresholds,
   type VerdictPolicy,
 } from "../../core/src/measurement/index.ts";
 import { adr133Failures, familyFigures, FIGURES_HEADER, figuresLine, relabelled, worseFigures, type JudgedPhoto } from "./po-figures.ts";
@@ -25,9 +30,14 @@ import type { VerdictRow } from "./families.bench.ts";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { truth: { type: "string", multiple: true }, policy: { type: "string" }, fit: { type: "string" } },
+  options: {
+    truth: { type: "string", multiple: true }, policy: { type: "string" }, fit: { type: "string" },
+    "shipped-rows": { type: "string" }, thresholds: { type: "string" },
+  },
 });
-const rows: VerdictRow[] = positionals.flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as VerdictRow));
+const readRows = (f: string): VerdictRow[] => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as VerdictRow);
+const rows: VerdictRow[] = positionals.flatMap(readRows);
+const shippedRows: VerdictRow[] = values["shipped-rows"] ? readRows(values["shipped-rows"]) : rows;
 // render2's nose counts, for the relabelling
 const noseTruth = new Map<string, NoseTruth>();
 for (const spec of values.truth ?? []) {
@@ -39,11 +49,11 @@ const labelOf = (r: VerdictRow): number[] => {
   const t = noseTruth.get(`${r.family}/${r.id}`);
   return r.family === "render2" && t ? relabelled(r.reasons, t) : r.reasons;
 };
-const judge = (rs: VerdictRow[], policy: VerdictPolicy): JudgedPhoto[] =>
-  rs.map((r) => ({ ...r, reasons: labelOf(r), verdict: judgePhoto(r.quality, r.findings, DEFAULT_REASON_THRESHOLDS, policy).outcome }));
+const judge = (rs: VerdictRow[], policy: VerdictPolicy, thresholds: ReasonThresholds = DEFAULT_REASON_THRESHOLDS): JudgedPhoto[] =>
+  rs.map((r) => ({ ...r, reasons: labelOf(r), verdict: judgePhoto(r.quality, r.findings, thresholds, policy).outcome }));
 
 const every = (ratio: number): Record<QualityReason, number> => Object.fromEntries(QUALITY_REASONS.map((q) => [q, ratio])) as Record<QualityReason, number>;
-const grid: [string, VerdictPolicy][] = [["shipped", SHIPPED_VERDICT_POLICY]];
+const grid: [string, VerdictPolicy, ReasonThresholds?][] = [["shipped", SHIPPED_VERDICT_POLICY]];
 // 1.96 and 1.99 (0.98 and 0.995 at threshold 0.5) added for the second fit: no ratio up to 1.9 brought
 // render2's retakes to 5 % (lab/2026-11-28-verdict-calibration.md).
 const RATIOS = [1.3, 1.5, 1.7, 1.9, 1.96, 1.99] as const;
@@ -61,6 +71,17 @@ for (const ratio of RATIOS) {
     }
   }
 }
+if (values.thresholds) {
+  grid.splice(1);
+  const fitBounds = { ci: [61, 109] as const, noseAlong: [0.9, 1.6] as const, maxAxisDisagreementDeg: 180 };
+  for (const t of values.thresholds.split(",").map(Number)) {
+    for (const plausible of [null, fitBounds]) {
+      const retakeRatio = Object.fromEntries(QUALITY_REASONS.map((q) => [q, (SHIPPED_VERDICT_POLICY.retakeRatio[q] * DEFAULT_REASON_THRESHOLDS[q]) / t])) as Record<QualityReason, number>;
+      const thresholds = Object.fromEntries(QUALITY_REASONS.map((q) => [q, t])) as ReasonThresholds;
+      grid.push([`thresholds ${t} plaus:${plausible ? "61-109/0.9-1.6" : "none"}`, { ...SHIPPED_VERDICT_POLICY, retakeRatio, plausible }, thresholds]);
+    }
+  }
+}
 if (values.policy) {
   const named: Record<string, VerdictPolicy> = { calibrated: CALIBRATED_VERDICT_POLICY };
   if (!named[values.policy]) throw new Error(`unknown policy ${values.policy}`);
@@ -71,12 +92,12 @@ if (values.fit) {
   writeFileSync(values.fit, JSON.stringify(fitPolicy(), null, 1) + "\n");
   process.exit(0);
 }
-const shippedBy = new Map(families.map((f) => [f, judge(rows.filter((r) => r.family === f), SHIPPED_VERDICT_POLICY)]));
-for (const [name, policy] of grid) {
+const shippedBy = new Map(families.map((f) => [f, judge(shippedRows.filter((r) => r.family === f), SHIPPED_VERDICT_POLICY)]));
+for (const [name, policy, thresholds] of grid) {
   process.stdout.write(`\n${name}\n${FIGURES_HEADER}\n`);
   const worseAll: string[] = [];
   for (const f of families) {
-    const j = judge(rows.filter((r) => r.family === f), policy);
+    const j = judge(rows.filter((r) => r.family === f), policy, thresholds);
     const fig = familyFigures(j);
     const ship = familyFigures(shippedBy.get(f)!);
     const worse = f === "renderpy" ? [...worseFigures(fig, ship, false), ...adr133Failures(j, shippedBy.get(f)!)] : worseFigures(fig, ship);
