@@ -29,7 +29,7 @@ import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
 import { readTruth, type TruthItem } from "./truth.ts";
-import { adr133Failures, familyFigures, FIGURES_HEADER, figuresLine, median, relabelled, worseFigures, type JudgedPhoto } from "./po-figures.ts";
+import { familyFigures, FIGURES_HEADER, figuresLine, median, relabelled, shipRuleFailures, type JudgedPhoto } from "./po-figures.ts";
 
 /** What a photo's verdict is judged from, kept per photo (--rows). */
 export interface VerdictRow {
@@ -148,7 +148,7 @@ for (const family of families) {
       const fb = familyFigures(baseline);
       out(figuresLine("  shipped model", fb));
       summary[`${tag} shipped model`] = fb;
-      const worse = family === "renderpy" ? [...worseFigures(fs, fb, false), ...adr133Failures(shipped, baseline)] : worseFigures(fs, fb);
+      const worse = shipRuleFailures(family, shipped, baseline);
       out(`  ship rule (${model.card.version} against the shipped model): ${worse.length === 0 ? "no figure worse" : `worse: ${worse.join("; ")}`}`);
       summary[`${tag} against shipped model worse`] = worse;
     }
@@ -157,7 +157,7 @@ for (const family of families) {
       const fc = familyFigures(cand);
       out(figuresLine(`  ${values.policy}`, fc));
       summary[`${tag} ${values.policy}`] = fc;
-      const worse = family === "renderpy" ? [...worseFigures(fc, fs, false), ...adr133Failures(cand, shipped)] : worseFigures(fc, fs);
+      const worse = shipRuleFailures(family, cand, shipped);
       out(`  ship rule: ${worse.length === 0 ? "no figure worse" : `worse: ${worse.join("; ")}`}`);
       summary[`${tag} ${values.policy} worse`] = worse;
     }

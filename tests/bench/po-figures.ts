@@ -136,3 +136,13 @@ export const adr133Failures = (candidate: readonly JudgedPhoto[], shipped: reado
   if (cBad > sBad + 2) fails.push(`4: bad accepted ${cBad} > ${sBad} + 2`);
   return fails;
 };
+
+/**
+ * Issue 45's ship rule for one family, the candidate's photos against the shipped ones (the same photos, as
+ * judged): no figure worse; on render.py ADR 0133's conditions instead of the MAE figures. Returns what fails.
+ */
+export const shipRuleFailures = (family: string, candidate: readonly JudgedPhoto[], shipped: readonly JudgedPhoto[]): string[] => {
+  const fc = familyFigures(candidate);
+  const fs = familyFigures(shipped);
+  return family === "renderpy" ? [...worseFigures(fc, fs, false), ...adr133Failures(candidate, shipped)] : worseFigures(fc, fs);
+};

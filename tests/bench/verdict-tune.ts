@@ -24,7 +24,7 @@ import {
   type ReasonThresholds,
   type VerdictPolicy,
 } from "../../core/src/measurement/index.ts";
-import { adr133Failures, familyFigures, FIGURES_HEADER, figuresLine, relabelled, worseFigures, type JudgedPhoto } from "./po-figures.ts";
+import { familyFigures, FIGURES_HEADER, figuresLine, relabelled, shipRuleFailures, type JudgedPhoto } from "./po-figures.ts";
 import type { NoseTruth } from "./nose-rule.ts";
 import type { VerdictRow } from "./families.bench.ts";
 
@@ -99,8 +99,7 @@ for (const [name, policy, thresholds] of grid) {
   for (const f of families) {
     const j = judge(rows.filter((r) => r.family === f), policy, thresholds);
     const fig = familyFigures(j);
-    const ship = familyFigures(shippedBy.get(f)!);
-    const worse = f === "renderpy" ? [...worseFigures(fig, ship, false), ...adr133Failures(j, shippedBy.get(f)!)] : worseFigures(fig, ship);
+    const worse = shipRuleFailures(f, j, shippedBy.get(f)!);
     worseAll.push(...worse.map((w) => `${f}: ${w}`));
     process.stdout.write(`${figuresLine(f, fig)}\n`);
   }
