@@ -21,7 +21,6 @@ import {
   judgePhoto,
   QUALITY_REASONS,
   SHIPPED_VERDICT_POLICY,
-  type GeometricFindings,
   type PhotoAnalysis,
   type VerdictPolicy,
 } from "../../core/src/measurement/index.ts";
@@ -29,22 +28,7 @@ import { analyzeOptionsFrom } from "../../adapters/inference/src/card.ts";
 import { decodeImage, loadHeadContourModel } from "../../adapters/inference/src/node.ts";
 import { modelPath } from "../../adapters/inference/src/testing.ts";
 import { readTruth, type TruthItem } from "./truth.ts";
-import { familyFigures, FIGURES_HEADER, figuresLine, median, relabelled, shipRuleFailures, type JudgedPhoto } from "./po-figures.ts";
-
-/** What a photo's verdict is judged from, kept per photo (--rows). */
-export interface VerdictRow {
-  family: string;
-  id: string;
-  reasons: number[];
-  quality: number[];
-  findings: GeometricFindings;
-  ci: number | null;
-  cvai: number | null;
-  ciTrue: number;
-  cvaiTrue: number;
-  capWithKitSticker: boolean;
-  lengthRatio: number | null;
-}
+import { familyFigures, FIGURES_HEADER, figuresLine, median, readVerdictRows, relabelled, shipRuleFailures, type JudgedPhoto, type VerdictRow } from "./po-figures.ts";
 
 const { values } = parseArgs({
   options: {
@@ -77,9 +61,7 @@ const candidate = values["policy-json"] ? fromJson(values["policy-json"]) : valu
 if (values.policy && !candidate) throw new Error(`unknown policy ${values.policy}`);
 
 // The shipped model's rows, per family, when a candidate model is judged against them.
-const shippedRows = values["shipped-rows"]
-  ? (readFileSync(values["shipped-rows"], "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)) as VerdictRow[])
-  : undefined;
+const shippedRows = values["shipped-rows"] ? readVerdictRows(values["shipped-rows"]) : undefined;
 
 const SETS_PY = new URL("../../models/head-contour/sets.py", import.meta.url).pathname;
 const model = await loadHeadContourModel(modelPath(), { threads: 1 });

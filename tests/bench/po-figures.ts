@@ -5,7 +5,28 @@
  * a cap with the kit's sticker. And the ship rule: no figure worse than the shipped model's (issue 45), with
  * ADR 0133's photo-for-photo conditions on render.py.
  */
+import { readFileSync } from "node:fs";
+import type { GeometricFindings } from "../../core/src/measurement/index.ts";
 import { underNoseRule, type NoseTruth } from "./nose-rule.ts";
+
+/** What a photo's verdict is judged from, kept per photo (--rows). */
+export interface VerdictRow {
+  family: string;
+  id: string;
+  reasons: number[];
+  quality: number[];
+  findings: GeometricFindings;
+  ci: number | null;
+  cvai: number | null;
+  ciTrue: number;
+  cvaiTrue: number;
+  capWithKitSticker: boolean;
+  lengthRatio: number | null;
+}
+
+/** Rows as families.bench.ts --rows writes them, one JSON object a line. */
+export const readVerdictRows = (file: string): VerdictRow[] =>
+  readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as VerdictRow);
 
 export type Outcome = "accept" | "retake" | "refer";
 

@@ -24,9 +24,8 @@ import {
   type ReasonThresholds,
   type VerdictPolicy,
 } from "../../core/src/measurement/index.ts";
-import { familyFigures, FIGURES_HEADER, figuresLine, relabelled, shipRuleFailures, type JudgedPhoto } from "./po-figures.ts";
+import { familyFigures, FIGURES_HEADER, figuresLine, readVerdictRows, relabelled, shipRuleFailures, type JudgedPhoto, type VerdictRow } from "./po-figures.ts";
 import type { NoseTruth } from "./nose-rule.ts";
-import type { VerdictRow } from "./families.bench.ts";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -35,9 +34,8 @@ const { positionals, values } = parseArgs({
     "shipped-rows": { type: "string" }, thresholds: { type: "string" },
   },
 });
-const readRows = (f: string): VerdictRow[] => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as VerdictRow);
-const rows: VerdictRow[] = positionals.flatMap(readRows);
-const shippedRows: VerdictRow[] = values["shipped-rows"] ? readRows(values["shipped-rows"]) : rows;
+const rows: VerdictRow[] = positionals.flatMap(readVerdictRows);
+const shippedRows: VerdictRow[] = values["shipped-rows"] ? readVerdictRows(values["shipped-rows"]) : rows;
 // render2's nose counts, for the relabelling
 const noseTruth = new Map<string, NoseTruth>();
 for (const spec of values.truth ?? []) {
