@@ -53,15 +53,42 @@ const COPIED = [
   "models/head-contour/model.json",
 ];
 
+/**
+ * How long a step of the release may take before the build fails, naming it. On a loaded 2-core machine the
+ * whole release takes under a minute; a step that has not finished in ten has hung (a CI run spent its 90
+ * minutes somewhere after the web build and printed nothing: now the step says so and the build fails).
+ */
+const STEP_LIMIT_MS = 10 * 60_000;
+
 const run = (command: string, args: string[], cwd: string) =>
   new Promise<string>((resolve, reject) => {
     let output = "";
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" } });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" }, timeout: STEP_LIMIT_MS, killSignal: "SIGKILL" });
     child.stdout.on("data", (d) => (output += String(d)));
     child.stderr.on("data", (d) => (output += String(d)));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`))));
+    child.on("exit", (code, signal) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${command} ${args.join(" ")} ${signal ? `was stopped (${signal}) after ${STEP_LIMIT_MS / 60_000} min` : `exited with ${code}`}:\n${output}`)),
+    );
   });
+
+/** Runs one step of the release, failing it by name when it outlasts STEP_LIMIT_MS, and says how long it took. */
+const step = async <A>(name: string, say: (line: string) => void, work: () => Promise<A>): Promise<A> => {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Release: ${name} did not finish within ${STEP_LIMIT_MS / 60_000} min.`)), STEP_LIMIT_MS);
+  });
+  try {
+    const result = await Promise.race([work(), deadline]);
+    say(`Release: ${name} (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+    return result;
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 /** A bare import's package name: `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
 export const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
@@ -277,13 +304,15 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   }
   await rm(next, { recursive: true, force: true });
   await mkdir(next, { recursive: true });
-  const imported = await bundle(root, next);
-  await deployDependencies(root, next);
-  const removed = await prune(next, imported);
-  for (const item of COPIED) await cp(path.join(root, item), path.join(next, item), { recursive: true });
+  const imported = await step("bundled the server", say, () => bundle(root, next));
+  await step("production dependencies deployed", say, () => deployDependencies(root, next));
+  const removed = await step("unused packages removed", say, () => prune(next, imported));
+  await step("apps and model copied", say, async () => {
+    for (const item of COPIED) await cp(path.join(root, item), path.join(next, item), { recursive: true });
+  });
   await writeFile(path.join(next, "crown.mjs"), LAUNCHER);
   // A new data directory starts from this migrated cluster instead of initdb (ADR 0172).
-  await writePgliteTemplate(path.join(next, path.relative(root, PGLITE_TEMPLATE)));
+  await step("database template migrated", say, () => writePgliteTemplate(path.join(next, path.relative(root, PGLITE_TEMPLATE))));
   const version = ((await readJson(path.join(root, "apps/server/package.json"))).version as string) ?? "0.0.0";
   await writeFile(path.join(next, "package.json"), `${JSON.stringify({ name: "crown-release", version, private: true, type: "module", engines: { node: ">=20.19" }, scripts: { start: "node crown.mjs start" } }, null, 2)}\n`);
   await writeFile(path.join(next, STAMP), `${hash}\n`);

@@ -70,9 +70,10 @@ const run = (command: string, args: string[], cwd: string) =>
   new Promise<void>((resolve, reject) => {
     // The served build is production whatever the caller's NODE_ENV (a build started under vitest has "test",
     // which would bundle React's development build).
-    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    // A build that has not finished in 15 minutes (a minute or two on a loaded 2-core machine) has hung: it fails, named.
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" }, timeout: 15 * 60_000, killSignal: "SIGKILL" });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} ${signal ? `was stopped (${signal}) after 15 min` : `exited with ${code}`}`))));
   });
 
 /** Brotli at its best for what a browser downloads on every cold visit; a lower level for the multi-megabyte wasm, which would otherwise take a minute. */
