@@ -58,20 +58,25 @@ const COPIED = [
  * whole release takes under a minute; a step that has not finished in ten has hung (a CI run spent its 90
  * minutes somewhere after the web build and printed nothing: now the step says so and the build fails).
  */
-const STEP_LIMIT_MS = 10 * 60_000;
+const STEP_LIMIT_MS = 12 * 60_000;
+/** One try of `pnpm deploy` (a few seconds here); a stalled one is stopped and tried once more. */
+const DEPLOY_TRY_MS = 5 * 60_000;
 
-const run = (command: string, args: string[], cwd: string) =>
+/** A command stopped for outlasting its limit (as against one that failed on its own). */
+export class StoppedAfter extends Error {}
+
+export const runCommand = (command: string, args: string[], cwd: string, limitMs: number) =>
   new Promise<string>((resolve, reject) => {
     let output = "";
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" }, timeout: STEP_LIMIT_MS, killSignal: "SIGKILL" });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" }, timeout: limitMs, killSignal: "SIGKILL" });
     child.stdout.on("data", (d) => (output += String(d)));
     child.stderr.on("data", (d) => (output += String(d)));
     child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`${command} ${args.join(" ")} ${signal ? `was stopped (${signal}) after ${STEP_LIMIT_MS / 60_000} min` : `exited with ${code}`}:\n${output}`)),
-    );
+    child.on("exit", (code, signal) => {
+      if (code === 0) resolve(output);
+      else if (signal) reject(new StoppedAfter(`${command} ${args.join(" ")} was stopped (${signal}) after ${limitMs / 60_000} min:\n${output}`));
+      else reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`));
+    });
   });
 
 /** Runs one step of the release, failing it by name when it outlasts STEP_LIMIT_MS, and says how long it took. */
@@ -139,15 +144,17 @@ const bundle = async (root: string, out: string) => {
  * Production dependencies from the lockfile, laid out flat (node_modules/<name>) so the bundle finds
  * them by Node's ordinary lookup: `pnpm deploy` of the server package, offline, from the store.
  */
-const deployDependencies = async (root: string, out: string) => {
+const deployDependencies = async (root: string, out: string, say: (line: string) => void) => {
   const staging = await mkdtemp(path.join(tmpdir(), "crown-deploy-"));
   const target = path.join(staging, "server");
+  const args = ["--filter", "@crown/server", "deploy", "--prod", "--offline", "--config.inject-workspace-packages=true", "--config.node-linker=hoisted", target];
   try {
-    await run(
-      "pnpm",
-      ["--filter", "@crown/server", "deploy", "--prod", "--offline", "--config.inject-workspace-packages=true", "--config.node-linker=hoisted", target],
-      root,
-    );
+    await runCommand("pnpm", args, root, DEPLOY_TRY_MS).catch(async (error: unknown) => {
+      if (!(error instanceof StoppedAfter)) throw error;
+      say(`Release: pnpm deploy stalled for ${DEPLOY_TRY_MS / 60_000} min; trying once more.`);
+      await rm(target, { recursive: true, force: true });
+      await runCommand("pnpm", args, root, DEPLOY_TRY_MS);
+    });
     await rename(path.join(target, "node_modules"), path.join(out, "node_modules")).catch(async () => {
       // Another filesystem: copy, keeping links (pnpm's .bin) as they are.
       await cp(path.join(target, "node_modules"), path.join(out, "node_modules"), { recursive: true, verbatimSymlinks: true });
@@ -305,7 +312,7 @@ const buildUnlocked = async ({ root, force = false, say = (l) => process.stdout.
   await rm(next, { recursive: true, force: true });
   await mkdir(next, { recursive: true });
   const imported = await step("bundled the server", say, () => bundle(root, next));
-  await step("production dependencies deployed", say, () => deployDependencies(root, next));
+  await step("production dependencies deployed", say, () => deployDependencies(root, next, say));
   const removed = await step("unused packages removed", say, () => prune(next, imported));
   await step("apps and model copied", say, async () => {
     for (const item of COPIED) await cp(path.join(root, item), path.join(next, item), { recursive: true });
