@@ -34,11 +34,44 @@ const tagLines = (tag: string, out: NodeJS.WriteStream) => {
   };
 };
 
+/**
+ * A project still running after this long has hung (the slowest took 26 minutes in CI, beside the others): it is
+ * stopped with everything it started and reported, so CI ends with the project's name and output instead of
+ * running into its own limit (90 minutes) with nothing said.
+ */
+const PROJECT_LIMIT_MS = Number(process.env.CROWN_SUITE_PROJECT_MINUTES ?? 60) * 60_000;
+
+/** Each project's process group, so a stopped project takes its vitest workers, servers and browsers with it. */
+const groups = new Set<number>();
+const stopGroup = (pid: number) => {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+};
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    for (const pid of groups) stopGroup(pid);
+    process.exit(1);
+  });
+}
+
 const run = (project: Project): Promise<{ project: Project; code: number; seconds: number }> =>
   new Promise((resolve) => {
     const started = performance.now();
     // `pnpm test` has just built the release: every test that starts Crown starts it (tests/crown-command.ts).
-    const child = spawn("pnpm", ["exec", "vitest", "run", "--project", project.name], { cwd: ROOT, env: { ...process.env, CROWN_TEST_RELEASE: process.env.CROWN_TEST_RELEASE ?? "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("pnpm", ["exec", "vitest", "run", "--project", project.name], {
+      cwd: ROOT,
+      env: { ...process.env, CROWN_TEST_RELEASE: process.env.CROWN_TEST_RELEASE ?? "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    if (child.pid) groups.add(child.pid);
+    const limit = setTimeout(() => {
+      process.stderr.write(`[${project.name}] still running after ${PROJECT_LIMIT_MS / 60_000} min: stopped, with everything it started.\n`);
+      if (child.pid) stopGroup(child.pid);
+    }, PROJECT_LIMIT_MS);
     const stdout = tagLines(project.name, process.stdout);
     const stderr = tagLines(project.name, process.stderr);
     child.stdout.on("data", stdout.write);
@@ -48,6 +81,8 @@ const run = (project: Project): Promise<{ project: Project; code: number; second
     const finish = (code: number) => {
       if (finished) return;
       finished = true;
+      clearTimeout(limit);
+      if (child.pid) groups.delete(child.pid);
       stdout.end();
       stderr.end();
       resolve({ project, code, seconds: (performance.now() - started) / 1000 });
