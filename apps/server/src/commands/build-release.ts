@@ -55,7 +55,7 @@ const COPIED = [
 
 /**
  * How long a step of the release may take before the build fails, naming it. On a loaded 2-core machine the
- * whole release takes under a minute; a step that has not finished in ten has hung (a CI run spent its 90
+ * whole release takes under a minute; a step that has not finished in twelve has hung (a CI run spent its 90
  * minutes somewhere after the web build and printed nothing: now the step says so and the build fails).
  */
 const STEP_LIMIT_MS = 12 * 60_000;

@@ -66,14 +66,18 @@ export const sourceHash = async (root: string, inputs: { dirs: readonly string[]
 
 export const readStamp = (dist: string) => readFile(path.join(dist, STAMP), "utf8").then((s) => s.trim(), () => null);
 
+/** A vite build that has not finished in this long (a minute or two on a loaded 2-core machine) has hung: it fails, named. */
+const VITE_LIMIT_MS = 15 * 60_000;
+
 const run = (command: string, args: string[], cwd: string) =>
   new Promise<void>((resolve, reject) => {
     // The served build is production whatever the caller's NODE_ENV (a build started under vitest has "test",
     // which would bundle React's development build).
-    // A build that has not finished in 15 minutes (a minute or two on a loaded 2-core machine) has hung: it fails, named.
-    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" }, timeout: 15 * 60_000, killSignal: "SIGKILL" });
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" }, timeout: VITE_LIMIT_MS, killSignal: "SIGKILL" });
     child.on("error", reject);
-    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} ${signal ? `was stopped (${signal}) after 15 min` : `exited with ${code}`}`))));
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} ${signal ? `was stopped (${signal}) after ${VITE_LIMIT_MS / 60_000} min` : `exited with ${code}`}`)),
+    );
   });
 
 /** Brotli at its best for what a browser downloads on every cold visit; a lower level for the multi-megabyte wasm, which would otherwise take a minute. */
